@@ -1,0 +1,26 @@
+# The two commands of the README. Each creates .venv and installs the project on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/contack play parker-1939 --seats random,random,random,random --seed 7 --record demo-game.jsonl
+	$(BIN)/contack audit demo-game.jsonl
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/contack bench parker-1939 --games 2000 --players 4 --compare ../shared/bench/reference_parker.py
+
+clean:
+	rm -rf $(VENV) demo-game.jsonl

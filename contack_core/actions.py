@@ -1,0 +1,60 @@
+"""Actions: what a seat (or chance) does. Small immutable value types.
+
+Player actions are :class:`Play`, :class:`Draw` and :class:`Pass`; chance actions are
+:class:`Shuffle` and :class:`Deal`. ``Draw(None)`` asks to draw the next tile of an
+ordered pile; ``Draw(tile)`` names it (as a record typed in at a real table does).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from contack_core.lattice import Cell
+
+#: The seat number :meth:`GameState.current_seat` returns at a chance node.
+CHANCE = -1
+
+
+@attrs.frozen(slots=True)
+class Play:
+    """Place ``tile`` on ``cell`` of the figure."""
+
+    tile: int
+    cell: Cell
+
+
+@attrs.frozen(slots=True)
+class Draw:
+    """Draw a tile into the seat's hand (``tile`` is None until it is revealed)."""
+
+    tile: int | None = None
+
+
+@attrs.frozen(slots=True)
+class Pass:
+    """Give up the turn."""
+
+
+@attrs.frozen(slots=True)
+class Shuffle:
+    """Chance: put ``zone`` in the order ``order`` (top of the pile last)."""
+
+    zone: str
+    order: tuple[int, ...]
+
+
+@attrs.frozen(slots=True)
+class Deal:
+    """Chance: give ``tiles`` from the deal's source zone to ``seat``."""
+
+    seat: int
+    tiles: tuple[int, ...]
+
+
+Action = Play | Draw | Pass | Shuffle | Deal
+PASS = Pass()
+DRAW = Draw()
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow here; the message says which rule forbids it."""

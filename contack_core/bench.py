@@ -1,0 +1,70 @@
+"""Throughput of the interpreter: random games through the public state API.
+
+Speed is measured, never asserted: ``contack bench`` prints figures, and with
+``--compare`` also runs the hand-written yardstick on the same number of games and seats
+in the same run and prints the ratio of games per second.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from contack_core.bots import installed_players
+from contack_core.events import Drew, Passed, Played
+from contack_core.game import seat_seed
+from contack_core.rules import Rules
+from contack_core.state import GameState
+
+
+def run_bench(rules: Rules, games: int, players: int, seed: int) -> dict[str, Any]:
+    """Play ``games`` random games of ``players`` seats; return counts and rates."""
+    import random
+
+    available = installed_players()
+    random_bot = available["random"].load()
+    counts = {"games": games, "players": players, "seed": seed, "hands": 0, "actions": 0,
+              "plays": 0, "draws": 0, "passes": 0, "chance": 0}
+    start = time.perf_counter()
+    for game in range(games):
+        rng = random.Random(seed * 1_000_003 + game)
+        bots = [random_bot(seed=seat_seed(seed * 1_000_003 + game, s)) for s in range(players)]
+        state = GameState(rules, players)
+        apply = state.apply
+        actions = plays = draws = passes = chance = 0
+        while not state.over:
+            if state.chance:
+                apply(state.sample_chance(rng))
+                chance += 1
+                continue
+            event = apply(bots[state.current].choose(state))
+            actions += 1
+            kind = type(event)
+            if kind is Played:
+                plays += 1
+            elif kind is Drew:
+                draws += 1
+            elif kind is Passed:
+                passes += 1
+        counts["hands"] += len(state.hand_results)
+        counts["actions"] += actions
+        counts["plays"] += plays
+        counts["draws"] += draws
+        counts["passes"] += passes
+        counts["chance"] += chance
+    seconds = time.perf_counter() - start
+    counts["seconds"] = round(seconds, 4)
+    counts["games_per_s"] = round(games / seconds, 1)
+    counts["actions_per_s"] = round(counts["actions"] / seconds, 1)
+    return counts
+
+
+def run_yardstick(script: Path, games: int, players: int) -> dict[str, float]:
+    """Run the hand-written reference engine and parse its ``key=value`` output line."""
+    output = subprocess.run([sys.executable, str(script), str(games), str(players)], capture_output=True,
+                            text=True, check=True).stdout
+    return {key: float(value) for key, value in re.findall(r"(\w+)=([\d.]+)", output)}

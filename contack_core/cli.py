@@ -1,0 +1,280 @@
+"""The ``contack`` command line (Typer). Bad input is one clear message and a non-zero exit."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+import yaml
+
+from contack_core.audit import audit_record
+from contack_core.bots import PlayerSpecError, installed_players, make_player, split_seats
+from contack_core.game import play_game, seat_seed
+from contack_core.loader import (
+    RulesetError,
+    find_ruleset,
+    load_rules,
+    read_document,
+    shipped_rulesets_dir,
+    shipped_ruleset_ids,
+)
+from contack_core.narrate import Narrator
+from contack_core.record import RecordWriter, UnreadableRecord, header_for
+from contack_core.rules import Rules
+
+app = typer.Typer(help="Contack: rules-as-data for the Contack family of tile games.", no_args_is_help=True,
+                  add_completion=False, pretty_exceptions_enable=False)
+rulesets_app = typer.Typer(help="List, show, validate and compare rulesets.", no_args_is_help=True)
+players_app = typer.Typer(help="Installed players (bots).", no_args_is_help=True)
+app.add_typer(rulesets_app, name="rulesets")
+app.add_typer(players_app, name="players")
+
+OptionList = Annotated[list[str] | None, typer.Option("--option", "-o", help="A ruleset option, KEY=VALUE.")]
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def parse_options(items: list[str] | None) -> dict[str, str]:
+    options = {}
+    for item in items or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            fail(f"--option takes KEY=VALUE, not {item!r}", 2)
+        options[key.strip()] = value.strip()
+    return options
+
+
+def load_or_fail(reference: str, options: dict[str, str] | None = None) -> Rules:
+    try:
+        return load_rules(reference, options or {})
+    except RulesetError as error:
+        fail(str(error))
+
+
+# ------------------------------------------------------------------------------- rulesets
+@rulesets_app.command("list")
+def rulesets_list() -> None:
+    """The shipped rulesets: id, players and title."""
+    for ruleset_id in shipped_ruleset_ids():
+        try:
+            rules = load_rules(ruleset_id)
+        except RulesetError as error:
+            typer.echo(f"{ruleset_id:<18} (does not load: {error.problems[0]})")
+            continue
+        low, high = rules.players
+        typer.echo(f"{rules.id:<18} {low}-{high} players  {rules.title}")
+
+
+@rulesets_app.command("show")
+def rulesets_show(ruleset: str, option: OptionList = None) -> None:
+    """The resolved ruleset (after extends and options) with its options and their defaults."""
+    rules = load_or_fail(ruleset, parse_options(option))
+    document = dict(rules.document)
+    declared = document.pop("options", {}) or {}
+    typer.echo(f"# {rules.title} ({rules.id}); resolved from: {' <- '.join(rules.chain)}")
+    typer.echo("# options (value / default):")
+    for name, spec in declared.items():
+        allowed = _allowed(spec)
+        typer.echo(f"#   {name} = {rules.options[name]}  (default {spec.get('default')}; {allowed})"
+                   f"{'  ' + spec['doc'] if spec.get('doc') else ''}")
+    typer.echo(yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100))
+
+
+def _allowed(spec: dict[str, Any]) -> str:
+    kind = spec.get("type", "choice")
+    if kind == "integer":
+        return f"a whole number {spec.get('min', '')}..{spec.get('max', '')}"
+    if kind == "boolean":
+        return "on/off"
+    return "one of " + ", ".join(map(str, spec.get("choices") or {}))
+
+
+@rulesets_app.command("validate")
+def rulesets_validate(files: list[Path]) -> None:
+    """Check ruleset files: schema, then meaning. Exit 0 if all are valid, else 1."""
+    bad = 0
+    for file in files:
+        try:
+            load_rules(file)
+        except RulesetError as error:
+            bad += 1
+            for problem in error.problems:
+                typer.echo(str(problem), err=True)
+            continue
+        typer.echo(f"{file}: valid")
+    raise typer.Exit(1 if bad else 0)
+
+
+@rulesets_app.command("schema")
+def rulesets_schema() -> None:
+    """Print the JSON Schema of rulesets (built-in and installed primitives)."""
+    from contack_core.primitives.registry import default_registry
+    from contack_core.schema import ruleset_schema
+
+    typer.echo(json.dumps(ruleset_schema(default_registry()), indent=2))
+
+
+@rulesets_app.command("diff")
+def rulesets_diff(first: str, second: str) -> None:
+    """Every key path whose value differs between two resolved rulesets."""
+    documents = []
+    for reference in (first, second):
+        try:
+            documents.append(read_document(find_ruleset(reference)).data)
+        except RulesetError as error:
+            fail(str(error))
+    differences = list(diff_documents(documents[0], documents[1]))
+    for path, a, b in differences:
+        typer.echo(f"{path}:\n  {first}: {json.dumps(a, ensure_ascii=False)}\n  {second}: {json.dumps(b, ensure_ascii=False)}")
+    if not differences:
+        typer.echo("no differences")
+
+
+_MISSING = object()
+
+
+def diff_documents(a: Any, b: Any, path: str = "") -> Any:
+    """Yield (key path, value in a, value in b) for every difference (None where absent)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in list(a) + [k for k in b if k not in a]:
+            yield from diff_documents(a.get(key, _MISSING), b.get(key, _MISSING), f"{path}.{key}" if path else str(key))
+        return
+    if a != b:
+        yield path, None if a is _MISSING else a, None if b is _MISSING else b
+
+
+# ------------------------------------------------------------------------------- playing
+@app.command("play")
+def play(
+    ruleset: str,
+    seats: Annotated[str, typer.Option(help="Players by seat, comma-separated: random,random,...")],
+    seed: Annotated[int | None, typer.Option(help="Seed of the shuffles and the bots.")] = None,
+    option: OptionList = None,
+    record: Annotated[Path | None, typer.Option(help="Write the game record (JSON Lines) here.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the final standings.")] = False,
+) -> None:
+    """Play one game, narrating it, and optionally record it."""
+    rules = load_or_fail(ruleset, parse_options(option))
+    specs = split_seats(seats)
+    low, high = rules.players
+    if not low <= len(specs) <= high:
+        fail(f"{rules.id} is for {low} to {high} players; --seats names {len(specs)}")
+    try:
+        players = [make_player(spec, seat_seed(seed, i)) for i, spec in enumerate(specs)]
+    except PlayerSpecError as error:
+        fail(str(error))
+    names = [f"{spec}" for spec in specs]
+    observers: list[Any] = []
+    lines: list[str] = []
+    write: Callable[[str], None] = lines.append if quiet else typer.echo
+    narrator = Narrator(names, write)
+    observers.append(narrator)
+    stream = None
+    if record is not None:
+        try:
+            stream = record.open("w", encoding="utf-8")
+        except OSError as error:
+            fail(f"cannot write {record}: {error.strerror}")
+        observers.append(RecordWriter(stream, header_for(rules, names, seed, specs)))
+    try:
+        play_game(rules, players, seed, observers)
+    finally:
+        if stream is not None:
+            stream.close()
+    if quiet:
+        start = next(i for i, line in enumerate(lines) if line.startswith("== ") and "1." in lines[i + 1])
+        for line in lines[start:]:
+            typer.echo(line)
+    if record is not None:
+        typer.echo(f"record written to {record}")
+
+
+@app.command("audit")
+def audit(
+    records: list[Path],
+    as_json: Annotated[bool, typer.Option("--json", help="Print each verdict as one JSON object.")] = False,
+) -> None:
+    """Replay records under their rulesets and check every line. Exit 0 sound, 1 unsound, 2 unreadable."""
+    worst = 0
+    for path in records:
+        try:
+            verdict = audit_record(path)
+        except UnreadableRecord as error:
+            worst = 2
+            if as_json:
+                typer.echo(json.dumps({"file": str(path), "valid": False, "line": None, "error": str(error),
+                                       "finished": False, "unreadable": True}))
+            else:
+                typer.echo(f"{path}: unreadable: {error}", err=True)
+            continue
+        if not verdict.valid:
+            worst = max(worst, 1)
+        if as_json:
+            typer.echo(json.dumps({"file": str(path), **verdict.to_json()}))
+        elif verdict.valid:
+            state = "finished" if verdict.finished else "not finished"
+            typer.echo(f"{path}: sound ({verdict.ruleset}, {verdict.hands} hands, {state}; totals {verdict.totals})")
+        else:
+            typer.echo(f"{path}:{verdict.line}: unsound: {verdict.error}")
+    raise typer.Exit(worst)
+
+
+@app.command("bench")
+def bench(
+    ruleset: str,
+    games: Annotated[int, typer.Option(min=1)] = 200,
+    players: Annotated[int, typer.Option(min=1)] = 4,
+    seed: int = 1,
+    option: OptionList = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+    compare: Annotated[Path | None, typer.Option(help="A yardstick script to run on the same games and seats.")] = None,
+) -> None:
+    """Random games through the interpreter: games/s, actions/s and the counts behind them."""
+    from contack_core.bench import run_bench, run_yardstick
+
+    rules = load_or_fail(ruleset, parse_options(option))
+    low, high = rules.players
+    if not low <= players <= high:
+        fail(f"{rules.id} is for {low} to {high} players, not {players}")
+    result: dict[str, Any] = {"ruleset": rules.id, **run_bench(rules, games, players, seed)}
+    if compare is not None:
+        if not compare.is_file():
+            fail(f"no yardstick script at {compare}")
+        yardstick = run_yardstick(compare, games, players)
+        result["yardstick_games_per_s"] = yardstick.get("games_per_s")
+        result["ratio"] = round(result["games_per_s"] / yardstick["games_per_s"], 3)
+    if as_json:
+        typer.echo(json.dumps(result))
+    else:
+        for key, value in result.items():
+            typer.echo(f"{key:>22}: {value}")
+
+
+# ------------------------------------------------------------------------------- players
+@players_app.command("list")
+def players_list() -> None:
+    """Installed players and the package each comes from."""
+    for name, entry in sorted(installed_players().items()):
+        package = entry.dist.name if entry.dist else "?"
+        cls = entry.load()
+        doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+        typer.echo(f"{name:<12} {package:<12} {doc}")
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

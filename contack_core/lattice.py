@@ -1,0 +1,151 @@
+"""The triangular lattice of the Parker family (DESIGN.md section 4).
+
+Cell ``(x, y)`` points up when ``x + y`` is even, down otherwise. Each cell has three
+sides, numbered anticlockwise: for an up cell 0 = bottom (towards ``(x, y-1)``),
+1 = right (towards ``(x+1, y)``), 2 = left (towards ``(x-1, y)``); for a down cell
+0 = top (towards ``(x, y+1)``), 1 = left (towards ``(x-1, y)``), 2 = right
+(towards ``(x+1, y)``). Side ``s`` of a cell touches the same-numbered side of the
+neighbour across it, so a tile's edge ``e`` lying on side ``(e + r) % 3`` (rotation ``r``)
+meets the neighbour's edge on that same side number.
+"""
+
+from __future__ import annotations
+
+Cell = tuple[int, int]
+
+#: Offsets to the neighbour across sides 0, 1, 2, for up cells and for down cells.
+_UP = ((0, -1), (1, 0), (-1, 0))
+_DOWN = ((0, 1), (-1, 0), (1, 0))
+
+
+def points_up(cell: Cell) -> bool:
+    return (cell[0] + cell[1]) % 2 == 0
+
+
+def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell]:
+    """The cells across sides 0, 1 and 2 of ``cell``."""
+    x, y = cell
+    offsets = _UP if (x + y) % 2 == 0 else _DOWN
+    return tuple((x + dx, y + dy) for dx, dy in offsets)  # type: ignore[return-value]
+
+
+class NeighbourCache(dict[Cell, tuple[Cell, Cell, Cell]]):
+    """Memoised :func:`neighbours`; one per game state family, never global."""
+
+    def __missing__(self, cell: Cell) -> tuple[Cell, Cell, Cell]:
+        result = self[cell] = neighbours(cell)
+        return result
+
+
+def parse_cell(value: object) -> Cell:
+    """A cell from its record form ``[x, y]`` (two integers), or a ValueError saying why."""
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise ValueError(f"a cell is a list of two integers [x, y]; found {value!r}")
+    return (value[0], value[1])
+
+
+def edge_code(colour: int, value: int) -> int:
+    """One edge as a non-zero 16-bit code: the colour index above, the value below."""
+    return ((colour + 1) << 8) | value
+
+
+def decode_demand(demand: int) -> tuple[tuple[int, int] | None, ...]:
+    """The (colour index, value) each side of a cell demands, or None for an open side."""
+    out = []
+    for side in range(3):
+        code = (demand >> (16 * side)) & 0xFFFF
+        out.append(None if code == 0 else ((code >> 8) - 1, code & 0xFF))
+    return tuple(out)
+
+
+class Figure:
+    """The tiles on the table: which tile lies where, and what each empty cell demands.
+
+    Kept incrementally, so legal plays never rescan the figure. ``demands[cell]`` holds,
+    for every empty cell touching the figure, one int packing what each side touches
+    (16 bits a side, see :func:`edge_code`; 0 = open side), which makes it a compact key
+    for the placement rule's table of fitting tiles. ``openings`` holds the empty cells
+    touching at least ``opening_min`` tiles.
+    """
+
+    __slots__ = ("tile_at", "rotation_at", "demands", "contacts", "openings", "last",
+                 "order", "opening_min", "_neighbours", "legal_cells")
+
+    def __init__(self, opening_min: int, neighbour_cache: NeighbourCache) -> None:
+        self.tile_at: dict[Cell, int] = {}
+        self.rotation_at: dict[Cell, int] = {}  # only cells whose tile is turned
+        self.demands: dict[Cell, int] = {}
+        self.contacts: dict[Cell, int] = {}
+        self.openings: dict[Cell, None] = {}  # insertion-ordered, so clones list cells alike
+        self.last: Cell | None = None
+        self.order: list[Cell] = []
+        self.opening_min = opening_min
+        self._neighbours = neighbour_cache
+        #: Cache of the placement rule's legal cells; cleared by every placement.
+        self.legal_cells: list[Cell] | None = None
+
+    def clone(self) -> Figure:
+        other = Figure.__new__(Figure)
+        other.tile_at = dict(self.tile_at)
+        other.rotation_at = dict(self.rotation_at)
+        other.demands = dict(self.demands)
+        other.contacts = dict(self.contacts)
+        other.openings = dict(self.openings)
+        other.last = self.last
+        other.order = list(self.order)
+        other.opening_min = self.opening_min
+        other._neighbours = self._neighbours
+        other.legal_cells = self.legal_cells
+        return other
+
+    def neighbours(self, cell: Cell) -> tuple[Cell, Cell, Cell]:
+        return self._neighbours[cell]
+
+    def place(self, tile: int, cell: Cell, rotation: int, side_codes: tuple[int, int, int]) -> None:
+        """Lay ``tile`` on ``cell`` turned by ``rotation``.
+
+        ``side_codes[s]`` is the edge code the tile shows on side ``s``, already shifted to
+        that side's 16 bits. (Unrolled over the three sides: this is the hottest function
+        of a playout.)
+        """
+        tile_at = self.tile_at
+        tile_at[cell] = tile
+        if rotation:
+            self.rotation_at[cell] = rotation
+        self.order.append(cell)
+        self.last = cell
+        self.legal_cells = None
+        demands, contacts, opening_min = self.demands, self.contacts, self.opening_min
+        if cell in demands:
+            del demands[cell]
+            del contacts[cell]
+            self.openings.pop(cell, None)
+        n0, n1, n2 = self._neighbours[cell]
+        if n0 not in tile_at:
+            demands[n0] = demands.get(n0, 0) | side_codes[0]
+            count = contacts[n0] = contacts.get(n0, 0) + 1
+            if count >= opening_min:
+                self.openings[n0] = None
+        if n1 not in tile_at:
+            demands[n1] = demands.get(n1, 0) | side_codes[1]
+            count = contacts[n1] = contacts.get(n1, 0) + 1
+            if count >= opening_min:
+                self.openings[n1] = None
+        if n2 not in tile_at:
+            demands[n2] = demands.get(n2, 0) | side_codes[2]
+            count = contacts[n2] = contacts.get(n2, 0) + 1
+            if count >= opening_min:
+                self.openings[n2] = None
+
+    def rotation(self, cell: Cell) -> int:
+        return self.rotation_at.get(cell, 0)
+
+    def open_cells_next_to_last(self) -> list[Cell]:
+        if self.last is None:
+            return []
+        tile_at = self.tile_at
+        return [n for n in self._neighbours[self.last] if n not in tile_at]

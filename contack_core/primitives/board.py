@@ -1,0 +1,29 @@
+"""Board primitives: the geometry tiles are laid on."""
+
+from __future__ import annotations
+
+from contack_core.lattice import Figure, NeighbourCache
+from contack_core.primitives.registry import BuildContext, Primitive
+
+
+class TriangularLattice(Primitive):
+    """The triangular lattice of DESIGN.md section 4: cell ``[x, y]`` points up when ``x + y`` is even.
+
+    The opening tile lies on ``origin`` unturned (its first colour on the cell's side 0).
+    """
+
+    name = "triangular-lattice"
+    slot = "board"
+    schema = {
+        "type": "object",
+        "properties": {"origin": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}},
+        "additionalProperties": False,
+    }
+
+    def build(self, context: BuildContext) -> None:
+        self.origin = tuple(self.params.get("origin", (0, 0)))
+        self.neighbour_cache = NeighbourCache()
+
+    def new_figure(self, opening_min: int) -> Figure:
+        """An empty figure whose ``openings`` are cells touching ``opening_min`` tiles or more."""
+        return Figure(opening_min, self.neighbour_cache)

@@ -1,0 +1,222 @@
+"""Placement primitives: where a tile may be laid and what its contacts score."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from contack_core.actions import Play
+from contack_core.events import Played
+from contack_core.expressions import tabulate
+from contack_core.lattice import Cell, Figure, decode_demand, edge_code
+from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
+
+if TYPE_CHECKING:
+    from contack_core.state import GameState
+
+_PAIR = ("a", "b")
+
+
+class ContactPlacement(Primitive):
+    """Lay a tile so that every edge it touches makes a contact.
+
+    Legal cells: the empty cells next to the last tile played (``last_played``) and every
+    *opening*, an empty cell touching at least ``opening_min_contacts`` tiles, wherever it
+    is. Each touching pair of edges must have the same colour (``colours_must_match``) and
+    satisfy ``contact`` (``a`` is the new tile's number, ``b`` the touched one's); a pair
+    satisfying ``counting`` scores ``points``. Expressions are tabulated over the tile
+    numbers at load, and each empty cell's demand is kept incrementally, so finding the
+    legal plays is a few dictionary lookups per cell.
+    """
+
+    name = "contact-placement"
+    slot = "placement"
+    schema = {
+        "type": "object",
+        "required": ["contact", "points"],
+        "properties": {
+            "last_played": {"type": "boolean"},
+            "opening_min_contacts": {"type": ["integer", "string"]},
+            "colours_must_match": {"type": "boolean"},
+            "contact": {"type": ["string", "boolean"]},
+            "counting": {"type": ["string", "boolean"]},
+            "points": {"type": ["string", "integer"]},
+        },
+        "additionalProperties": False,
+    }
+
+    def build(self, context: BuildContext) -> None:
+        if context.tiles is None:
+            raise PrimitiveError("contact-placement needs a tile set in components", "contact")
+        tiles = context.tiles
+        domain = range(tiles.max_value + 1)
+        self.last_played: bool = self.params.get("last_played", True)
+        self.opening_min: int = context.constant(self.params.get("opening_min_contacts", 2), "opening_min_contacts")
+        if not 1 <= self.opening_min <= 3:
+            raise PrimitiveError("opening_min_contacts must be 1, 2 or 3 (a cell has three sides)",
+                                 "opening_min_contacts")
+        self.colours_must_match: bool = self.params.get("colours_must_match", True)
+        self.contact_ok = tabulate(context.expression(self.params["contact"], _PAIR, "contact"), domain)
+        self.counting = tabulate(context.expression(self.params.get("counting", False), _PAIR, "counting"), domain)
+        self.pair_points = tabulate(context.expression(self.params["points"], _PAIR, "points"), domain)
+        self.tiles = tiles
+        # side_codes[tile][rotation][side]: the edge code the tile shows on that side,
+        # shifted to the side's 16 bits of a demand (see lattice.Figure).
+        self.side_codes = [
+            [tuple(edge_code((side - rotation) % 3, values[(side - rotation) % 3]) << (16 * side)
+                   for side in range(3)) for rotation in range(3)]
+            for values in tiles.values
+        ]
+        self._fits: dict[int, dict[int, tuple[int, int]]] = {}
+        self._play_objects: dict[Cell, list[Play | None]] = {}
+
+    # ------------------------------------------------------------------ compiled lookups
+    def fits(self, demand: int) -> dict[int, tuple[int, int]]:
+        """Tiles that may fill a cell with this demand: tile -> (rotation, points)."""
+        found = self._fits.get(demand)
+        if found is None:
+            found = self._fits[demand] = self._compute_fits(demand)
+        return found
+
+    def _compute_fits(self, demand: int) -> dict[int, tuple[int, int]]:
+        ok, pair_points, must_match = self.contact_ok, self.pair_points, self.colours_must_match
+        found: dict[int, tuple[int, int]] = {}
+        sides = [(side, need) for side, need in enumerate(decode_demand(demand)) if need is not None]
+        for tile, values in enumerate(self.tiles.values):
+            for rotation in range(3):
+                points = 0
+                for side, (colour, value) in sides:
+                    edge = (side - rotation) % 3
+                    mine = values[edge]
+                    if (must_match and edge != colour) or not ok[mine][value]:
+                        break
+                    points += pair_points[mine][value]
+                else:
+                    found[tile] = (rotation, points)
+                    break
+        return found
+
+    def _play_row(self, cell: Cell) -> list[Play | None]:
+        row = self._play_objects.get(cell)
+        if row is None:
+            row = self._play_objects[cell] = [None] * len(self.tiles)
+        return row
+
+    def play_object(self, tile: int, cell: Cell) -> Play:
+        """The interned :class:`Play` for ``tile`` on ``cell`` (saves allocations in playouts)."""
+        row = self._play_row(cell)
+        play = row[tile]
+        if play is None:
+            play = row[tile] = Play(tile, cell)
+        return play
+
+    # ------------------------------------------------------------------ queries on a figure
+    def legal_cells(self, figure: Figure) -> list[Cell]:
+        """Cells a tile may go to now: next to the last tile, and every opening (cached)."""
+        cells = figure.legal_cells
+        if cells is None:
+            cells = figure.open_cells_next_to_last() if self.last_played else []
+            if figure.openings:
+                cells = cells + [cell for cell in figure.openings if cell not in cells]
+            figure.legal_cells = cells
+        return cells
+
+    def plays(self, figure: Figure, tiles: list[int]) -> list[Play]:
+        """Every legal play of ``tiles`` on ``figure``."""
+        demands = figure.demands
+        fits_cache = self._fits
+        out: list[Play] = []
+        for cell in self.legal_cells(figure):
+            demand = demands[cell]
+            fits = fits_cache.get(demand)
+            if fits is None:
+                fits = self.fits(demand)
+            row = None
+            for tile in tiles:
+                if tile in fits:
+                    if row is None:
+                        row = self._play_row(cell)
+                    play = row[tile]
+                    if play is None:
+                        play = row[tile] = Play(tile, cell)
+                    out.append(play)
+        return out
+
+    def fit(self, figure: Figure, tile: int, cell: Cell) -> tuple[int, int] | None:
+        """(rotation, points) of ``tile`` on ``cell`` if that is a legal cell and it fits."""
+        if cell not in self.legal_cells(figure):
+            return None
+        return self.fits(figure.demands[cell]).get(tile)
+
+    def is_sealed(self, figure: Figure) -> bool:
+        """No cell is open to any tile: nothing next to the last tile, no opening."""
+        return not self.legal_cells(figure)
+
+    def play_from(self, state: GameState, seat: int, zone: list[int], tile: int, cell: Cell) -> Played | None:
+        """Move ``tile`` from ``zone`` onto ``cell`` if that is legal; None (no change) if not."""
+        figure = state.figure
+        cells = figure.legal_cells
+        if cells is None:
+            cells = self.legal_cells(figure)
+        if cell not in cells:
+            return None
+        fits = self._fits.get(figure.demands[cell])
+        fit = (fits if fits is not None else self.fits(figure.demands[cell])).get(tile)
+        if fit is None:
+            return None
+        zone.remove(tile)
+        contacts = figure.contacts.get(cell, 0)
+        figure.place(tile, cell, fit[0], self.side_codes[tile][fit[0]])
+        return Played(seat, tile, cell, fit[1], contacts, contacts >= 2)
+
+    def place(self, state: GameState, seat: int, tile: int, cell: Cell, rotation: int, points: int) -> Played:
+        figure = state.figure
+        contacts = figure.contacts.get(cell, 0)
+        figure.place(tile, cell, rotation, self.side_codes[tile][rotation])
+        return Played(seat=seat, tile=tile, cell=cell, points=points, contacts=contacts, opportunity=contacts >= 2)
+
+    def contacts_of(self, figure: Figure, cell: Cell) -> list[dict[str, Any]]:
+        """The contacts a placed tile makes with its neighbours (for narration and pictures)."""
+        tile, rotation = figure.tile_at[cell], figure.rotation(cell)
+        out = []
+        for side, neighbour in enumerate(figure.neighbours(cell)):
+            other = figure.tile_at.get(neighbour)
+            if other is None:
+                continue
+            edge = (side - rotation) % 3
+            other_edge = (side - figure.rotation(neighbour)) % 3
+            mine, theirs = self.tiles.values[tile][edge], self.tiles.values[other][other_edge]
+            out.append({
+                "colour": self.tiles.colours[edge],
+                "mine": mine,
+                "theirs": theirs,
+                "counting": bool(self.counting[mine][theirs]),
+                "points": self.pair_points[mine][theirs],
+                "neighbour": neighbour,
+            })
+        return out
+
+    def explain_misfit(self, figure: Figure, tile: int, cell: Cell) -> str:
+        """Why ``tile`` may not go on ``cell`` (slow path, for error messages)."""
+        if cell in figure.tile_at:
+            return f"cell {list(cell)} is already taken"
+        if cell not in figure.demands:
+            return f"cell {list(cell)} touches no tile of the figure"
+        if cell not in self.legal_cells(figure):
+            return (f"cell {list(cell)} is neither next to the last tile played nor an opening "
+                    f"touching {self.opening_min} tiles")
+        demand = decode_demand(figure.demands[cell])
+        values, colours = self.tiles.values[tile], self.tiles.colours
+        rotation = 0
+        for rotation in range(3):
+            if all(need is None or (side - rotation) % 3 == need[0] for side, need in enumerate(demand)):
+                break
+        for side, need in enumerate(demand):
+            if need is None:
+                continue
+            edge = (side - rotation) % 3
+            if self.colours_must_match and edge != need[0]:
+                return f"the {colours[edge]} edge would touch a {colours[need[0]]} edge: colours must match"
+            if not self.contact_ok[values[edge]][need[1]]:
+                return (f"{colours[edge]} {values[edge]} against {colours[need[0]]} {need[1]} "
+                        f"neither matches nor counts")
+        return f"tile does not fit cell {list(cell)}"

@@ -1,0 +1,134 @@
+"""The registry of rule primitives (Ludii's ludemes): name -> class, per ruleset slot.
+
+A ruleset names a primitive in each slot (``primitive: contact-placement``); the loader
+looks the name up here, validates the parameters against the primitive's own schema and
+calls :meth:`Primitive.build`. Built-in primitives register themselves on import; others
+join through the entry-point group ``contack.ludemes`` (each entry point names a
+:class:`Primitive` subclass).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+if TYPE_CHECKING:
+    from contack_core.expressions import Expression
+    from contack_core.tiles import TileSet
+
+#: The slots of a ruleset that hold primitives, and whether each holds one or a mapping of them.
+SLOTS: Mapping[str, str] = {
+    "components": "many",
+    "board": "one",
+    "zones": "many",
+    "setup": "many",
+    "placement": "one",
+    "turn": "many",
+    "hand_end": "many",
+    "scoring": "many",
+    "match": "one",
+}
+
+ENTRY_POINT_GROUP = "contack.ludemes"
+
+
+class PrimitiveError(ValueError):
+    """A primitive's parameters that pass the schema but make no sense together.
+
+    ``key`` names the parameter at fault, so the loader can point at its line.
+    """
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+
+
+@attrs.define
+class BuildContext:
+    """What a primitive may consult while it is built from its parameters."""
+
+    options: Mapping[str, Any]
+    tiles: TileSet | None
+    zones: Mapping[str, Any]
+    compile: Any  # (source, names) -> Expression, with the options bound
+    turn_names: Any  # (turn rule key) -> the names its ``when`` may read
+    counters: Mapping[str, Any]
+
+    def expression(self, source: Any, names: tuple[str, ...] | frozenset[str], key: str) -> Expression:
+        from contack_core.expressions import ExpressionError
+
+        try:
+            return self.compile(source, names)
+        except ExpressionError as error:
+            raise PrimitiveError(str(error), key) from None
+
+    def constant(self, source: Any, key: str) -> Any:
+        """A parameter that is a number or an expression over option values only."""
+        return self.expression(source, (), key)()
+
+    def zone(self, name: str, key: str, kinds: tuple[str, ...] | None = None) -> Any:
+        zone = self.zones.get(name)
+        if zone is None:
+            known = ", ".join(sorted(self.zones)) or "none"
+            raise PrimitiveError(f"no zone named {name!r} (zones: {known})", key)
+        if kinds is not None and zone.kind not in kinds:
+            raise PrimitiveError(f"zone {name!r} is a {zone.kind}; expected {' or '.join(kinds)}", key)
+        return zone
+
+
+class Primitive:
+    """Base of every rule primitive.
+
+    Subclasses set ``name`` (what rulesets write), ``slot`` (where it may appear) and
+    ``schema`` (JSON Schema of its parameters, ``primitive`` excluded), and implement
+    :meth:`build`. The class docstring is the documentation ``rulesets`` prints.
+    """
+
+    name: ClassVar[str]
+    slot: ClassVar[str]
+    schema: ClassVar[dict[str, Any]] = {"type": "object", "properties": {}}
+
+    def __init__(self, key: str, params: Mapping[str, Any], context: BuildContext) -> None:
+        self.key = key
+        self.params = dict(params)
+        self.build(context)
+
+    def build(self, context: BuildContext) -> None:
+        """Compile parameters into tables and closures; raise PrimitiveError on bad ones."""
+
+
+@attrs.define
+class Registry:
+    """Primitive classes by slot and name; built once per loader, never global state."""
+
+    by_slot: dict[str, dict[str, type[Primitive]]] = attrs.field(factory=dict)
+
+    def add(self, cls: type[Primitive]) -> None:
+        if cls.slot not in SLOTS:
+            raise ValueError(f"primitive {cls.name!r} names unknown slot {cls.slot!r}")
+        self.by_slot.setdefault(cls.slot, {})[cls.name] = cls
+
+    def get(self, slot: str, name: str) -> type[Primitive] | None:
+        return self.by_slot.get(slot, {}).get(name)
+
+    def names(self, slot: str) -> list[str]:
+        return sorted(self.by_slot.get(slot, {}))
+
+    def __iter__(self) -> Iterator[type[Primitive]]:
+        for slot in SLOTS:
+            yield from (self.by_slot.get(slot, {})[name] for name in self.names(slot))
+
+
+def default_registry() -> Registry:
+    """The built-in primitives plus those installed under ``contack.ludemes``."""
+    from contack_core.primitives import BUILTIN
+
+    registry = Registry()
+    for cls in BUILTIN:
+        registry.add(cls)
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        registry.add(entry.load())
+    return registry

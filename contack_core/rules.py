@@ -1,0 +1,159 @@
+"""A compiled ruleset: the built primitives, the option values, and the narration terms."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from contack_core.actions import Action, Play
+from contack_core.events import Drew, Passed, Played
+from contack_core.expressions import compile_lazy
+from contack_core.lattice import Figure
+from contack_core.loader import Document, build_primitives
+from contack_core.primitives.registry import Registry
+from contack_core.primitives.turn import check_turn_rules
+from contack_core.tiles import TileSet
+
+if TYPE_CHECKING:
+    from contack_core.state import GameState
+
+#: Values every turn rule's ``when`` may read, besides ``<zone>_count`` and ``can_<rule>``.
+TURN_VALUES: Mapping[str, Callable[[GameState, dict[str, bool]], Any]] = {
+    "drawn": lambda state, cans: state.drawn,
+    "passes": lambda state, cans: state.passes,
+    "seats": lambda state, cans: state.seat_count,
+    "hand_number": lambda state, cans: state.hand_number,
+}
+
+#: Narration words a ruleset may leave out; English defaults.
+DEFAULT_TERMS: Mapping[str, Any] = {
+    "language": "en", "tile": "tile", "tiles": "tiles", "matching": "matching contact",
+    "counting": "counting contact", "opportunity": "opportunity play", "score": "score",
+    "scorekeeper": "scorekeeper", "draw": "draws", "pass": "passes", "plays": "plays",
+    "opens": "opens with", "hand": "hand", "game": "game", "winner": "wins the game",
+    "winners": "tie for the win", "went_out": "played out", "blocked": "the hand is blocked",
+    "sealed": "no cell is left to play to", "all_passed": "every player passed in turn",
+    "points": "points", "held": "held", "total": "total", "colours": {},
+}
+
+
+def _turn_names(data: Mapping[str, Any]) -> Callable[[str], frozenset[str]]:
+    zones = list((data.get("zones") or {}).keys())
+    rule_keys = list((data.get("turn") or {}).keys())
+
+    def names(key: str) -> frozenset[str]:
+        before = rule_keys[: rule_keys.index(key)] if key in rule_keys else rule_keys
+        return frozenset([*TURN_VALUES, *(f"{z}_count" for z in zones), *(f"can_{k}" for k in before)])
+
+    return names
+
+
+def _getter(name: str, zones: Mapping[str, Any]) -> Callable[[GameState, dict[str, bool]], Any]:
+    if name in TURN_VALUES:
+        return TURN_VALUES[name]
+    zone = zones[name.removesuffix("_count")]
+    key = zone.key
+    if zone.per_seat:
+        return lambda state, cans: len(state.seat_zones[key][state.current])
+    return lambda state, cans: len(state.zones[key])
+
+
+@attrs.define(eq=False)
+class Rules:
+    """Everything the interpreter needs to run one ruleset with one choice of options."""
+
+    id: str
+    title: str
+    players: tuple[int, int]
+    options: dict[str, Any]
+    terms: dict[str, Any]
+    document: dict[str, Any]
+    chain: list[str]
+    tiles: TileSet
+    board: Any
+    zones: dict[str, Any]
+    setup: list[Any]
+    placement: Any
+    turn: list[Any]
+    hand_end: list[Any]
+    counters: dict[str, Any]
+    match: Any
+    counter_list: list[Any] = attrs.field(init=False)
+    endings_after: dict[type, list[Any]] = attrs.field(init=False)
+    turn_plan: tuple[tuple[Any, Any, str, type], ...] = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.counter_list = list(self.counters.values())
+        self.endings_after = {kind: [e for e in self.hand_end if kind in e.after] for kind in (Played, Drew, Passed)}
+        self.turn_plan = tuple((rule, rule.when_fn, rule.can_name, rule.action_type) for rule in self.turn)
+
+    @classmethod
+    def build(cls, document: Document, options: Mapping[str, Any], registry: Registry) -> Rules:
+        from contack_core.loader import Problem, RulesetError
+
+        data = document.data
+        built = build_primitives(document, options, registry, _turn_names(data))
+        turn = list(built["turn"].values())
+        try:
+            check_turn_rules(turn)
+        except ValueError as error:
+            raise RulesetError([document.problem(str(error), ("turn",))]) from None
+        players = (data["players"]["min"], data["players"]["max"])
+        if players[0] > players[1]:
+            raise RulesetError([document.problem("players.min is more than players.max", ("players",))])
+        tiles = [c.tiles for c in built["components"].values() if hasattr(c, "tiles")]
+        zones = built["zones"]
+        for rule in turn:
+            if hasattr(rule, "placement"):
+                rule.placement = built["placement"]
+            if rule.when is not None:
+                cans = {name for name in rule.when.names if name.startswith("can_")}
+                getters = {name: _getter(name, zones) for name in rule.when.names if name not in cans}
+                rule.when_fn = compile_lazy(rule.when.source, getters, options, cans)
+        terms = {**DEFAULT_TERMS, **(data.get("terms") or {})}
+        return cls(
+            id=data["id"], title=data["title"], players=players, options=dict(options), terms=terms,
+            document=data, chain=document.chain, tiles=tiles[0], board=built["board"], zones=zones,
+            setup=list(built["setup"].values()), placement=built["placement"], turn=turn,
+            hand_end=list(built["hand_end"].values()), counters=built["scoring"], match=built["match"],
+        )
+
+    def new_figure(self) -> Figure:
+        return self.board.new_figure(self.placement.opening_min)
+
+    def digest(self) -> str:
+        """A fingerprint of the resolved rules and options (stored in record headers)."""
+        blob = json.dumps({"rules": self.document, "options": self.options}, sort_keys=True, default=str)
+        return "sha256:" + hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    def term(self, key: str) -> str:
+        return str(self.terms.get(key, DEFAULT_TERMS.get(key, key)))
+
+    def colour_term(self, colour: str) -> str:
+        return str((self.terms.get("colours") or {}).get(colour, colour))
+
+    def explain_forbidden(self, state: GameState, action: Action) -> str:
+        """Why ``action`` is not legal now: the rule it breaks, in words (slow path)."""
+        seat = state.current
+        legal = state.legal_actions()
+        kinds = ", ".join(sorted({type(a).__name__.lower() for a in legal})) or "nothing"
+        if state.step < len(self.setup):
+            opener_seat, tile = self.setup[state.step].opener(state)
+            return (f"the hand opens with seat {opener_seat} playing its lowest tile "
+                    f"{self.tiles.names[tile]} on {list(self.board.origin)}")
+        what = type(action).__name__.lower()
+        rule = next((r for r in self.turn if r.action_type is type(action)), None)
+        if rule is None:
+            return f"this ruleset has no {what} action"
+        if isinstance(action, Play):
+            if action.tile not in rule.tiles(state):
+                return (f"tile {self.tiles.names[action.tile]} is not in seat {seat}'s "
+                        f"{' or '.join(rule.zones)} (it is in {state.locate(action.tile)})")
+            if Play in state._allowed or rule.when is None:
+                return self.placement.explain_misfit(state.figure, action.tile, action.cell)
+        condition = f" (allowed only when {rule.when.source})" if rule.when is not None else ""
+        return f"seat {seat} may not {what} now{condition}; legal now: {kinds}"

@@ -1,0 +1,94 @@
+"""The JSON Schema of rulesets, assembled from the fixed top level and every primitive's own schema.
+
+The shipped ``schemas/ruleset.schema.json`` is this schema for the built-in primitives
+(``contack rulesets schema`` regenerates it; a test keeps it current). Primitives from
+plugins extend the schema the loader uses at run time.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from importlib import resources
+from typing import Any
+
+from contack_core.primitives.registry import SLOTS, Registry
+
+_NAME = {"type": "string", "pattern": "^[a-z][a-z0-9_-]*$"}
+
+_OPTION = {
+    "type": "object",
+    "properties": {
+        "doc": {"type": "string"},
+        "type": {"enum": ["integer", "boolean", "choice"]},
+        "default": {"type": ["integer", "boolean", "string"]},
+        "min": {"type": "integer"},
+        "max": {"type": "integer"},
+        "choices": {"type": "object", "additionalProperties": {"type": ["object", "null"]}},
+    },
+    "required": ["default"],
+    "additionalProperties": False,
+}
+
+_TOP = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://contack.invalid/schemas/ruleset.schema.json",
+    "title": "contack ruleset (contack-ruleset/1)",
+    "type": "object",
+    "required": ["format", "id", "title", "players", "components", "board", "zones", "setup",
+                 "placement", "turn", "hand_end", "scoring", "match"],
+    "properties": {
+        "format": {"const": "contack-ruleset/1"},
+        "id": _NAME,
+        "title": {"type": "string"},
+        "source": {"type": "string"},
+        "description": {"type": "string"},
+        "players": {
+            "type": "object",
+            "required": ["min", "max"],
+            "properties": {"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "minimum": 1}},
+            "additionalProperties": False,
+        },
+        "terms": {"type": "object",
+                  "additionalProperties": {"type": ["string", "object"],
+                                           "additionalProperties": {"type": "string"}}},
+        "options": {"type": "object", "propertyNames": _NAME, "additionalProperties": _OPTION},
+    },
+    "additionalProperties": False,
+}
+
+
+def _primitive_schema(registry: Registry, slot: str) -> dict[str, Any]:
+    """One slot entry: ``primitive`` names a registered primitive, the rest is its parameters."""
+    names = registry.names(slot)
+    branches = []
+    for name in names:
+        cls = registry.get(slot, name)
+        params = copy.deepcopy(cls.schema)  # type: ignore[union-attr]
+        params.setdefault("properties", {})["primitive"] = {"const": name}
+        branches.append({"if": {"properties": {"primitive": {"const": name}}, "required": ["primitive"]},
+                         "then": params})
+    return {
+        "type": "object",
+        "required": ["primitive"],
+        "properties": {"primitive": {"enum": names}},
+        "allOf": branches,
+    }
+
+
+def ruleset_schema(registry: Registry) -> dict[str, Any]:
+    schema = copy.deepcopy(_TOP)
+    for slot, arity in SLOTS.items():
+        entry = _primitive_schema(registry, slot)
+        if arity == "one":
+            schema["properties"][slot] = entry
+        else:
+            schema["properties"][slot] = {"type": "object", "propertyNames": _NAME,
+                                          "additionalProperties": entry, "minProperties": 1}
+    return schema
+
+
+def shipped_schema(name: str) -> dict[str, Any]:
+    """A JSON Schema file shipped in ``contack_core/schemas``."""
+    text = (resources.files("contack_core") / "schemas" / name).read_text(encoding="utf-8")
+    return json.loads(text)

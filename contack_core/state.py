@@ -1,0 +1,313 @@
+"""The generic game state: a small API in the spirit of OpenSpiel's ``State``.
+
+``current_seat()`` (or :data:`CHANCE`), ``legal_actions()``, ``apply(action)``, ``clone()``,
+``is_over()``, ``scores()``. Chance is explicit: at a chance node the caller samples an
+outcome with its own seeded RNG (``sample_chance(rng)``) and applies it, so a state never
+holds a global or hidden random source; a replayed record applies its recorded outcomes.
+
+The state knows no variant: it holds containers (zones, the figure, counters) and asks
+the ruleset's compiled primitives what is legal and what an action does.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from contack_core.actions import CHANCE, PASS, Action, Deal, Draw, IllegalAction, Pass, Play, Shuffle
+from contack_core.events import Dealt, Drew, Event, HandResult, Passed, Played, Shuffled
+
+if TYPE_CHECKING:
+    from contack_core.lattice import Figure
+    from contack_core.rules import Rules
+
+
+class GameState:
+    """One game of a ruleset in progress: everything a replay or a bot needs to see."""
+
+    __slots__ = (
+        "rules", "seat_count", "hand_number", "step", "deal_seat", "current", "passes",
+        "drawn", "zones", "seat_zones", "figure", "totals", "hand_gains", "hand_results",
+        "went_out", "over", "chance", "memo", "_legal", "_allowed",
+    )
+
+    def __init__(self, rules: Rules, seat_count: int) -> None:
+        low, high = rules.players
+        if not low <= seat_count <= high:
+            raise ValueError(f"{rules.id} is for {low} to {high} players; {seat_count} seats given")
+        self.rules = rules
+        self.seat_count = seat_count
+        self.hand_number = 0
+        self.totals: dict[str, list[int]] = {name: [c.initial] * seat_count for name, c in rules.counters.items()}
+        self.hand_results: list[HandResult] = []
+        self.over = False
+        self._start_hand()
+
+    # ----------------------------------------------------------------- the state API
+    def current_seat(self) -> int:
+        """The seat to act, or :data:`CHANCE` while the table shuffles or deals."""
+        return CHANCE if self.chance else self.current
+
+    def is_chance_node(self) -> bool:
+        return self.chance
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the current seat may take (empty at a chance node or when over)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """Draw the next chance outcome (a shuffle, a deal) with the caller's RNG."""
+        if not self.chance:
+            raise IllegalAction("not a chance node")
+        return self.rules.setup[self.step].sample(self, rng)
+
+    def apply(self, action: Action) -> Event:
+        """Apply ``action`` (checked against the rules) and return what happened.
+
+        Raises :class:`IllegalAction`, naming the rule broken, and leaves the state as it
+        was when the action is not allowed.
+        """
+        if self.over:
+            raise IllegalAction("the game is over")
+        kind = type(action)
+        if self.chance:
+            if kind not in (Shuffle, Deal):
+                raise IllegalAction(f"the hand is being set up ({self.rules.setup[self.step].key}): "
+                                    f"expected a chance outcome, not a {kind.__name__.lower()}")
+            event = self.rules.setup[self.step].apply(self, action)
+            self._legal = None
+            return event
+        if kind is Play:  # the hot path of every playout, inlined
+            if self._legal is None:
+                self._legal = self._compute_legal()
+            rule = self._allowed.get(Play)
+            event = None if rule is None else rule.apply(self, action)
+            if event is None:
+                raise IllegalAction(self.rules.explain_forbidden(self, action))
+            self.passes = 0
+            rules = self.rules
+            for counter in rules.counter_list:
+                counter.on_play(self, event)
+            for ending in rules.endings_after[Played]:
+                if ending.ends_hand(self, event):
+                    self._finish_hand(ending.key)
+                    return event
+            self.current = (self.current + 1) % self.seat_count
+            self.drawn = 0
+            self._legal = None
+            return event
+        if kind is Draw:
+            return self._apply_draw(action)  # type: ignore[arg-type]
+        if kind is Pass:
+            return self._apply_pass()
+        raise IllegalAction(f"a {kind.__name__.lower()} is a chance outcome; the hand is not being set up")
+
+    def clone(self) -> GameState:
+        """An independent copy: applying actions to it leaves this state untouched."""
+        other = GameState.__new__(GameState)
+        other.rules = self.rules
+        other.seat_count = self.seat_count
+        other.hand_number = self.hand_number
+        other.step = self.step
+        other.deal_seat = self.deal_seat
+        other.current = self.current
+        other.passes = self.passes
+        other.drawn = self.drawn
+        other.zones = {name: list(tiles) for name, tiles in self.zones.items()}
+        other.seat_zones = {name: [list(t) for t in per_seat] for name, per_seat in self.seat_zones.items()}
+        other.figure = self.figure.clone()
+        other.totals = {name: list(v) for name, v in self.totals.items()}
+        other.hand_gains = {name: list(v) for name, v in self.hand_gains.items()}
+        other.hand_results = list(self.hand_results)
+        other.went_out = self.went_out
+        other.over = self.over
+        other.chance = self.chance
+        other.memo = dict(self.memo)
+        other._legal = self._legal
+        other._allowed = self._allowed
+        return other
+
+    def scores(self) -> list[int]:
+        """Each seat's total so far in the counter the match is decided on."""
+        return list(self.totals[self.rules.match.counter])
+
+    def winners(self) -> list[int]:
+        """The seats the match rule ranks first (final once :meth:`is_over`)."""
+        return self.rules.match.winners(self)
+
+    # ----------------------------------------------------------------- views for rules
+    def seat_zone(self, name: str, seat: int | None = None) -> list[int]:
+        """A per-seat zone of ``seat`` (default: the current seat)."""
+        return self.seat_zones[name][self.current if seat is None else seat]
+
+    def zone(self, name: str, seat: int | None = None) -> list[int]:
+        """The tiles of a zone, per-seat zones resolved for ``seat`` (default: current)."""
+        if name in self.zones:
+            return self.zones[name]
+        return self.seat_zone(name, seat)
+
+    def locate(self, tile: int) -> str:
+        """Where ``tile`` is: a zone name, ``hand of seat N`` or ``the figure``."""
+        if tile in self.figure.tile_at.values():
+            return "the figure"
+        for name, tiles in self.zones.items():
+            if tile in tiles:
+                return name
+        for name, per_seat in self.seat_zones.items():
+            for seat, tiles in enumerate(per_seat):
+                if tile in tiles:
+                    return f"{name} of seat {seat}"
+        return "nowhere"
+
+    def tiles_held(self, seat: int) -> int:
+        """How many tiles ``seat`` holds in all its own zones."""
+        return sum(len(per_seat[seat]) for per_seat in self.seat_zones.values())
+
+    # ----------------------------------------------------------------- transitions
+    def _start_hand(self) -> None:
+        rules = self.rules
+        self.hand_number += 1
+        self.step = 0
+        self.deal_seat = 0
+        self.current = 0
+        self.passes = 0
+        self.drawn = 0
+        self.went_out: int | None = None
+        self.zones = {name: list(zone.initial_tiles(rules)) for name, zone in rules.zones.items() if not zone.per_seat}
+        self.seat_zones = {name: [[] for _ in range(self.seat_count)]
+                           for name, zone in rules.zones.items() if zone.per_seat}
+        self.figure: Figure = rules.new_figure()
+        self.hand_gains = {name: [0] * self.seat_count for name in rules.counters}
+        #: What rule primitives work out once per hand (say, who opens), by primitive key.
+        self.memo: dict[str, Any] = {}
+        self._legal: list[Action] | None = None
+        self._allowed: dict[type, Any] = {}
+        self._enter_step()
+
+    def _enter_step(self) -> None:
+        setup = self.rules.setup
+        self.chance = self.step < len(setup) and setup[self.step].chance
+        if self.step < len(setup):
+            setup[self.step].enter(self)
+
+    def setup_step_done(self) -> None:
+        """Called by a set-up primitive when its step is complete."""
+        self.step += 1
+        self._legal = None
+        self._enter_step()
+
+    def end_turn(self) -> None:
+        """Pass the turn to the next seat (clockwise, as the rule books say)."""
+        self.current = (self.current + 1) % self.seat_count
+        self.drawn = 0
+        self._legal = None
+
+    def _compute_legal(self) -> list[Action]:
+        self._allowed = {}
+        if self.over:
+            return []
+        rules = self.rules
+        if self.step < len(rules.setup):
+            step = rules.setup[self.step]
+            return [] if step.chance else step.legal(self)
+        actions: list[Action] = []
+        cans: dict[str, bool] = {}
+        allowed = self._allowed
+        for rule, when, can_name, action_type in rules.turn_plan:
+            if when is not None and not when(self, cans):
+                cans[can_name] = False
+                continue
+            found = rule.generate(self)
+            if found:
+                cans[can_name] = True
+                allowed[action_type] = rule
+                if actions:
+                    actions.extend(found)
+                else:
+                    actions = found
+            else:
+                cans[can_name] = False
+        return actions
+
+    def _rule_for(self, action: Action) -> Any:
+        self.legal_actions()
+        rule = self._allowed.get(type(action))
+        if rule is None:
+            raise IllegalAction(self.rules.explain_forbidden(self, action))
+        return rule
+
+    def _apply_draw(self, action: Draw) -> Drew:
+        event = self._rule_for(action).apply(self, action)
+        self.drawn += 1
+        self._legal = None
+        return event
+
+    def _apply_pass(self) -> Passed:
+        self._rule_for(PASS)
+        event = Passed(seat=self.current)
+        self.passes += 1
+        if not self._check_hand_end(event):
+            self.end_turn()
+        return event
+
+    def _check_hand_end(self, event: Event) -> bool:
+        for ending in self.rules.endings_after[type(event)]:
+            if ending.ends_hand(self, event):
+                self._finish_hand(ending.key)
+                return True
+        return False
+
+    def _finish_hand(self, reason: str) -> None:
+        rules = self.rules
+        for counter in rules.counters.values():
+            counter.on_hand_end(self)
+        result = HandResult(
+            number=self.hand_number,
+            reason=reason,
+            scores=tuple(self.hand_gains[rules.match.counter]),
+            held=tuple(self.tiles_held(seat) for seat in range(self.seat_count)),
+            went_out=self.went_out,
+            figure=self.figure,
+        )
+        self.hand_results.append(result)
+        for name, gains in self.hand_gains.items():
+            totals = self.totals[name]
+            for seat in range(self.seat_count):
+                totals[seat] += gains[seat]
+        if rules.match.game_over(self):
+            self.over = True
+            self.chance = False
+            self._legal = None
+        else:
+            self._start_hand()
+
+    def deal_to(self, seat: int, zone: str, tiles: tuple[int, ...], source: str) -> Dealt:
+        """Move named ``tiles`` from ``source`` to ``seat``'s ``zone`` (a set-up deal)."""
+        pile = self.zones[source]
+        n = len(tiles)
+        if n and tuple(pile[: -n - 1 : -1]) == tiles:  # the top of the pile, as sampled: fast path
+            del pile[-n:]
+            self.seat_zones[zone][seat].extend(tiles)
+            return Dealt(seat=seat, tiles=tiles)
+        for tile in tiles:
+            if tile not in pile:
+                raise IllegalAction(
+                    f"tile {self.rules.tiles.names[tile]} cannot be dealt: it is in {self.locate(tile)}, not in {source}"
+                )
+        if len(set(tiles)) != len(tiles):
+            raise IllegalAction("a tile is dealt twice")
+        for tile in tiles:
+            pile.remove(tile)
+        self.seat_zones[zone][seat].extend(tiles)
+        return Dealt(seat=seat, tiles=tiles)
+
+    def shuffle(self, zone: str, order: tuple[int, ...]) -> Shuffled:
+        if sorted(order) != sorted(self.zones[zone]):
+            raise IllegalAction(f"a shuffle of {zone} must hold exactly its tiles")
+        self.zones[zone] = list(order)
+        return Shuffled(zone=zone)

@@ -1,0 +1,1 @@
+"""Bots that play contack games; each joins through the entry-point group ``contack.players``."""

@@ -1,0 +1,1 @@
+"""Round-robin tournaments of bots (see the tournaments issue; not built yet)."""
