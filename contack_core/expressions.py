@@ -138,44 +138,62 @@ def compile_expression(
 
 
 class _LazyNames(ast.NodeTransformer):
-    """Rewrite each named value ``n`` into ``_get_n(_state, _cache)``, or ``_cache["n"]``
-    for names the caller keeps in the cache mapping."""
+    """Rewrite each named value ``n`` into the call ``_get_n(_state)``."""
 
-    def __init__(self, lazy: set[str], cached: set[str]) -> None:
+    def __init__(self, lazy: set[str]) -> None:
         self.lazy = lazy
-        self.cached = cached
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
-        if node.id in self.cached:
-            return ast.Subscript(value=ast.Name(id="_cache", ctx=ast.Load()), slice=ast.Constant(node.id),
-                                 ctx=ast.Load())
         if node.id not in self.lazy:
             return node
         return ast.Call(func=ast.Name(id=f"_get_{node.id}", ctx=ast.Load()),
-                        args=[ast.Name(id="_state", ctx=ast.Load()), ast.Name(id="_cache", ctx=ast.Load())],
-                        keywords=[])
+                        args=[ast.Name(id="_state", ctx=ast.Load())], keywords=[])
 
 
-def compile_lazy(
-    source: str,
-    getters: Mapping[str, Callable[[Any, Any], Any]],
+def compile_turn_program(
+    rules: list[tuple[str | None, str]],
+    getters: Mapping[str, Callable[[Any], Any]],
     constants: Mapping[str, Any] | None = None,
-    cached: Iterable[str] = (),
-) -> Callable[[Any, Any], Any]:
-    """Compile ``source`` into ``f(state, cache)`` that reads each name only when needed.
+) -> Callable[[Any, Any], list[Any]]:
+    """Compile a turn's rules into one function ``f(state, generators) -> [(index, actions)]``.
 
-    Each name ``n`` is computed by ``getters[n](state, cache)`` at the point the expression
-    reaches it, so ``not can_play and hand_count < 5`` never counts the hand when a play
-    exists; names in ``cached`` are read as ``cache[n]``. For conditions checked on every
-    turn.
+    ``rules`` lists each turn rule's ``(when source or None, can-name)`` in order. The
+    result calls ``generators[i](state)`` for each rule whose ``when`` holds, in order,
+    with every ``can_<rule>`` kept in a local variable and every other name computed by
+    ``getters[name](state)`` only when the condition reaches it. Conditions are checked
+    against the whitelist exactly as :func:`compile_expression` does.
     """
     constants = dict(constants or {})
-    cached = set(cached)
-    tree, names, _ = _check(source, set(getters) | set(constants) | cached)
-    lazy = {name for name in names if name not in constants and name not in cached}
-    body = _LazyNames(lazy, cached).visit(tree.body)
-    namespace = {**constants, **{f"_get_{name}": getters[name] for name in lazy}}
-    return _compile_lambda(["_state", "_cache"], body, namespace)
+    body: list[ast.stmt] = [ast.parse("_out = []").body[0]]
+    lazy: set[str] = set()
+    for index, (when, can_name) in enumerate(rules):
+        call = ast.parse(f"_found = _generators[{index}](_state)").body[0]
+        record = ast.parse(f"{can_name} = bool(_found)\nif _found: _out.append(({index}, _found))").body
+        if when is None:
+            body.extend([call, *record])
+            continue
+        known = set(getters) | set(constants) | {name for _, name in rules[:index]}
+        tree, names, _ = _check(when, known)
+        for name in names:
+            if name not in constants and not name.startswith("can_"):
+                lazy.add(name)
+        condition = _LazyNames({n for n in names if n in getters}).visit(tree.body)
+        body.append(ast.If(test=condition, body=[call, *record],
+                           orelse=[ast.parse(f"{can_name} = False").body[0]]))
+    body.append(ast.parse("return _out").body[0])
+    function = ast.FunctionDef(
+        name="turn_program",
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg="_state"), ast.arg(arg="_generators")], vararg=None,
+                           kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+        body=body, decorator_list=[], returns=None,
+        **({"type_params": []} if "type_params" in ast.FunctionDef._fields else {}),
+    )
+    module = ast.Module(body=[function], type_ignores=[])
+    ast.fix_missing_locations(module)
+    namespace: dict[str, Any] = {"__builtins__": {"bool": bool}, **SAFE_FUNCTIONS, **constants,
+                                 **{f"_get_{name}": getters[name] for name in lazy}}
+    exec(compile(module, "<ruleset turn>", "exec"), namespace)  # noqa: S102 - checked conditions only
+    return namespace["turn_program"]
 
 
 def tabulate(expression: Expression, domain: range) -> list[list[Any]]:

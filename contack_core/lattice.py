@@ -62,6 +62,11 @@ def decode_demand(demand: int) -> tuple[tuple[int, int] | None, ...]:
     return tuple(out)
 
 
+def sides_touched(demand: int) -> int:
+    """How many sides of a cell touch a tile, from its packed demand."""
+    return (demand & 0xFFFF != 0) + (demand >> 16 & 0xFFFF != 0) + (demand >> 32 != 0)
+
+
 class Figure:
     """The tiles on the table: which tile lies where, and what each empty cell demands.
 
@@ -69,20 +74,18 @@ class Figure:
     for every empty cell touching the figure, one int packing what each side touches
     (16 bits a side, see :func:`edge_code`; 0 = open side), which makes it a compact key
     for the placement rule's table of fitting tiles. ``openings`` holds the empty cells
-    touching at least ``opening_min`` tiles.
+    touching at least ``opening_min`` tiles, in the order they became openings.
     """
 
-    __slots__ = ("tile_at", "rotation_at", "demands", "contacts", "openings", "last",
-                 "order", "opening_min", "_neighbours", "legal_cells")
+    __slots__ = ("tile_at", "rotation_at", "demands", "openings", "last", "opening_min", "_neighbours",
+                 "legal_cells")
 
     def __init__(self, opening_min: int, neighbour_cache: NeighbourCache) -> None:
         self.tile_at: dict[Cell, int] = {}
         self.rotation_at: dict[Cell, int] = {}  # only cells whose tile is turned
         self.demands: dict[Cell, int] = {}
-        self.contacts: dict[Cell, int] = {}
         self.openings: dict[Cell, None] = {}  # insertion-ordered, so clones list cells alike
         self.last: Cell | None = None
-        self.order: list[Cell] = []
         self.opening_min = opening_min
         self._neighbours = neighbour_cache
         #: Cache of the placement rule's legal cells; cleared by every placement.
@@ -93,10 +96,8 @@ class Figure:
         other.tile_at = dict(self.tile_at)
         other.rotation_at = dict(self.rotation_at)
         other.demands = dict(self.demands)
-        other.contacts = dict(self.contacts)
         other.openings = dict(self.openings)
         other.last = self.last
-        other.order = list(self.order)
         other.opening_min = self.opening_min
         other._neighbours = self._neighbours
         other.legal_cells = self.legal_cells
@@ -104,6 +105,13 @@ class Figure:
 
     def neighbours(self, cell: Cell) -> tuple[Cell, Cell, Cell]:
         return self._neighbours[cell]
+
+    def rotation(self, cell: Cell) -> int:
+        return self.rotation_at.get(cell, 0)
+
+    def touching(self, cell: Cell) -> int:
+        """How many tiles an empty cell touches."""
+        return sides_touched(self.demands.get(cell, 0))
 
     def place(self, tile: int, cell: Cell, rotation: int, side_codes: tuple[int, int, int]) -> None:
         """Lay ``tile`` on ``cell`` turned by ``rotation``.
@@ -116,36 +124,39 @@ class Figure:
         tile_at[cell] = tile
         if rotation:
             self.rotation_at[cell] = rotation
-        self.order.append(cell)
         self.last = cell
         self.legal_cells = None
-        demands, contacts, opening_min = self.demands, self.contacts, self.opening_min
-        if cell in demands:
-            del demands[cell]
-            del contacts[cell]
-            self.openings.pop(cell, None)
+        demands, openings, opening_min = self.demands, self.openings, self.opening_min
+        if demands.pop(cell, 0) and cell in openings:
+            del openings[cell]
         n0, n1, n2 = self._neighbours[cell]
         if n0 not in tile_at:
-            demands[n0] = demands.get(n0, 0) | side_codes[0]
-            count = contacts[n0] = contacts.get(n0, 0) + 1
-            if count >= opening_min:
-                self.openings[n0] = None
+            old = demands.get(n0, 0)
+            demands[n0] = old | side_codes[0]
+            if opening_min == 1 or (old and (opening_min == 2 or sides_touched(old) >= opening_min - 1)):
+                openings[n0] = None
         if n1 not in tile_at:
-            demands[n1] = demands.get(n1, 0) | side_codes[1]
-            count = contacts[n1] = contacts.get(n1, 0) + 1
-            if count >= opening_min:
-                self.openings[n1] = None
+            old = demands.get(n1, 0)
+            demands[n1] = old | side_codes[1]
+            if opening_min == 1 or (old and (opening_min == 2 or sides_touched(old) >= opening_min - 1)):
+                openings[n1] = None
         if n2 not in tile_at:
-            demands[n2] = demands.get(n2, 0) | side_codes[2]
-            count = contacts[n2] = contacts.get(n2, 0) + 1
-            if count >= opening_min:
-                self.openings[n2] = None
-
-    def rotation(self, cell: Cell) -> int:
-        return self.rotation_at.get(cell, 0)
+            old = demands.get(n2, 0)
+            demands[n2] = old | side_codes[2]
+            if opening_min == 1 or (old and (opening_min == 2 or sides_touched(old) >= opening_min - 1)):
+                openings[n2] = None
 
     def open_cells_next_to_last(self) -> list[Cell]:
+        """The empty cells next to the last tile laid (unrolled: called after every play)."""
         if self.last is None:
             return []
         tile_at = self.tile_at
-        return [n for n in self._neighbours[self.last] if n not in tile_at]
+        n0, n1, n2 = self._neighbours[self.last]
+        cells = []
+        if n0 not in tile_at:
+            cells.append(n0)
+        if n1 not in tile_at:
+            cells.append(n1)
+        if n2 not in tile_at:
+            cells.append(n2)
+        return cells

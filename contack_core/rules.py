@@ -11,7 +11,7 @@ import attrs
 
 from contack_core.actions import Action, Play
 from contack_core.events import Drew, Passed, Played
-from contack_core.expressions import compile_lazy
+from contack_core.expressions import compile_turn_program
 from contack_core.lattice import Figure
 from contack_core.loader import Document, build_primitives
 from contack_core.primitives.registry import Registry
@@ -22,11 +22,11 @@ if TYPE_CHECKING:
     from contack_core.state import GameState
 
 #: Values every turn rule's ``when`` may read, besides ``<zone>_count`` and ``can_<rule>``.
-TURN_VALUES: Mapping[str, Callable[[GameState, dict[str, bool]], Any]] = {
-    "drawn": lambda state, cans: state.drawn,
-    "passes": lambda state, cans: state.passes,
-    "seats": lambda state, cans: state.seat_count,
-    "hand_number": lambda state, cans: state.hand_number,
+TURN_VALUES: Mapping[str, Callable[[GameState], Any]] = {
+    "drawn": lambda state: state.drawn,
+    "passes": lambda state: state.passes,
+    "seats": lambda state: state.seat_count,
+    "hand_number": lambda state: state.hand_number,
 }
 
 #: Narration words a ruleset may leave out; English defaults.
@@ -52,14 +52,16 @@ def _turn_names(data: Mapping[str, Any]) -> Callable[[str], frozenset[str]]:
     return names
 
 
-def _getter(name: str, zones: Mapping[str, Any]) -> Callable[[GameState, dict[str, bool]], Any]:
-    if name in TURN_VALUES:
-        return TURN_VALUES[name]
-    zone = zones[name.removesuffix("_count")]
-    key = zone.key
-    if zone.per_seat:
-        return lambda state, cans: len(state.seat_zones[key][state.current])
-    return lambda state, cans: len(state.zones[key])
+def _turn_getters(zones: Mapping[str, Any]) -> dict[str, Callable[[GameState], Any]]:
+    """Every named value a turn rule's ``when`` may read, as a function of the state."""
+    getters = dict(TURN_VALUES)
+    for zone in zones.values():
+        key = zone.key
+        if zone.per_seat:
+            getters[f"{key}_count"] = lambda state, key=key: len(state.seat_zones[key][state.current])
+        else:
+            getters[f"{key}_count"] = lambda state, key=key: len(state.zones[key])
+    return getters
 
 
 @attrs.define(eq=False)
@@ -84,12 +86,16 @@ class Rules:
     match: Any
     counter_list: list[Any] = attrs.field(init=False)
     endings_after: dict[type, list[Any]] = attrs.field(init=False)
-    turn_plan: tuple[tuple[Any, Any, str, type], ...] = attrs.field(init=False)
+    turn_program: Callable[[GameState, Any], list[tuple[int, list[Action]]]] = attrs.field(init=False)
+    turn_generators: tuple[Callable[[GameState], list[Action]], ...] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
         self.counter_list = list(self.counters.values())
         self.endings_after = {kind: [e for e in self.hand_end if kind in e.after] for kind in (Played, Drew, Passed)}
-        self.turn_plan = tuple((rule, rule.when_fn, rule.can_name, rule.action_type) for rule in self.turn)
+        self.turn_program = compile_turn_program(
+            [(rule.when.source if rule.when is not None else None, rule.can_name) for rule in self.turn],
+            _turn_getters(self.zones), self.options)
+        self.turn_generators = tuple(rule.generate for rule in self.turn)
 
     @classmethod
     def build(cls, document: Document, options: Mapping[str, Any], registry: Registry) -> Rules:
@@ -110,10 +116,6 @@ class Rules:
         for rule in turn:
             if hasattr(rule, "placement"):
                 rule.placement = built["placement"]
-            if rule.when is not None:
-                cans = {name for name in rule.when.names if name.startswith("can_")}
-                getters = {name: _getter(name, zones) for name in rule.when.names if name not in cans}
-                rule.when_fn = compile_lazy(rule.when.source, getters, options, cans)
         terms = {**DEFAULT_TERMS, **(data.get("terms") or {})}
         return cls(
             id=data["id"], title=data["title"], players=players, options=dict(options), terms=terms,

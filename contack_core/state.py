@@ -216,22 +216,12 @@ class GameState:
             step = rules.setup[self.step]
             return [] if step.chance else step.legal(self)
         actions: list[Action] = []
-        cans: dict[str, bool] = {}
         allowed = self._allowed
-        for rule, when, can_name, action_type in rules.turn_plan:
-            if when is not None and not when(self, cans):
-                cans[can_name] = False
-                continue
-            found = rule.generate(self)
-            if found:
-                cans[can_name] = True
-                allowed[action_type] = rule
-                if actions:
-                    actions.extend(found)
-                else:
-                    actions = found
-            else:
-                cans[can_name] = False
+        turn = rules.turn
+        for index, found in rules.turn_program(self, rules.turn_generators):
+            rule = turn[index]
+            allowed[rule.action_type] = rule
+            actions = found if not actions else actions + found
         return actions
 
     def _rule_for(self, action: Action) -> Any:
@@ -307,7 +297,8 @@ class GameState:
         return Dealt(seat=seat, tiles=tiles)
 
     def shuffle(self, zone: str, order: tuple[int, ...]) -> Shuffled:
-        if sorted(order) != sorted(self.zones[zone]):
+        current = self.zones[zone]
+        if len(order) != len(current) or set(order) != set(current):
             raise IllegalAction(f"a shuffle of {zone} must hold exactly its tiles")
         self.zones[zone] = list(order)
         return Shuffled(zone=zone)

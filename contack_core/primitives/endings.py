@@ -54,4 +54,4 @@ class NoLegalCell(HandEnding):
     name = "no-legal-cell"
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
-        return type(event) is Played and state.rules.placement.is_sealed(state.figure)
+        return not state.rules.placement.legal_cells(state.figure)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from contack_core.actions import Play
 from contack_core.events import Played
 from contack_core.expressions import tabulate
-from contack_core.lattice import Cell, Figure, decode_demand, edge_code
+from contack_core.lattice import Cell, Figure, decode_demand, edge_code, sides_touched
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
@@ -124,17 +124,20 @@ class ContactPlacement(Primitive):
         """Every legal play of ``tiles`` on ``figure``."""
         demands = figure.demands
         fits_cache = self._fits
+        play_objects = self._play_objects
         out: list[Play] = []
         for cell in self.legal_cells(figure):
             demand = demands[cell]
             fits = fits_cache.get(demand)
             if fits is None:
                 fits = self.fits(demand)
+            if not fits:  # a dead opening: no tile of the set fits it
+                continue
             row = None
             for tile in tiles:
                 if tile in fits:
                     if row is None:
-                        row = self._play_row(cell)
+                        row = play_objects.get(cell) or self._play_row(cell)
                     play = row[tile]
                     if play is None:
                         play = row[tile] = Play(tile, cell)
@@ -164,13 +167,13 @@ class ContactPlacement(Primitive):
         if fit is None:
             return None
         zone.remove(tile)
-        contacts = figure.contacts.get(cell, 0)
+        contacts = sides_touched(figure.demands[cell])
         figure.place(tile, cell, fit[0], self.side_codes[tile][fit[0]])
         return Played(seat, tile, cell, fit[1], contacts, contacts >= 2)
 
     def place(self, state: GameState, seat: int, tile: int, cell: Cell, rotation: int, points: int) -> Played:
         figure = state.figure
-        contacts = figure.contacts.get(cell, 0)
+        contacts = figure.touching(cell)
         figure.place(tile, cell, rotation, self.side_codes[tile][rotation])
         return Played(seat=seat, tile=tile, cell=cell, points=points, contacts=contacts, opportunity=contacts >= 2)
 

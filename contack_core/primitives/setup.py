@@ -121,7 +121,14 @@ class LowestTileOpens(SetupStep):
         for i, source in enumerate(self.params["order"]):
             expression = context.expression(source, tuple(tiles.colours), f"order.{i}")
             keys.append([expression.evaluate(tiles.colour_values(t)) for t in range(len(tiles))])
-        self.rank = [tuple(key[t] for key in keys) for t in range(len(tiles))]
+        rank = [tuple(key[t] for key in keys) for t in range(len(tiles))]
+        # Each tile's place in the total order (rank, then tile index): comparing hands is
+        # then comparing sorted lists of small ints.
+        order = sorted(range(len(tiles)), key=lambda t: (rank[t], t))
+        self.order = order
+        self.position = [0] * len(tiles)
+        for place, tile in enumerate(order):
+            self.position[tile] = place
 
     def opener(self, state: GameState) -> tuple[int, int]:
         """(seat, tile) of the opening play (worked out once per hand)."""
@@ -131,15 +138,14 @@ class LowestTileOpens(SetupStep):
         return found
 
     def _find_opener(self, state: GameState) -> tuple[int, int]:
-        rank = self.rank
-        best = None
-        for seat in range(state.seat_count):
-            hand = sorted(state.seat_zones[self.zone][seat], key=lambda t: (rank[t], t))
+        position = self.position
+        best: tuple[list[int], int, int] | None = None
+        for seat, hand in enumerate(state.seat_zones[self.zone]):
             if not hand:
                 continue
-            key = [rank[t] for t in hand]
+            key = sorted([position[t] for t in hand])
             if best is None or key < best[0]:
-                best = (key, seat, hand[0])
+                best = (key, seat, self.order[key[0]])
         if best is None:
             raise IllegalAction("nobody holds a tile to open with")
         return best[1], best[2]

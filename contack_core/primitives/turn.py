@@ -30,7 +30,6 @@ class TurnRule(Primitive):
         self.when: Expression | None = (
             None if when is None else context.expression(when, context.turn_names(self.key), "when")
         )
-        self.when_fn: Any = None  # bound to the state's value getters by Rules
         self.can_name = f"can_{self.key}"
 
     def generate(self, state: GameState) -> list[Action]:
