@@ -121,6 +121,22 @@ def rulesets_schema() -> None:
     typer.echo(json.dumps(ruleset_schema(default_registry()), indent=2))
 
 
+@rulesets_app.command("primitives")
+def rulesets_primitives() -> None:
+    """Every rule primitive a ruleset may use: slot, name, parameters and what it does."""
+    import inspect
+
+    from contack_core.primitives.registry import default_registry
+
+    for cls in default_registry():
+        params = cls.schema.get("properties", {})
+        required = set(cls.schema.get("required", []))
+        listed = ", ".join(f"{name}{'' if name in required else '?'}" for name in params)
+        typer.echo(f"[{cls.slot}] {cls.name}({listed})")
+        for line in inspect.cleandoc(cls.__doc__ or "").splitlines():
+            typer.echo(f"    {line}")
+
+
 @rulesets_app.command("diff")
 def rulesets_diff(first: str, second: str) -> None:
     """Every key path whose value differs between two resolved rulesets."""
@@ -182,7 +198,7 @@ def play(
             stream = record.open("w", encoding="utf-8")
         except OSError as error:
             fail(f"cannot write {record}: {error.strerror}")
-        observers.append(RecordWriter(stream, header_for(rules, names, seed, specs)))
+        observers.append(RecordWriter(stream, header_for(rules, names, seed, specs, record)))
     try:
         play_game(rules, players, seed, observers)
     finally:

@@ -24,9 +24,9 @@ class Observer(Protocol):
     def game_ended(self, state: GameState) -> None: ...
 
 
-def seat_seed(seed: int | None, seat: int) -> str | None:
+def seat_seed(seed: int | None, seat: int) -> int | None:
     """The seed a seat's player gets: derived from the game seed, different per seat."""
-    return None if seed is None else f"{seed}:seat{seat}"
+    return None if seed is None else seed * 16 + seat + 1
 
 
 def play_game(rules: Rules, players: Sequence[Player], seed: int | None,

@@ -288,11 +288,15 @@ def load_rules(reference: str | Path, options: Mapping[str, Any] | None = None,
     from contack_core.rules import Rules
 
     registry = registry or default_registry()
-    path = reference if isinstance(reference, Path) else find_ruleset(reference)
-    document = read_document(Path(path))
+    path = Path(reference) if isinstance(reference, Path) else find_ruleset(reference)
+    document = read_document(path)
     option_values = choose_options(document, dict(options or {}))
     check_schema(document, registry)
-    return Rules.build(document, option_values, registry)
+    rules = Rules.build(document, option_values, registry)
+    shipped = shipped_rulesets_dir().resolve()
+    if path.resolve().parent not in (shipped, shipped / "examples") or path.stem != rules.id:
+        rules.origin = path.resolve()
+    return rules
 
 
 def check_schema(document: Document, registry: Registry) -> None:

@@ -8,6 +8,7 @@ a file into numbered lines, checking each against the shipped JSON Schema.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -76,10 +77,16 @@ class RecordWriter:
         self._write({"event": "game_end", "totals": state.scores(), "winners": state.winners()})
 
 
-def header_for(rules: Any, seats: list[str], seed: int | None, players: list[str] | None = None) -> dict[str, Any]:
+def header_for(rules: Any, seats: list[str], seed: int | None, players: list[str] | None = None,
+               record_path: Path | None = None) -> dict[str, Any]:
+    """A record header; a ruleset loaded from a file is named by its path relative to the record."""
     from contack_core import __version__
 
-    header: dict[str, Any] = {"ruleset": rules.id, "options": rules.options, "seats": seats}
+    ruleset = rules.id
+    if rules.origin is not None:
+        base = record_path.resolve().parent if record_path else Path.cwd()
+        ruleset = os.path.relpath(rules.origin, base)
+    header: dict[str, Any] = {"ruleset": ruleset, "options": rules.options, "seats": seats}
     if seed is not None:
         header["seed"] = seed
     if players is not None:

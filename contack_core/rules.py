@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -84,6 +85,8 @@ class Rules:
     hand_end: list[Any]
     counters: dict[str, Any]
     match: Any
+    #: The file the ruleset came from, when it is not a shipped ruleset known by its id.
+    origin: Path | None = None
     counter_list: list[Any] = attrs.field(init=False)
     endings_after: dict[type, list[Any]] = attrs.field(init=False)
     turn_program: Callable[[GameState, Any], list[tuple[int, list[Action]]]] = attrs.field(init=False)

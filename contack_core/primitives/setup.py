@@ -97,9 +97,10 @@ class DealTiles(SetupStep):
 class LowestTileOpens(SetupStep):
     """The holder of the lowest tile plays it on the board's origin, scoring nothing.
 
-    Tiles are ranked by ``order``, a list of expressions over the colour names (the first
-    decides, the next breaks ties). Between seats, the lowest tiles are compared first,
-    then the next-lowest, and so on, then the lower seat number.
+    Seats are compared by the first expression of ``order`` (an expression over the colour
+    names): their lowest values first, then the next-lowest, and so on, then the lower
+    seat number. Within the opener's hand, the tile played is the lowest by the whole
+    ``order`` list (the later expressions break ties), then the lower tile index.
     """
 
     name = "lowest-tile-opens"
@@ -121,11 +122,11 @@ class LowestTileOpens(SetupStep):
         for i, source in enumerate(self.params["order"]):
             expression = context.expression(source, tuple(tiles.colours), f"order.{i}")
             keys.append([expression.evaluate(tiles.colour_values(t)) for t in range(len(tiles))])
+        self.primary = keys[0]
         rank = [tuple(key[t] for key in keys) for t in range(len(tiles))]
         # Each tile's place in the total order (rank, then tile index): comparing hands is
         # then comparing sorted lists of small ints.
         order = sorted(range(len(tiles)), key=lambda t: (rank[t], t))
-        self.order = order
         self.position = [0] * len(tiles)
         for place, tile in enumerate(order):
             self.position[tile] = place
@@ -138,17 +139,17 @@ class LowestTileOpens(SetupStep):
         return found
 
     def _find_opener(self, state: GameState) -> tuple[int, int]:
-        position = self.position
-        best: tuple[list[int], int, int] | None = None
+        primary = self.primary
+        best: tuple[list[Any], int] | None = None
         for seat, hand in enumerate(state.seat_zones[self.zone]):
-            if not hand:
-                continue
-            key = sorted([position[t] for t in hand])
-            if best is None or key < best[0]:
-                best = (key, seat, self.order[key[0]])
+            if hand:
+                key = sorted([primary[t] for t in hand])
+                if best is None or key < best[0]:
+                    best = (key, seat)
         if best is None:
             raise IllegalAction("nobody holds a tile to open with")
-        return best[1], best[2]
+        seat = best[1]
+        return seat, min(state.seat_zones[self.zone][seat], key=self.position.__getitem__)
 
     def enter(self, state: GameState) -> None:
         state.current = self.opener(state)[0]
