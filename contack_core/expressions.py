@@ -19,6 +19,25 @@ import attrs
 #: Functions an expression may call. Pure, total on numbers, no side effects.
 SAFE_FUNCTIONS: Mapping[str, Callable[..., Any]] = {"min": min, "max": max, "abs": abs}
 
+#: The largest exponent ``**`` accepts: enough for any rule, too small to hang the loader.
+MAX_EXPONENT = 64
+
+
+def _bounded_pow(base: Any, exponent: Any) -> Any:
+    if abs(exponent) > MAX_EXPONENT:
+        raise ExpressionError(f"an exponent of {exponent} is larger than {MAX_EXPONENT}")
+    return base**exponent
+
+
+class _BoundPowers(ast.NodeTransformer):
+    """Rewrite ``x ** y`` into ``_pow(x, y)``, which refuses huge exponents."""
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Pow):
+            return ast.Call(func=ast.Name(id="_pow", ctx=ast.Load()), args=[node.left, node.right], keywords=[])
+        return node
+
 _ALLOWED_NODES: tuple[type[ast.AST], ...] = (
     ast.Expression,
     ast.BoolOp, ast.And, ast.Or,
@@ -106,6 +125,7 @@ def _check(source: str | int | float | bool, known: set[str]) -> tuple[ast.Expre
 
 
 def _compile_lambda(params: list[str], body: ast.expr, namespace: dict[str, Any]) -> Callable[..., Any]:
+    body = _BoundPowers().visit(body)
     tree = ast.Expression(
         body=ast.Lambda(
             args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=name) for name in params], vararg=None,
@@ -115,7 +135,7 @@ def _compile_lambda(params: list[str], body: ast.expr, namespace: dict[str, Any]
     )
     ast.fix_missing_locations(tree)
     code = compile(tree, "<ruleset expression>", "eval")
-    return eval(code, {"__builtins__": {}, **SAFE_FUNCTIONS, **namespace})  # noqa: S307 - checked AST only
+    return eval(code, {"__builtins__": {}, **SAFE_FUNCTIONS, "_pow": _bounded_pow, **namespace})  # noqa: S307
 
 
 def compile_expression(
@@ -177,7 +197,7 @@ def compile_turn_program(
         for name in names:
             if name not in constants and not name.startswith("can_"):
                 lazy.add(name)
-        condition = _LazyNames({n for n in names if n in getters}).visit(tree.body)
+        condition = _BoundPowers().visit(_LazyNames({n for n in names if n in getters}).visit(tree.body))
         body.append(ast.If(test=condition, body=[call, *record],
                            orelse=[ast.parse(f"{can_name} = False").body[0]]))
     body.append(ast.parse("return _out").body[0])
@@ -190,23 +210,36 @@ def compile_turn_program(
     )
     module = ast.Module(body=[function], type_ignores=[])
     ast.fix_missing_locations(module)
-    namespace: dict[str, Any] = {"__builtins__": {"bool": bool}, **SAFE_FUNCTIONS, **constants,
+    namespace: dict[str, Any] = {"__builtins__": {"bool": bool}, **SAFE_FUNCTIONS, "_pow": _bounded_pow, **constants,
                                  **{f"_get_{name}": getters[name] for name in lazy}}
     exec(compile(module, "<ruleset turn>", "exec"), namespace)  # noqa: S102 - checked conditions only
     return namespace["turn_program"]
 
 
-def tabulate(expression: Expression, domain: range) -> list[list[Any]]:
+def evaluate_safely(expression: Expression, values: Mapping[str, Any]) -> Any:
+    """Evaluate at load time, turning arithmetic failures into an ExpressionError that says where."""
+    try:
+        return expression.evaluate(values)
+    except ExpressionError:
+        raise
+    except (ArithmeticError, TypeError, ValueError, RecursionError) as error:
+        shown = ", ".join(f"{k}={v}" for k, v in values.items() if k in expression.names)
+        raise ExpressionError(f"expression {expression.source!r} fails{' for ' + shown if shown else ''}: "
+                              f"{error}") from None
+
+
+def tabulate(expression: Expression, domain: Iterable[int]) -> list[list[Any]]:
     """Turn a two-argument expression over small integers into a lookup table ``t[a][b]``.
 
-    Contact predicates and pair scores only ever see printed tile numbers, so the hot loop
-    indexes a list instead of calling a function.
+    Contact predicates and pair scores only ever see printed tile numbers (``domain``), so
+    the hot loop indexes a list instead of calling a function; other entries stay None.
     """
     if not set(expression.names) <= {"a", "b"}:
         raise ExpressionError(f"a contact expression may only read a and b: {expression.source!r}")
-    size = domain.stop
+    domain = sorted(set(domain))
+    size = domain[-1] + 1 if domain else 0
     table: list[list[Any]] = [[None] * size for _ in range(size)]
     for a in domain:
         for b in domain:
-            table[a][b] = expression(a=a, b=b)
+            table[a][b] = evaluate_safely(expression, {"a": a, "b": b})
     return table

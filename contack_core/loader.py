@@ -99,7 +99,10 @@ def find_ruleset(reference: str, relative_to: Path | None = None) -> Path:
 def parse_yaml(text: str, file: str) -> tuple[Any, dict[KeyPath, Mark]]:
     """Parse YAML safely, returning the data and the position of every key and item."""
     marks: dict[KeyPath, Mark] = {}
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)
+    except yaml.reader.ReaderError as error:
+        raise RulesetError([_reader_problem(error, text, file)]) from None
     try:
         node = loader.get_single_node()
         if node is None:
@@ -130,10 +133,21 @@ def parse_yaml(text: str, file: str) -> tuple[Any, dict[KeyPath, Mark]]:
         mark = error.problem_mark or error.context_mark
         where = Mark(file, mark.line + 1, mark.column + 1) if mark else None
         raise RulesetError([Problem(f"not valid YAML: {error.problem or error}", (), where)]) from None
+    except yaml.reader.ReaderError as error:
+        raise RulesetError([_reader_problem(error, text, file)]) from None
+    except RecursionError:
+        raise RulesetError([Problem("not valid YAML: nested too deeply", (), Mark(file, 1, 1))]) from None
     except yaml.YAMLError as error:
         raise RulesetError([Problem(f"not valid YAML: {error}", (), Mark(file, 1, 1))]) from None
     finally:
         loader.dispose()
+
+
+def _reader_problem(error: yaml.reader.ReaderError, text: str, file: str) -> Problem:
+    """A character YAML refuses (a NUL, say), located by line and column."""
+    line = text.count("\n", 0, error.position) + 1
+    column = error.position - (text.rfind("\n", 0, error.position) + 1) + 1
+    return Problem(f"not valid YAML: character #x{error.character:04x} is not allowed", (), Mark(file, line, column))
 
 
 # --------------------------------------------------------------------------- extends + merge
@@ -173,8 +187,8 @@ def merge(base: Any, override: Any, base_marks: dict[KeyPath, Mark], override_ma
             else:
                 result[key] = value
                 _copy_marks(override_marks, base_marks, sub)
-        if path in override_marks:
-            base_marks.setdefault(path, override_marks[path])
+        if path in override_marks:  # the overriding file is where this mapping is now written
+            base_marks[path] = override_marks[path]
         return result
     _drop_marks(base_marks, path)
     _copy_marks(override_marks, base_marks, path)
@@ -229,7 +243,9 @@ def choose_options(document: Document, chosen: Mapping[str, str | int | bool]) -
     ``chosen`` values may be strings as typed on a command line; they are converted to the
     option's type. Unknown options and bad values are errors listing what is allowed.
     """
-    declared: dict[str, Any] = document.data.get("options") or {}
+    declared = document.data.get("options") or {}
+    if not isinstance(declared, dict):
+        return {}  # the schema check reports it, with its place
     problems = []
     values: dict[str, Any] = {}
     for name in chosen:
@@ -248,8 +264,9 @@ def choose_options(document: Document, chosen: Mapping[str, str | int | bool]) -
     if problems:
         raise RulesetError(problems)
     for name, spec in declared.items():
-        patch = (spec.get("choices") or {}).get(str(values.get(name))) if isinstance(spec, dict) else None
-        if patch:
+        choices = spec.get("choices") if isinstance(spec, dict) else None
+        patch = choices.get(str(values.get(name))) if isinstance(choices, dict) else None
+        if isinstance(patch, dict):
             document.data = merge(document.data, patch, document.marks, {})
     return values
 
@@ -275,7 +292,8 @@ def option_value(name: str, spec: Mapping[str, Any], raw: Any) -> Any:
         if text in ("false", "off", "no", "0"):
             return False
         raise ValueError(f"option {name} is on or off, not {raw!r}")
-    allowed = [str(choice) for choice in spec.get("choices") or {}]
+    choices = spec.get("choices")
+    allowed = [str(choice) for choice in choices] if isinstance(choices, (dict, list)) else []
     if str(raw) not in allowed:
         raise ValueError(f"option {name} is one of {', '.join(allowed)}, not {raw!r}")
     return str(raw)
@@ -304,6 +322,12 @@ def check_schema(document: Document, registry: Registry) -> None:
     problems = []
     for error in sorted(validator.iter_errors(document.data), key=lambda e: (list(map(str, e.absolute_path)))):
         path = tuple(error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            # Point at the unexpected key itself, not at the mapping that holds it.
+            allowed = set((error.schema.get("properties") or {}).keys())
+            extra = [key for key in error.instance if key not in allowed]
+            if extra:
+                path = (*path, extra[0])
         problems.append(document.problem(_schema_message(error, registry, path), path))
     if problems:
         raise RulesetError(_dedupe(problems))

@@ -134,6 +134,8 @@ def read_record(path: Path) -> tuple[RecordLine, Iterator[RecordLine]]:
         header = json.loads(lines[0])
     except json.JSONDecodeError as error:
         raise UnreadableRecord(f"{path}:1: the header is not JSON ({error.msg})") from None
+    except RecursionError:
+        raise UnreadableRecord(f"{path}:1: the header is not a record header (nested too deeply)") from None
     if not isinstance(header, dict) or header.get("record") != RECORD_FORMAT:
         raise UnreadableRecord(f"{path}:1: not a {RECORD_FORMAT} header (its \"record\" key must say so)")
     validators = _validators()
@@ -147,6 +149,9 @@ def read_record(path: Path) -> tuple[RecordLine, Iterator[RecordLine]]:
                 data = json.loads(raw)
             except json.JSONDecodeError as error:
                 yield RecordLine(number, None, f"not JSON: {error.msg} at column {error.colno}")
+                continue
+            except RecursionError:
+                yield RecordLine(number, None, "not an event: nested too deeply")
                 continue
             if not isinstance(data, dict):
                 yield RecordLine(number, None, "an event is a JSON object")

@@ -6,15 +6,11 @@ from typing import TYPE_CHECKING, Any
 
 from contack_core.actions import Play
 from contack_core.events import Played
-from contack_core.expressions import tabulate
 from contack_core.lattice import Cell, Figure, decode_demand, edge_code, sides_touched
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
     from contack_core.state import GameState
-
-_PAIR = ("a", "b")
-
 
 class ContactPlacement(Primitive):
     """Lay a tile so that every edge it touches makes a contact.
@@ -48,16 +44,16 @@ class ContactPlacement(Primitive):
         if context.tiles is None:
             raise PrimitiveError("contact-placement needs a tile set in components", "contact")
         tiles = context.tiles
-        domain = range(tiles.max_value + 1)
+        domain = {value for values in tiles.values for value in values}  # the printed numbers
         self.last_played: bool = self.params.get("last_played", True)
         self.opening_min: int = context.constant(self.params.get("opening_min_contacts", 2), "opening_min_contacts")
         if not 1 <= self.opening_min <= 3:
             raise PrimitiveError("opening_min_contacts must be 1, 2 or 3 (a cell has three sides)",
                                  "opening_min_contacts")
         self.colours_must_match: bool = self.params.get("colours_must_match", True)
-        self.contact_ok = tabulate(context.expression(self.params["contact"], _PAIR, "contact"), domain)
-        self.counting = tabulate(context.expression(self.params.get("counting", False), _PAIR, "counting"), domain)
-        self.pair_points = tabulate(context.expression(self.params["points"], _PAIR, "points"), domain)
+        self.contact_ok = context.table(self.params["contact"], domain, "contact")
+        self.counting = context.table(self.params.get("counting", False), domain, "counting")
+        self.pair_points = context.table(self.params["points"], domain, "points")
         self.tiles = tiles
         # side_codes[tile][rotation][side]: the edge code the tile shows on that side,
         # shifted to the side's 16 bits of a demand (see lattice.Figure).
@@ -121,27 +117,25 @@ class ContactPlacement(Primitive):
         return cells
 
     def plays(self, figure: Figure, tiles: list[int]) -> list[Play]:
-        """Every legal play of ``tiles`` on ``figure``."""
+        """Every legal play of ``tiles`` on ``figure`` (the innermost loop of a playout)."""
+        cells = figure.legal_cells
+        if cells is None:
+            cells = self.legal_cells(figure)
         demands = figure.demands
         fits_cache = self._fits
-        play_objects = self._play_objects
+        rows = self._play_objects
         out: list[Play] = []
-        for cell in self.legal_cells(figure):
-            demand = demands[cell]
-            fits = fits_cache.get(demand)
+        for cell in cells:
+            fits = fits_cache.get(demands[cell])
             if fits is None:
-                fits = self.fits(demand)
+                fits = self.fits(demands[cell])
             if not fits:  # a dead opening: no tile of the set fits it
                 continue
-            row = None
+            row = rows.get(cell)
             for tile in tiles:
                 if tile in fits:
-                    if row is None:
-                        row = play_objects.get(cell) or self._play_row(cell)
-                    play = row[tile]
-                    if play is None:
-                        play = row[tile] = Play(tile, cell)
-                    out.append(play)
+                    play = row[tile] if row is not None else None
+                    out.append(play if play is not None else self.play_object(tile, cell))
         return out
 
     def fit(self, figure: Figure, tile: int, cell: Cell) -> tuple[int, int] | None:

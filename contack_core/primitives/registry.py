@@ -65,9 +65,23 @@ class BuildContext:
         except ExpressionError as error:
             raise PrimitiveError(str(error), key) from None
 
+    def table(self, source: Any, domain: Any, key: str) -> list[list[Any]]:
+        """A contact expression over ``a`` and ``b`` as a lookup table over ``domain``."""
+        from contack_core.expressions import ExpressionError, tabulate
+
+        try:
+            return tabulate(self.expression(source, ("a", "b"), key), domain)
+        except ExpressionError as error:
+            raise PrimitiveError(str(error), key) from None
+
     def constant(self, source: Any, key: str) -> Any:
         """A parameter that is a number or an expression over option values only."""
-        return self.expression(source, (), key)()
+        from contack_core.expressions import ExpressionError, evaluate_safely
+
+        try:
+            return evaluate_safely(self.expression(source, (), key), {})
+        except ExpressionError as error:
+            raise PrimitiveError(str(error), key) from None
 
     def zone(self, name: str, key: str, kinds: tuple[str, ...] | None = None) -> Any:
         zone = self.zones.get(name)

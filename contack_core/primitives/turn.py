@@ -51,6 +51,7 @@ class PlayTile(TurnRule):
     def build(self, context: BuildContext) -> None:
         super().build(context)
         self.zones = [context.zone(name, f"from.{i}", ("hand",)).key for i, name in enumerate(self.params["from"])]
+        self.single_zone = self.zones[0] if len(self.zones) == 1 else None
         self.placement: Any = None  # set by Rules once the placement primitive is built
 
     def tiles(self, state: GameState) -> list[int]:
@@ -59,8 +60,9 @@ class PlayTile(TurnRule):
         return [tile for zone in self.zones for tile in state.seat_zones[zone][state.current]]
 
     def generate(self, state: GameState) -> list[Action]:
-        tiles = state.seat_zones[self.zones[0]][state.current] if len(self.zones) == 1 else self.tiles(state)
-        return self.placement.plays(state.figure, tiles)  # type: ignore[return-value]
+        if self.single_zone is not None:
+            return self.placement.plays(state.figure, state.seat_zones[self.single_zone][state.current])
+        return self.placement.plays(state.figure, self.tiles(state))  # type: ignore[return-value]
 
     def apply(self, state: GameState, action: Play) -> Played | None:
         """Lay the tile, or return None (changing nothing) if this play is not legal."""
