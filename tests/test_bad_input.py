@@ -17,7 +17,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from click.testing import Result
+from typer.testing import Result
 from typer.testing import CliRunner
 
 from contack_core.actions import Draw, Play, Shuffle

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import Result
+from typer.testing import Result
 from typer.testing import CliRunner
 
 from contack_core.cli import app
