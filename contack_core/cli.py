@@ -19,7 +19,6 @@ from contack_core.loader import (
     find_ruleset,
     load_rules,
     read_document,
-    shipped_rulesets_dir,
     shipped_ruleset_ids,
 )
 from contack_core.narrate import Narrator

@@ -79,7 +79,7 @@ def shipped_ruleset_ids() -> list[str]:
 
 
 def find_ruleset(reference: str, relative_to: Path | None = None) -> Path:
-    """A ruleset file from an id (``parker-1939``) or a path (absolute or relative)."""
+    """A ruleset file from a shipped ruleset id or a path (absolute or relative)."""
     candidates = []
     if reference.endswith((".yaml", ".yml")) or "/" in reference:
         if relative_to is not None:

@@ -102,7 +102,7 @@ class Rules:
 
     @classmethod
     def build(cls, document: Document, options: Mapping[str, Any], registry: Registry) -> Rules:
-        from contack_core.loader import Problem, RulesetError
+        from contack_core.loader import RulesetError
 
         data = document.data
         built = build_primitives(document, options, registry, _turn_names(data))

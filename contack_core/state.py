@@ -141,15 +141,11 @@ class GameState:
         return self.rules.match.winners(self)
 
     # ----------------------------------------------------------------- views for rules
-    def seat_zone(self, name: str, seat: int | None = None) -> list[int]:
-        """A per-seat zone of ``seat`` (default: the current seat)."""
-        return self.seat_zones[name][self.current if seat is None else seat]
-
     def zone(self, name: str, seat: int | None = None) -> list[int]:
         """The tiles of a zone, per-seat zones resolved for ``seat`` (default: current)."""
         if name in self.zones:
             return self.zones[name]
-        return self.seat_zone(name, seat)
+        return self.seat_zones[name][self.current if seat is None else seat]
 
     def locate(self, tile: int) -> str:
         """Where ``tile`` is: a zone name, ``hand of seat N`` or ``the figure``."""

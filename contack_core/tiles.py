@@ -45,10 +45,6 @@ class TileSet:
     def __len__(self) -> int:
         return len(self.values)
 
-    @property
-    def max_value(self) -> int:
-        return max(max(v) for v in self.values)
-
     def tile(self, name: object) -> int:
         """The tile called ``name``, or :class:`UnknownTile` saying why not."""
         if not isinstance(name, str) or not _TILE_NAME.match(name):

@@ -138,16 +138,6 @@ class ContactPlacement(Primitive):
                     out.append(play if play is not None else self.play_object(tile, cell))
         return out
 
-    def fit(self, figure: Figure, tile: int, cell: Cell) -> tuple[int, int] | None:
-        """(rotation, points) of ``tile`` on ``cell`` if that is a legal cell and it fits."""
-        if cell not in self.legal_cells(figure):
-            return None
-        return self.fits(figure.demands[cell]).get(tile)
-
-    def is_sealed(self, figure: Figure) -> bool:
-        """No cell is open to any tile: nothing next to the last tile, no opening."""
-        return not self.legal_cells(figure)
-
     def play_from(self, state: GameState, seat: int, zone: list[int], tile: int, cell: Cell) -> Played | None:
         """Move ``tile`` from ``zone`` onto ``cell`` if that is legal; None (no change) if not."""
         figure = state.figure

@@ -35,7 +35,7 @@ class Pile(Primitive):
 
 
 class Hand(Primitive):
-    """Each seat's own tiles, face up in front of him (the Parker family plays open hands)."""
+    """Each seat's own tiles, face up in front of him: the triangle-tile games play open hands."""
 
     name = "hand"
     slot = "zones"
