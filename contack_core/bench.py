@@ -7,6 +7,7 @@ in the same run and prints the ratio of games per second.
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import sys
@@ -23,8 +24,6 @@ from contack_core.state import GameState
 
 def run_bench(rules: Rules, games: int, players: int, seed: int) -> dict[str, Any]:
     """Play ``games`` random games of ``players`` seats; return counts and rates."""
-    import random
-
     available = installed_players()
     random_bot = available["random"].load()
     counts = {"games": games, "players": players, "seed": seed, "hands": 0, "actions": 0,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -185,12 +184,8 @@ def play(
         players = [make_player(spec, seat_seed(seed, i)) for i, spec in enumerate(specs)]
     except PlayerSpecError as error:
         fail(str(error))
-    names = [f"{spec}" for spec in specs]
-    observers: list[Any] = []
-    lines: list[str] = []
-    write: Callable[[str], None] = lines.append if quiet else typer.echo
-    narrator = Narrator(names, write)
-    observers.append(narrator)
+    names = list(specs)
+    observers: list[Any] = [Narrator(names, typer.echo, events=not quiet)]
     stream = None
     if record is not None:
         try:
@@ -203,10 +198,6 @@ def play(
     finally:
         if stream is not None:
             stream.close()
-    if quiet:
-        start = next(i for i, line in enumerate(lines) if line.startswith("== ") and "1." in lines[i + 1])
-        for line in lines[start:]:
-            typer.echo(line)
     if record is not None:
         typer.echo(f"record written to {record}")
 

@@ -9,19 +9,27 @@ from contack_core.state import GameState
 
 
 class Narrator:
-    """A game observer that writes one line per event through ``write``."""
+    """A game observer that writes one line per event through ``write``.
 
-    def __init__(self, seat_names: Sequence[str], write: Callable[[str], None] = print) -> None:
+    With ``events=False`` it tells only the final standings.
+    """
+
+    def __init__(self, seat_names: Sequence[str], write: Callable[[str], None] = print, events: bool = True) -> None:
         self.seat_names = list(seat_names)
         self.write = write
+        self.events = events
 
     def who(self, seat: int) -> str:
         return f"{self.seat_names[seat]} (seat {seat})"
 
     def hand_started(self, state: GameState, number: int) -> None:
+        if not self.events:
+            return
         self.write(f"== {state.rules.term('hand').capitalize()} {number} ==")
 
     def event(self, state: GameState, event: Event) -> None:
+        if not self.events:
+            return
         rules = state.rules
         names = rules.tiles.names
         if isinstance(event, Dealt):
@@ -49,6 +57,8 @@ class Narrator:
             self.write(f"{self.who(event.seat)} {rules.term('pass')}")
 
     def hand_ended(self, state: GameState, result: HandResult) -> None:
+        if not self.events:
+            return
         rules = state.rules
         self.write(f"-- {rules.term('hand').capitalize()} {result.number}: {rules.term(result.reason)}")
         for seat, score in enumerate(result.scores):

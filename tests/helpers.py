@@ -16,7 +16,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from typer.testing import CliRunner, Result
+
 from contack_core import CHANCE, Deal, GameState, Play, Shuffle, load_rules
+from contack_core.cli import app
 from contack_core.events import Played
 
 RULES = load_rules("parker-1939", options={})
@@ -150,8 +153,24 @@ def write_lines(path: Path, lines: Iterable[dict[str, Any]]) -> None:
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
 
 
-def random_playout(state: GameState, rng: random.Random) -> None:
-    while not state.is_over():
+def run_cli(*args: object) -> Result:
+    """Invoke the CLI in-process; any uncaught exception (a traceback for a user) fails the test."""
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(
+            f"contack {' '.join(map(str, args))} crashed with {result.exception!r} instead of a clean message"
+            f"\noutput:\n{result.output}"
+        ) from result.exception
+    assert "Traceback" not in result.output
+    return result
+
+
+def random_playout(state: GameState, rng: random.Random, steps: int | None = None) -> None:
+    """Apply uniformly random legal actions (and sampled chance) until the game ends, or
+    for at most ``steps`` actions."""
+    taken = 0
+    while not state.is_over() and (steps is None or taken < steps):
+        taken += 1
         if state.is_chance_node():
             state.apply(state.sample_chance(rng))
         else:

@@ -18,30 +18,19 @@ from pathlib import Path
 
 import pytest
 from typer.testing import Result
-from typer.testing import CliRunner
 
 from contack_core.actions import Draw, Play, Shuffle
-from contack_core.cli import app
 from contack_core.loader import load_rules
 from contack_core.record import RecordWriter
 from contack_core.state import GameState
+
+from helpers import run_cli as run
 
 REPO = Path(__file__).resolve().parent.parent
 PARKER_FILE = REPO / "rulesets" / "parker-1939.yaml"
 
 
 # ----------------------------------------------------------------------------- helpers
-def run(*args: object) -> Result:
-    """Invoke the CLI in-process; any uncaught exception (a traceback for a user) fails the test."""
-    result = CliRunner().invoke(app, [str(a) for a in args])
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(
-            f"contack {' '.join(map(str, args))} crashed with {result.exception!r} instead of a clean message"
-        ) from result.exception
-    assert "Traceback" not in result.output
-    return result
-
-
 def write(path: Path, text: str) -> Path:
     path.write_text(textwrap.dedent(text), encoding="utf-8")
     return path

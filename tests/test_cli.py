@@ -15,10 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import Result
-from typer.testing import CliRunner
 
-from contack_core.cli import app
+
+from helpers import read_lines, run_cli as run
 
 REPO = Path(__file__).resolve().parent.parent
 PARKER_FILE = REPO / "rulesets" / "parker-1939.yaml"
@@ -26,21 +25,6 @@ FOUR = "random,random,random,random"
 
 
 # ----------------------------------------------------------------------------- helpers
-def run(*args: object) -> Result:
-    """Invoke the CLI in-process; fail the test on any uncaught exception (a traceback)."""
-    result = CliRunner().invoke(app, [str(a) for a in args])
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(
-            f"contack {' '.join(map(str, args))} raised {result.exception!r}\noutput:\n{result.output}"
-        ) from result.exception
-    assert "Traceback" not in result.output
-    return result
-
-
-def read_lines(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
 def audit_json(path: Path) -> tuple[int, dict]:
     result = run("audit", "--json", path)
     objects = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]

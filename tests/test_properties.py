@@ -19,6 +19,7 @@ from helpers import (
     RULES,
     TILES,
     play_recorded_game,
+    random_playout,
     read_lines,
     ref_contacts,
     ref_fit,
@@ -191,39 +192,17 @@ def test_random_games_follow_the_rules(seats, seed):
 def test_clone_is_independent(seats, seed, steps):
     rng = random.Random(seed)
     state = GameState(RULES, seats)
-    for _ in range(steps):
-        if state.is_over():
-            break
-        if state.is_chance_node():
-            state.apply(state.sample_chance(rng))
-        else:
-            legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))])
+    random_playout(state, rng, steps)
     original = view(state)
     twin = state.clone()
     assert view(twin) == original
     # Play the clone on, past the end of the hand.
-    twin_rng = random.Random(seed + 1)
-    for _ in range(150):
-        if twin.is_over():
-            break
-        if twin.is_chance_node():
-            twin.apply(twin.sample_chance(twin_rng))
-        else:
-            legal = twin.legal_actions()
-            twin.apply(legal[twin_rng.randrange(len(legal))])
+    random_playout(twin, random.Random(seed + 1), 150)
     assert view(state) == original
     # And the other way round: the original moves on, a fresh clone stays put.
     frozen = state.clone()
     frozen_view = view(frozen)
-    for _ in range(40):
-        if state.is_over():
-            break
-        if state.is_chance_node():
-            state.apply(state.sample_chance(rng))
-        else:
-            legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))])
+    random_playout(state, rng, 40)
     assert view(frozen) == frozen_view
 
 
