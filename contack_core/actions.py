@@ -1,7 +1,8 @@
 """Actions: what a seat (or chance) does. Small immutable value types.
 
-Player actions are :class:`Play`, :class:`Draw` and :class:`Pass`; chance actions are
-:class:`Shuffle` and :class:`Deal`. ``Draw(None)`` asks to draw the next tile of an
+Player actions are :class:`Play`, :class:`Draw`, :class:`Discard` and :class:`Pass`; chance
+actions are :class:`Shuffle` and :class:`Deal` (and, where a set-up step opens the figure
+with a tile taken at random, a :class:`Play`). ``Draw(None)`` asks to draw the next tile of an
 ordered pile; ``Draw(tile)`` names it (as a record typed in at a real table does).
 """
 
@@ -31,6 +32,13 @@ class Draw:
 
 
 @attrs.frozen(slots=True)
+class Discard:
+    """Lay ``tile`` aside on a discard pile, face up."""
+
+    tile: int
+
+
+@attrs.frozen(slots=True)
 class Pass:
     """Give up the turn."""
 
@@ -45,13 +53,15 @@ class Shuffle:
 
 @attrs.frozen(slots=True)
 class Deal:
-    """Chance: give ``tiles`` from the deal's source zone to ``seat``."""
+    """Chance: give ``tiles`` from the deal's source zone to ``seat``, or lay them face up
+    on the shared ``zone`` (a stack) when ``seat`` is None."""
 
-    seat: int
+    seat: int | None
     tiles: tuple[int, ...]
+    zone: str | None = None
 
 
-Action = Play | Draw | Pass | Shuffle | Deal
+Action = Play | Draw | Discard | Pass | Shuffle | Deal
 PASS = Pass()
 DRAW = Draw()
 

@@ -2,7 +2,8 @@
 
 Checks, event by event: that each line is well formed, that it is that seat's turn, that
 the action is legal (the message names the rule it breaks), that a drawn or dealt tile
-was still unseen, that stated points, hand scores, totals and winners are right. A record
+was still unseen, that stated points, chips changing hands, hand scores, totals and
+winners are right. A record
 may stop mid-game; it is then sound when every line in it is, and ``finished`` is false.
 """
 
@@ -13,11 +14,11 @@ from typing import Any
 
 import attrs
 
-from contack_core.actions import Deal, Draw, IllegalAction, Pass, Play, Shuffle
-from contack_core.events import Played
+from contack_core.actions import Deal, Discard, Draw, IllegalAction, Pass, Play, Shuffle
+from contack_core.events import ChipsMoved, Event, Played
 from contack_core.lattice import parse_cell
 from contack_core.loader import RulesetError, find_ruleset, load_rules
-from contack_core.record import RecordLine, UnreadableRecord, read_record
+from contack_core.record import RecordLine, UnreadableRecord, game_end_line, read_record
 from contack_core.state import GameState
 from contack_core.tiles import UnknownTile
 
@@ -68,6 +69,7 @@ class _Auditor:
         self.events = 0
         self.ended_hand: tuple[int, str] | None = None  # (hand number, end rule) just finished
         self.game_end_seen = False
+        self.effects: list[Event] = []  # what the last action led to, for chips lines to match
 
     # ------------------------------------------------------------------ header
     def start(self, header: RecordLine) -> None:
@@ -99,16 +101,22 @@ class _Auditor:
         if self.game_end_seen:
             raise _Unsound(line.number, "nothing may follow game_end")
         try:
+            if kind != "chips":
+                self.effects = []
             if kind == "hand":
                 self._hand(data)
             elif kind == "deal":
                 self._skip_shuffles()
                 self._expect_seat(data, chance=True)
                 tiles = tuple(state.rules.tiles.tile(name) for name in data["tiles"])
-                state.apply(Deal(data["seat"], tiles))
-            elif kind in ("play", "draw", "pass"):
+                state.apply(Deal(data.get("seat"), tiles, data.get("zone")))
+            elif kind == "play" and self._opens_by_chance():
+                self._opening(data)
+            elif kind in ("play", "draw", "discard", "pass"):
                 self._expect_seat(data, chance=False)
                 self._action(kind, data)
+            elif kind == "chips":
+                self._chips(data)
             elif kind == "hand_end":
                 self._hand_end(data)
             elif kind == "game_end":
@@ -123,6 +131,35 @@ class _Auditor:
         while state.is_chance_node() and state.rules.setup[state.step].name == "shuffle":
             zone = state.rules.setup[state.step].zone
             state.apply(Shuffle(zone, tuple(state.zones[zone])))
+
+    def _opens_by_chance(self) -> bool:
+        """Whether the hand's set-up is at a step that opens the figure with a chance tile."""
+        state = self.state
+        assert state is not None
+        self._skip_shuffles()
+        return state.is_chance_node() and Play in state.rules.setup[state.step].accepts
+
+    def _opening(self, data: dict[str, Any]) -> None:
+        state = self.state
+        assert state is not None
+        if data["seat"] != state.current:
+            raise IllegalAction(f"seat {state.current} opens the figure, not seat {data['seat']}")
+        tiles = state.rules.tiles
+        event = state.apply(Play(tiles.tile(data["tile"]), parse_cell(data["cell"])))
+        if data.get("points", 0) != event.points:  # type: ignore[union-attr]
+            raise IllegalAction(f"the opening play scores {event.points} points, not {data['points']}")  # type: ignore[union-attr]
+
+    def _chips(self, data: dict[str, Any]) -> None:
+        if not self.effects:
+            raise IllegalAction("no chips change hands here")
+        expected = self.effects.pop(0)
+        assert isinstance(expected, ChipsMoved)
+        stated = (data["from"], data["to"], data["count"], data["reason"])
+        due = ("bank" if expected.payer is None else expected.payer, "bank" if expected.payee is None else expected.payee,
+               expected.count, expected.reason)
+        if stated != due:
+            raise IllegalAction(f"the chips due here move {due[2]} from {due[0]} to {due[1]} ({due[3]}), "
+                                f"not {stated[2]} from {stated[0]} to {stated[1]} ({stated[3]})")
 
     def _hand(self, data: dict[str, Any]) -> None:
         state = self.state
@@ -148,7 +185,7 @@ class _Auditor:
         if chance:
             if not state.is_chance_node():
                 raise IllegalAction("no deal is due now: the hand is under way")
-            if data["seat"] >= state.seat_count:
+            if "seat" in data and data["seat"] >= state.seat_count:
                 raise IllegalAction(f"there is no seat {data['seat']} (seats 0 to {state.seat_count - 1})")
             return
         if state.is_chance_node():
@@ -167,13 +204,27 @@ class _Auditor:
             assert isinstance(event, Played)
             if "points" in data and data["points"] != event.points:
                 raise IllegalAction(f"this play scores {event.points} points, not {data['points']}")
+            if "from" in data and data["from"] != (event.source or self._only_play_zone()):
+                raise IllegalAction(f"this tile comes from {event.source or self._only_play_zone()}, "
+                                    f"not from {data['from']}")
         elif kind == "draw":
             state.apply(Draw(tiles.tile(data["tile"])))
+        elif kind == "discard":
+            event = state.apply(Discard(tiles.tile(data["tile"])))
+            if "to" in data and data["to"] != event.zone:  # type: ignore[union-attr]
+                raise IllegalAction(f"a discard goes onto {event.zone}, not {data['to']}")  # type: ignore[union-attr]
         else:
             state.apply(Pass())
+        self.effects = list(state.effects)
+        state.effects.clear()
         if len(state.hand_results) > hands_before:
             result = state.hand_results[-1]
             self.ended_hand = (result.number, result.reason)
+
+    def _only_play_zone(self) -> str:
+        state = self.state
+        assert state is not None
+        return next(rule.zones[0] for rule in state.rules.turn if rule.action_type is Play)
 
     def _hand_end(self, data: dict[str, Any]) -> None:
         state = self.state
@@ -181,6 +232,9 @@ class _Auditor:
         if self.ended_hand is None or self.ended_hand[0] != data["number"]:
             raise IllegalAction(f"hand {data['number']} has not ended here")
         result = state.hand_results[data["number"] - 1]
+        if "reason" in data and data["reason"] != result.reason:
+            raise IllegalAction(f"hand {data['number']} ended by {result.reason} "
+                                f"({state.rules.term(result.reason)}), not by {data['reason']}")
         if list(data["scores"]) != list(result.scores):
             raise IllegalAction(f"hand {data['number']} scores are {list(result.scores)}, not {data['scores']}")
 
@@ -193,6 +247,10 @@ class _Auditor:
             raise IllegalAction(f"the totals are {state.scores()}, not {data['totals']}")
         if list(data["winners"]) != state.winners():
             raise IllegalAction(f"the winners are seats {state.winners()}, not {data['winners']}")
+        expected = game_end_line(state)
+        for key in ("teams", "team_totals"):
+            if key in data and data[key] != expected.get(key):
+                raise IllegalAction(f"the {key.replace('_', ' ')} are {expected.get(key)}, not {data[key]}")
         self.game_end_seen = True
 
     def verdict(self, line: int | None, error: str | None) -> Verdict:

@@ -24,6 +24,8 @@ class Played:
     points: int
     contacts: int
     opportunity: bool
+    #: The zone the tile came from, when the play rule offers more than one.
+    source: str | None = None
 
 
 @attrs.define(slots=True)
@@ -33,14 +35,33 @@ class Drew:
 
 
 @attrs.define(slots=True)
+class Discarded:
+    seat: int
+    tile: int
+    zone: str
+
+
+@attrs.define(slots=True)
+class ChipsMoved:
+    """Chips changing hands as a consequence of a play: ``payer`` to ``payee`` (None is
+    the bank). ``reason`` says why: ``collect`` (a counting contact) or ``loan``."""
+
+    payer: int | None
+    payee: int | None
+    count: int
+    reason: str
+
+
+@attrs.define(slots=True)
 class Passed:
     seat: int
 
 
 @attrs.define(slots=True)
 class Dealt:
-    seat: int
+    seat: int | None
     tiles: tuple[int, ...]
+    zone: str | None = None
 
 
 @attrs.define(slots=True)
@@ -61,4 +82,4 @@ class HandResult:
     figure: Any = attrs.field(eq=False, repr=False)
 
 
-Event = Played | Drew | Passed | Dealt | Shuffled
+Event = Played | Drew | Discarded | ChipsMoved | Passed | Dealt | Shuffled

@@ -49,6 +49,11 @@ def play_game(rules: Rules, players: Sequence[Player], seed: int | None,
         if not isinstance(action, Shuffle):
             for observer in observers:
                 observer.event(state, event)
+        if state.effects:
+            for effect in state.effects:
+                for observer in observers:
+                    observer.event(state, effect)
+            state.effects.clear()
         while results_seen < len(state.hand_results):
             result = state.hand_results[results_seen]
             results_seen += 1

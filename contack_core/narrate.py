@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from contack_core.events import Dealt, Drew, Event, HandResult, Passed, Played
+from contack_core.events import ChipsMoved, Dealt, Discarded, Drew, Event, HandResult, Passed, Played
+from contack_core.rules import Rules
 from contack_core.state import GameState
 
 
@@ -19,8 +20,8 @@ class Narrator:
         self.write = write
         self.events = events
 
-    def who(self, seat: int) -> str:
-        return f"{self.seat_names[seat]} (seat {seat})"
+    def who(self, seat: int, rules: Rules) -> str:
+        return f"{self.seat_names[seat]} ({rules.term('seat')} {seat})"
 
     def hand_started(self, state: GameState, number: int) -> None:
         if not self.events:
@@ -33,14 +34,16 @@ class Narrator:
         rules = state.rules
         names = rules.tiles.names
         if isinstance(event, Dealt):
-            self.write(f"{self.who(event.seat)}: {' '.join(names[t] for t in event.tiles)}")
+            owner = event.zone if event.seat is None else self.who(event.seat, rules)
+            self.write(f"{owner}: {' '.join(names[t] for t in event.tiles)}")
         elif isinstance(event, Played):
             figure = state.figure
             if figure.tile_at.get(event.cell) != event.tile:  # the play ended the hand
                 figure = state.hand_results[-1].figure
             contacts = rules.placement.contacts_of(figure, event.cell)
             if not contacts:
-                self.write(f"{self.who(event.seat)} {rules.term('opens')} {names[event.tile]} at {list(event.cell)}")
+                self.write(f"{self.who(event.seat, rules)} {rules.term('opens')} {names[event.tile]} "
+                           f"{rules.term('at')} {list(event.cell)}")
                 return
             parts = []
             for c in contacts:
@@ -49,29 +52,44 @@ class Narrator:
                 worth = f" = {c['points']}" if c["counting"] else ""
                 parts.append(f"{colour} {c['mine']}+{c['theirs']} {kind}{worth}")
             extra = f" [{rules.term('opportunity')}]" if event.opportunity else ""
-            self.write(f"{self.who(event.seat)} {rules.term('plays')} {names[event.tile]} at {list(event.cell)}: "
-                       f"{'; '.join(parts)} -> {event.points} {rules.term('points')}{extra}")
+            source = f" ({event.source})" if event.source else ""
+            self.write(f"{self.who(event.seat, rules)} {rules.term('plays')} {names[event.tile]}{source} {rules.term('at')} "
+                       f"{list(event.cell)}: {'; '.join(parts)} -> {event.points} {rules.term('points')}{extra}")
         elif isinstance(event, Drew):
-            self.write(f"{self.who(event.seat)} {rules.term('draw')} {names[event.tile]}")
+            self.write(f"{self.who(event.seat, rules)} {rules.term('draw')} {names[event.tile]}")
+        elif isinstance(event, Discarded):
+            self.write(f"{self.who(event.seat, rules)} {rules.term('discards')} {names[event.tile]} ({event.zone})")
+        elif isinstance(event, ChipsMoved):
+            payer = rules.term("bank") if event.payer is None else self.who(event.payer, rules)
+            payee = rules.term("bank") if event.payee is None else self.who(event.payee, rules)
+            self.write(f"   {payer} -> {payee}: {event.count} {rules.term('chips')}"
+                       f"{' (' + rules.term('loan') + ')' if event.reason == 'loan' else ''}")
         elif isinstance(event, Passed):
-            self.write(f"{self.who(event.seat)} {rules.term('pass')}")
+            self.write(f"{self.who(event.seat, rules)} {rules.term('pass')}")
 
     def hand_ended(self, state: GameState, result: HandResult) -> None:
         if not self.events:
             return
         rules = state.rules
-        self.write(f"-- {rules.term('hand').capitalize()} {result.number}: {rules.term(result.reason)}")
+        self.write(f"-- {rules.term('hand').capitalize()} {result.number}: {rules.term(result.reason)} "
+                   f"({len(result.figure.tile_at)} {rules.term('placed')})")
         for seat, score in enumerate(result.scores):
-            self.write(f"   {self.who(seat)}: {score:+d} ({result.held[seat]} {rules.term('held')})")
+            self.write(f"   {self.who(seat, rules)}: {score:+d} ({result.held[seat]} {rules.term('held')})")
 
     def game_ended(self, state: GameState) -> None:
         rules = state.rules
         totals = state.scores()
         self.write(f"== {rules.term('total').capitalize()} ==")
         for rank, seat in enumerate(sorted(range(len(totals)), key=lambda s: (-totals[s], s)), start=1):
-            self.write(f"{rank}. {self.who(seat)}: {totals[seat]}")
+            self.write(f"{rank}. {self.who(seat, rules)}: {totals[seat]}")
+        teams = rules.match.teams(state.seat_count)
+        if any(len(team) > 1 for team in teams):
+            for team, pooled in zip(teams, rules.match.team_totals(state)):
+                self.write(f"   {rules.term('partners')} {' + '.join(self.who(s, rules) for s in team)}: {pooled}")
         winners = state.winners()
-        if len(winners) == 1:
-            self.write(f"{self.who(winners[0])} {rules.term('winner')}")
+        if not winners:
+            self.write(rules.term("nobody_wins"))
+        elif len(winners) == 1:
+            self.write(f"{self.who(winners[0], rules)} {rules.term('winner')}")
         else:
-            self.write(f"{', '.join(self.who(s) for s in winners)} {rules.term('winners')}")
+            self.write(f"{', '.join(self.who(s, rules) for s in winners)} {rules.term('winners')}")

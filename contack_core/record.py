@@ -16,7 +16,7 @@ from typing import IO, Any
 import attrs
 import jsonschema
 
-from contack_core.events import Dealt, Drew, Event, HandResult, Passed, Played
+from contack_core.events import ChipsMoved, Dealt, Discarded, Drew, Event, HandResult, Passed, Played
 from contack_core.schema import shipped_schema
 from contack_core.state import GameState
 
@@ -40,14 +40,25 @@ def event_line(state: GameState, event: Event) -> dict[str, Any] | None:
     """The record object of an event (None for events a record does not keep)."""
     names = state.rules.tiles.names
     if isinstance(event, Played):
-        return {"event": "play", "seat": event.seat, "tile": names[event.tile], "cell": list(event.cell),
+        line = {"event": "play", "seat": event.seat, "tile": names[event.tile], "cell": list(event.cell),
                 "points": event.points}
+        if event.source is not None:
+            line["from"] = event.source
+        return line
     if isinstance(event, Drew):
         return {"event": "draw", "seat": event.seat, "tile": names[event.tile]}
+    if isinstance(event, Discarded):
+        return {"event": "discard", "seat": event.seat, "tile": names[event.tile], "to": event.zone}
     if isinstance(event, Passed):
         return {"event": "pass", "seat": event.seat}
+    if isinstance(event, ChipsMoved):
+        return {"event": "chips", "from": "bank" if event.payer is None else event.payer,
+                "to": "bank" if event.payee is None else event.payee, "count": event.count, "reason": event.reason}
     if isinstance(event, Dealt):
-        return {"event": "deal", "seat": event.seat, "tiles": [names[t] for t in event.tiles]}
+        tiles = [names[t] for t in event.tiles]
+        if event.zone is not None:
+            return {"event": "deal", "zone": event.zone, "tiles": tiles}
+        return {"event": "deal", "seat": event.seat, "tiles": tiles}
     return None
 
 
@@ -71,10 +82,22 @@ class RecordWriter:
             self._write(line)
 
     def hand_ended(self, state: GameState, result: HandResult) -> None:
-        self._write({"event": "hand_end", "number": result.number, "scores": list(result.scores)})
+        self._write({"event": "hand_end", "number": result.number, "reason": result.reason,
+                     "scores": list(result.scores)})
 
     def game_ended(self, state: GameState) -> None:
-        self._write({"event": "game_end", "totals": state.scores(), "winners": state.winners()})
+        self._write(game_end_line(state))
+
+
+def game_end_line(state: GameState) -> dict[str, Any]:
+    """The ``game_end`` object: totals, winners, and the teams where partners pool scores."""
+    line: dict[str, Any] = {"event": "game_end", "totals": state.scores(), "winners": state.winners()}
+    match = state.rules.match
+    teams = match.teams(state.seat_count)
+    if any(len(team) > 1 for team in teams):
+        line["teams"] = teams
+        line["team_totals"] = match.team_totals(state)
+    return line
 
 
 def header_for(rules: Any, seats: list[str], seed: int | None, players: list[str] | None = None,
@@ -97,7 +120,7 @@ def header_for(rules: Any, seats: list[str], seed: int | None, players: list[str
 
 
 #: The kinds of line a record may hold, each a definition in record.schema.json.
-LINE_KINDS = ("header", "hand", "deal", "play", "draw", "pass", "hand_end", "game_end")
+LINE_KINDS = ("header", "hand", "deal", "play", "draw", "discard", "pass", "chips", "hand_end", "game_end")
 
 
 def _validators() -> dict[str, jsonschema.Draft202012Validator]:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from contack_core.actions import Action, Play
-from contack_core.events import Drew, Passed, Played
+from contack_core.events import Discarded, Drew, Passed, Played
 from contack_core.expressions import compile_turn_program
 from contack_core.lattice import Figure
 from contack_core.loader import Document, build_primitives
@@ -28,6 +28,7 @@ TURN_VALUES: Mapping[str, Callable[[GameState], Any]] = {
     "passes": lambda state: state.passes,
     "seats": lambda state: state.seat_count,
     "hand_number": lambda state: state.hand_number,
+    "turns": lambda state: state.turns,
 }
 
 #: Narration words a ruleset may leave out; English defaults.
@@ -39,6 +40,9 @@ DEFAULT_TERMS: Mapping[str, Any] = {
     "winners": "tie for the win", "went_out": "played out", "blocked": "the hand is blocked",
     "sealed": "no cell is left to play to", "all_passed": "every player passed in turn",
     "points": "points", "held": "held", "total": "total", "colours": {},
+    "discards": "lays aside", "chips": "chips", "bank": "the bank", "loan": "a loan", "placed": "tiles in the figure",
+    "partners": "partners", "nobody_wins": "nobody wins", "completed": "every tile is in the figure",
+    "time": "time is up", "seat": "seat", "at": "at",
 }
 
 
@@ -89,12 +93,15 @@ class Rules:
     origin: Path | None = None
     counter_list: list[Any] = attrs.field(init=False)
     endings_after: dict[type, list[Any]] = attrs.field(init=False)
+    endings_when_stuck: list[Any] = attrs.field(init=False)
     turn_program: Callable[[GameState, Any], list[tuple[int, list[Action]]]] = attrs.field(init=False)
     turn_generators: tuple[Callable[[GameState], list[Action]], ...] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
         self.counter_list = list(self.counters.values())
-        self.endings_after = {kind: [e for e in self.hand_end if kind in e.after] for kind in (Played, Drew, Passed)}
+        self.endings_after = {kind: [e for e in self.hand_end if kind in e.after]
+                              for kind in (Played, Drew, Discarded, Passed)}
+        self.endings_when_stuck = [e for e in self.hand_end if e.when_stuck]
         self.turn_program = compile_turn_program(
             [(rule.when.source if rule.when is not None else None, rule.can_name) for rule in self.turn],
             _turn_getters(self.zones), self.options)
@@ -147,9 +154,7 @@ class Rules:
         legal = state.legal_actions()
         kinds = ", ".join(sorted({type(a).__name__.lower() for a in legal})) or "nothing"
         if state.step < len(self.setup):
-            opener_seat, tile = self.setup[state.step].opener(state)
-            return (f"the hand opens with seat {opener_seat} playing its lowest tile "
-                    f"{self.tiles.names[tile]} on {list(self.board.origin)}")
+            return self.setup[state.step].explain(state)
         what = type(action).__name__.lower()
         rule = next((r for r in self.turn if r.action_type is type(action)), None)
         if rule is None:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from contack_core.actions import CHANCE, PASS, Action, Deal, Draw, IllegalAction, Pass, Play, Shuffle
-from contack_core.events import Dealt, Drew, Event, HandResult, Passed, Played, Shuffled
+from contack_core.actions import CHANCE, PASS, Action, Discard, Draw, IllegalAction, Pass, Play
+from contack_core.events import Dealt, Event, HandResult, Passed, Played, Shuffled
 
 if TYPE_CHECKING:
     from contack_core.lattice import Figure
@@ -28,19 +28,27 @@ class GameState:
     __slots__ = (
         "rules", "seat_count", "hand_number", "step", "deal_seat", "current", "passes",
         "drawn", "zones", "seat_zones", "figure", "totals", "hand_gains", "hand_results",
-        "went_out", "over", "chance", "memo", "_legal", "_allowed",
+        "went_out", "over", "chance", "memo", "ledger", "turns", "effects", "_legal", "_allowed",
     )
 
     def __init__(self, rules: Rules, seat_count: int) -> None:
         low, high = rules.players
         if not low <= seat_count <= high:
             raise ValueError(f"{rules.id} is for {low} to {high} players; {seat_count} seats given")
+        rules.match.teams(seat_count)  # raises ValueError if the seats cannot form the ruleset's teams
         self.rules = rules
         self.seat_count = seat_count
         self.hand_number = 0
         self.totals: dict[str, list[int]] = {name: [c.initial] * seat_count for name, c in rules.counters.items()}
         self.hand_results: list[HandResult] = []
         self.over = False
+        #: Decisions taken so far in the game (a clock a ruleset may end the game by).
+        self.turns = 0
+        #: What rule primitives keep for the whole game (debts, say), by primitive key.
+        self.ledger: dict[str, dict[Any, Any]] = {}
+        #: Events that followed from the actions applied (chips collected, say), in order,
+        #: for observers to take; :func:`contack_core.game.play_game` empties it.
+        self.effects: list[Event] = []
         self._start_hand()
 
     # ----------------------------------------------------------------- the state API
@@ -76,12 +84,13 @@ class GameState:
             raise IllegalAction("the game is over")
         kind = type(action)
         if self.chance:
-            if kind not in (Shuffle, Deal):
-                raise IllegalAction(f"the hand is being set up ({self.rules.setup[self.step].key}): "
-                                    f"expected a chance outcome, not a {kind.__name__.lower()}")
-            event = self.rules.setup[self.step].apply(self, action)
+            step = self.rules.setup[self.step]
+            if kind not in step.accepts:
+                raise IllegalAction(f"{step.explain(self)}, not a {kind.__name__.lower()}")
+            event = step.apply(self, action)
             self._legal = None
             return event
+        self.turns += 1
         if kind is Play:  # the hot path of every playout, inlined
             if self._legal is None:
                 self._legal = self._compute_legal()
@@ -100,9 +109,11 @@ class GameState:
             self.current = (self.current + 1) % self.seat_count
             self.drawn = 0
             self._legal = None
+            if rules.endings_when_stuck:
+                self._check_stuck()
             return event
-        if kind is Draw:
-            return self._apply_draw(action)  # type: ignore[arg-type]
+        if kind is Draw or kind is Discard:
+            return self._apply_within_turn(action)
         if kind is Pass:
             return self._apply_pass()
         raise IllegalAction(f"a {kind.__name__.lower()} is a chance outcome; the hand is not being set up")
@@ -128,6 +139,9 @@ class GameState:
         other.over = self.over
         other.chance = self.chance
         other.memo = dict(self.memo)
+        other.ledger = {key: dict(book) for key, book in self.ledger.items()}
+        other.turns = self.turns
+        other.effects = []  # pending effects belong to this state's observers
         other._legal = self._legal
         other._allowed = self._allowed
         return other
@@ -181,6 +195,7 @@ class GameState:
         self.hand_gains = {name: [0] * self.seat_count for name in rules.counters}
         #: What rule primitives work out once per hand (say, who opens), by primitive key.
         self.memo: dict[str, Any] = {}
+
         self._legal: list[Action] | None = None
         self._allowed: dict[type, Any] = {}
         self._enter_step()
@@ -227,10 +242,14 @@ class GameState:
             raise IllegalAction(self.rules.explain_forbidden(self, action))
         return rule
 
-    def _apply_draw(self, action: Draw) -> Drew:
+    def _apply_within_turn(self, action: Draw | Discard) -> Event:
+        """A draw or a discard: the seat keeps the turn."""
         event = self._rule_for(action).apply(self, action)
-        self.drawn += 1
+        if type(action) is Draw:
+            self.drawn += 1
         self._legal = None
+        if not self._check_hand_end(event) and self.rules.endings_when_stuck:
+            self._check_stuck()
         return event
 
     def _apply_pass(self) -> Passed:
@@ -239,14 +258,21 @@ class GameState:
         self.passes += 1
         if not self._check_hand_end(event):
             self.end_turn()
+            if self.rules.endings_when_stuck:
+                self._check_stuck()
         return event
 
     def _check_hand_end(self, event: Event) -> bool:
-        for ending in self.rules.endings_after[type(event)]:
+        for ending in self.rules.endings_after.get(type(event), ()):
             if ending.ends_hand(self, event):
                 self._finish_hand(ending.key)
                 return True
         return False
+
+    def _check_stuck(self) -> None:
+        """End the hand if the seat to act now has no legal action (and an ending says so)."""
+        if not self.over and not self.chance and not self.legal_actions():
+            self._finish_hand(self.rules.endings_when_stuck[0].key)
 
     def _finish_hand(self, reason: str) -> None:
         rules = self.rules
@@ -278,8 +304,20 @@ class GameState:
         n = len(tiles)
         if n and tuple(pile[: -n - 1 : -1]) == tiles:  # the top of the pile, as sampled: fast path
             del pile[-n:]
-            self.seat_zones[zone][seat].extend(tiles)
-            return Dealt(seat=seat, tiles=tiles)
+        else:
+            self._take_named(source, tiles)
+        self.seat_zones[zone][seat].extend(tiles)
+        return Dealt(seat=seat, tiles=tiles)
+
+    def deal_to_zone(self, zone: str, tiles: tuple[int, ...], source: str) -> Dealt:
+        """Move named ``tiles`` from ``source`` onto the shared ``zone``, face up."""
+        self._take_named(source, tiles)
+        self.zones[zone].extend(tiles)
+        return Dealt(seat=None, tiles=tiles, zone=zone)
+
+    def _take_named(self, source: str, tiles: tuple[int, ...]) -> None:
+        """Remove ``tiles`` from the pile ``source`` wherever they lie (its order is hidden)."""
+        pile = self.zones[source]
         for tile in tiles:
             if tile not in pile:
                 raise IllegalAction(
@@ -289,8 +327,6 @@ class GameState:
             raise IllegalAction("a tile is dealt twice")
         for tile in tiles:
             pile.remove(tile)
-        self.seat_zones[zone][seat].extend(tiles)
-        return Dealt(seat=seat, tiles=tiles)
 
     def shuffle(self, zone: str, order: tuple[int, ...]) -> Shuffled:
         current = self.zones[zone]

@@ -2,17 +2,17 @@
 
 from contack_core.primitives.board import TriangularLattice
 from contack_core.primitives.components import TriangleTiles
-from contack_core.primitives.endings import AllPassed, NoLegalCell, ZoneEmptied
+from contack_core.primitives.endings import AllPassed, NoActionLeft, NoLegalCell, TurnLimit, ZoneEmptied
 from contack_core.primitives.match import FixedHands
 from contack_core.primitives.placement import ContactPlacement
 from contack_core.primitives.registry import Primitive
-from contack_core.primitives.scoring import Counter
-from contack_core.primitives.setup import DealTiles, LowestTileOpens, ShuffleZone
-from contack_core.primitives.turn import DrawTile, PassTurn, PlayTile
+from contack_core.primitives.scoring import CollectFromOthers, Counter
+from contack_core.primitives.setup import DealTiles, DealToZones, LowestTileOpens, OpenFromZone, ShuffleZone
+from contack_core.primitives.turn import DiscardTile, DrawTile, PassTurn, PlayTile
 from contack_core.primitives.zones import Hand, Pile
 
 BUILTIN: tuple[type[Primitive], ...] = (
-    TriangleTiles, TriangularLattice, Pile, Hand, ShuffleZone, DealTiles, LowestTileOpens,
-    ContactPlacement, PlayTile, DrawTile, PassTurn, ZoneEmptied, AllPassed, NoLegalCell,
-    Counter, FixedHands,
+    TriangleTiles, TriangularLattice, Pile, Hand, ShuffleZone, DealTiles, DealToZones, LowestTileOpens,
+    OpenFromZone, ContactPlacement, PlayTile, DrawTile, DiscardTile, PassTurn, ZoneEmptied, AllPassed,
+    NoLegalCell, NoActionLeft, TurnLimit, Counter, CollectFromOthers, FixedHands,
 )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from contack_core.events import Event, Passed, Played
-from contack_core.primitives.registry import BuildContext, Primitive
+from contack_core.events import Discarded, Drew, Event, Passed, Played
+from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
     from contack_core.state import GameState
@@ -15,6 +15,8 @@ class HandEnding(Primitive):
     slot = "hand_end"
     #: The events after which this ending is checked.
     after: ClassVar[tuple[type, ...]] = (Played,)
+    #: True for an ending the state checks when the seat to act has no legal action.
+    when_stuck: ClassVar[bool] = False
     schema = {"type": "object", "properties": {}, "additionalProperties": False}
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
@@ -22,20 +24,39 @@ class HandEnding(Primitive):
 
 
 class ZoneEmptied(HandEnding):
-    """The hand ends when a seat plays the last tile of its zone (it "went out")."""
+    """The hand ends when a play empties the listed zones: the seat's own ``zone`` (it
+    "went out"), or every zone of ``zones`` (own zones of the seat that played, and shared
+    piles), as when a solitaire has laid every tile."""
 
     name = "zone-emptied"
-    schema = {"type": "object", "required": ["zone"], "properties": {"zone": {"type": "string"}},
-              "additionalProperties": False}
+    schema = {
+        "type": "object",
+        "properties": {"zone": {"type": "string"},
+                       "zones": {"type": "array", "items": {"type": "string"}, "minItems": 1}},
+        "oneOf": [{"required": ["zone"]}, {"required": ["zones"]}],
+        "additionalProperties": False,
+    }
 
     def build(self, context: BuildContext) -> None:
-        self.zone = context.zone(self.params["zone"], "zone", ("hand",)).key
+        if "zone" in self.params:
+            zones = [context.zone(self.params["zone"], "zone", ("hand",))]
+        else:
+            zones = [context.zone(name, f"zones.{i}") for i, name in enumerate(self.params["zones"])]
+        self.zone = zones[0].key if len(zones) == 1 and zones[0].per_seat else None
+        self.own_zones = [zone.key for zone in zones if zone.per_seat]
+        self.shared_zones = [zone.key for zone in zones if not zone.per_seat]
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
-        if type(event) is Played and not state.seat_zones[self.zone][event.seat]:
-            state.went_out = event.seat
-            return True
-        return False
+        if type(event) is not Played:
+            return False
+        if self.zone is not None:  # the common case, one hand zone
+            if state.seat_zones[self.zone][event.seat]:
+                return False
+        elif (any(state.seat_zones[zone][event.seat] for zone in self.own_zones)
+              or any(state.zones[zone] for zone in self.shared_zones)):
+            return False
+        state.went_out = event.seat
+        return True
 
 
 class AllPassed(HandEnding):
@@ -55,3 +76,32 @@ class NoLegalCell(HandEnding):
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
         return not state.rules.placement.legal_cells(state.figure)
+
+
+class NoActionLeft(HandEnding):
+    """The hand ends (blocked) when the seat to act has no legal action at all, as a
+    solitaire ends when nothing can be played, drawn or laid aside."""
+
+    name = "no-action-left"
+    after = ()
+    #: Checked by the state once the turn has moved on (see GameState._check_stuck).
+    when_stuck = True
+
+
+class TurnLimit(HandEnding):
+    """The hand (and, with the match's ``ends_game_on``, the game) ends once ``turns``
+    decisions have been taken in the game: a clock counted in turns, so a timed game
+    reproduces exactly."""
+
+    name = "turn-limit"
+    after = (Played, Drew, Discarded, Passed)
+    schema = {"type": "object", "required": ["turns"], "properties": {"turns": {"type": ["integer", "string"]}},
+              "additionalProperties": False}
+
+    def build(self, context: BuildContext) -> None:
+        self.turns = context.constant(self.params["turns"], "turns")
+        if not isinstance(self.turns, int) or self.turns < 0:
+            raise PrimitiveError(f"turns must be a whole number, found {self.turns!r}", "turns")
+
+    def ends_hand(self, state: GameState, event: Event) -> bool:
+        return 0 < self.turns <= state.turns

@@ -12,7 +12,13 @@ if TYPE_CHECKING:
 
 class FixedHands(Primitive):
     """A game of ``hands`` hands; the seats with the ``highest`` (or ``lowest``) total
-    of ``counter`` win, every tied seat among them."""
+    of ``counter`` win, every tied seat among them.
+
+    ``teams: opposite`` pairs each seat with the one sitting opposite (an even number of
+    seats): partners pool their totals and win or lose together. ``goal``: a seat must
+    reach this total to win at all (a solitaire is won only with every tile laid).
+    ``ends_game_on`` lists hand endings that end the whole game at once (a time limit).
+    """
 
     name = "fixed-hands"
     slot = "match"
@@ -23,6 +29,9 @@ class FixedHands(Primitive):
             "hands": {"type": ["integer", "string"]},
             "winner": {"enum": ["highest", "lowest"]},
             "counter": {"type": "string"},
+            "teams": {"enum": ["none", "opposite"]},
+            "goal": {"type": ["integer", "string", "null"]},
+            "ends_game_on": {"type": "array", "items": {"type": "string"}},
         },
         "additionalProperties": False,
     }
@@ -36,11 +45,32 @@ class FixedHands(Primitive):
         if self.counter not in context.counters:
             known = ", ".join(sorted(context.counters)) or "none"
             raise PrimitiveError(f"no counter named {self.counter!r} in scoring (counters: {known})", "counter")
+        self.opposite_teams = self.params.get("teams", "none") == "opposite"
+        goal = self.params.get("goal")
+        self.goal = None if goal is None else context.constant(goal, "goal")
+        self.final_endings = frozenset(self.params.get("ends_game_on", ()))
+
+    def teams(self, seat_count: int) -> list[list[int]]:
+        """The sides of the game: partners sitting opposite, or each seat alone."""
+        if not self.opposite_teams:
+            return [[seat] for seat in range(seat_count)]
+        if seat_count % 2:
+            raise ValueError(f"partners sit opposite each other: {seat_count} seats cannot pair up")
+        half = seat_count // 2
+        return [[seat, seat + half] for seat in range(half)]
 
     def game_over(self, state: GameState) -> bool:
-        return len(state.hand_results) >= self.hands
+        results = state.hand_results
+        return len(results) >= self.hands or (bool(results) and results[-1].reason in self.final_endings)
+
+    def team_totals(self, state: GameState) -> list[int]:
+        totals = state.totals[self.counter]
+        return [sum(totals[seat] for seat in team) for team in self.teams(state.seat_count)]
 
     def winners(self, state: GameState) -> list[int]:
-        totals = state.totals[self.counter]
-        best = max(totals) if self.highest else min(totals)
-        return [seat for seat, total in enumerate(totals) if total == best]
+        teams = self.teams(state.seat_count)
+        pooled = self.team_totals(state)
+        best = max(pooled) if self.highest else min(pooled)
+        if self.goal is not None and (best < self.goal if self.highest else best > self.goal):
+            return []
+        return sorted(seat for team, total in zip(teams, pooled) if total == best for seat in team)

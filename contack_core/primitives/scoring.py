@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from contack_core.events import Played
+from contack_core.events import ChipsMoved, Played
 from contack_core.primitives.registry import BuildContext, Primitive
 
 if TYPE_CHECKING:
@@ -13,14 +13,15 @@ if TYPE_CHECKING:
 #: Names an ``on_play`` expression may read.
 PLAY_VALUES = ("points", "contacts", "opportunity")
 #: Names an ``on_hand_end`` expression may read.
-HAND_END_VALUES = ("tiles_held", "went_out", "seats")
+HAND_END_VALUES = ("tiles_held", "went_out", "seats", "figure_tiles")
 
 
 class Counter(Primitive):
     """A number kept per seat (a score, chips): ``initial`` at the start of the game,
     ``on_play`` added to the seat that plays (over the play's ``points``, ``contacts``,
     ``opportunity``), ``on_hand_end`` added to every seat when a hand ends (over its
-    ``tiles_held``, ``went_out`` (1 for the seat that played out, else 0) and ``seats``).
+    ``tiles_held``, ``went_out`` (1 for the seat that played out, else 0), ``seats`` and
+    ``figure_tiles``, the number of tiles in the figure).
     """
 
     name = "counter"
@@ -55,5 +56,79 @@ class Counter(Primitive):
         gains = state.hand_gains[self.key]
         for seat in range(state.seat_count):
             values = {"tiles_held": state.tiles_held(seat), "went_out": int(state.went_out == seat),
-                      "seats": state.seat_count}
+                      "seats": state.seat_count, "figure_tiles": len(state.figure.tile_at)}
             gains[seat] += self.hand_end_gain.evaluate(values)
+
+
+class CollectFromOthers(Counter):
+    """Chips that change hands: on each play, every other seat pays the player
+    ``collect_on_play`` chips (an expression over the play's ``points``, ``contacts``,
+    ``opportunity``); ``on_hand_end`` as for a counter.
+
+    A payer who runs short (``when_short``) either pays what he has (``pay-what-you-have``)
+    or borrows the rest (``borrow``) from the ``lender``: the ``bank``, or among the
+    ``players`` the other seat holding most chips (the bank when nobody else has any).
+    A seat's total is what it holds plus what it is owed minus what it owes, so debts are
+    settled in the totals at the end. Every payment and loan is an effect the record keeps.
+    """
+
+    name = "collect-from-others"
+    schema = {
+        "type": "object",
+        "required": ["collect_on_play"],
+        "properties": {
+            "initial": {"type": ["integer", "string"]},
+            "collect_on_play": {"type": ["integer", "string"]},
+            "on_hand_end": {"type": ["integer", "string"]},
+            "when_short": {"enum": ["pay-what-you-have", "borrow"]},
+            "lender": {"enum": ["bank", "players"]},
+        },
+        "additionalProperties": False,
+    }
+
+    def build(self, context: BuildContext) -> None:
+        super().build(context)
+        self.collect = context.expression(self.params["collect_on_play"], PLAY_VALUES, "collect_on_play")
+        self.borrow = self.params.get("when_short", "pay-what-you-have") == "borrow"
+        self.lend_from_players = self.params.get("lender", "bank") == "players"
+
+    def held(self, state: GameState, seat: int) -> int:
+        """Chips ``seat`` holds now (its total so far plus this hand's gains, less debts)."""
+        debts = state.ledger.get(self.key)
+        owed = 0 if not debts else sum(amount for (debtor, _), amount in debts.items() if debtor == seat) \
+            - sum(amount for (_, lender), amount in debts.items() if lender == seat)
+        return state.totals[self.key][seat] + state.hand_gains[self.key][seat] + owed
+
+    def on_play(self, state: GameState, event: Played) -> None:
+        count = self.collect.evaluate(
+            {"points": event.points, "contacts": event.contacts, "opportunity": event.opportunity})
+        if count <= 0:
+            return
+        gains = state.hand_gains[self.key]
+        for payer in range(state.seat_count):
+            if payer == event.seat:
+                continue
+            paid = count
+            short = count - max(self.held(state, payer), 0)
+            if short > 0:
+                if self.borrow:
+                    self._lend(state, payer, event.seat, short)
+                else:
+                    paid = count - short
+            if paid:
+                gains[payer] -= paid
+                gains[event.seat] += paid
+                state.effects.append(ChipsMoved(payer=payer, payee=event.seat, count=paid, reason="collect"))
+
+    def _lend(self, state: GameState, borrower: int, payee: int, amount: int) -> None:
+        lender: int | None = None
+        if self.lend_from_players:
+            others = [s for s in range(state.seat_count) if s not in (borrower, payee)]
+            richest = max(others, key=lambda s: (self.held(state, s), -s), default=None)
+            if richest is not None and self.held(state, richest) >= amount:
+                lender = richest
+        # A loan moves chips into the borrower's hands and a debt onto his account: it
+        # leaves every seat's total (held + owed - owing) unchanged.
+        debts = state.ledger.setdefault(self.key, {})
+        debts[(borrower, lender)] = debts.get((borrower, lender), 0) + amount
+        state.effects.append(ChipsMoved(payer=lender, payee=borrower, count=amount, reason="loan"))

@@ -20,15 +20,23 @@ if TYPE_CHECKING:
 class SetupStep(Primitive):
     slot = "setup"
     chance = True
+    #: The action types this step takes (a chance step's outcomes, or a decision's actions).
+    accepts: tuple[type, ...] = ()
 
     def enter(self, state: GameState) -> None:
         """Called when the set-up reaches this step."""
+
+    def explain(self, state: GameState) -> str:
+        """What this step waits for (for error messages)."""
+        kinds = " or ".join(t.__name__.lower() for t in self.accepts)
+        return f"the hand is being set up ({self.key}): expected a chance outcome ({kinds})"
 
 
 class ShuffleZone(SetupStep):
     """Chance: shuffle a pile (its order stays hidden; a record never states it)."""
 
     name = "shuffle"
+    accepts = (Shuffle,)
     schema = {"type": "object", "required": ["zone"], "properties": {"zone": {"type": "string"}},
               "additionalProperties": False}
 
@@ -56,6 +64,7 @@ class DealTiles(SetupStep):
     """
 
     name = "deal"
+    accepts = (Deal,)
     schema = {
         "type": "object",
         "required": ["from", "to", "count"],
@@ -80,8 +89,8 @@ class DealTiles(SetupStep):
         return Deal(state.deal_seat, tuple(reversed(pile[len(pile) - n:])) if n else ())
 
     def apply(self, state: GameState, action: Any) -> Dealt:
-        if not isinstance(action, Deal):
-            raise IllegalAction("expected a deal")
+        if not isinstance(action, Deal) or action.seat is None:
+            raise IllegalAction("expected a deal to a seat")
         if action.seat != state.deal_seat:
             raise IllegalAction(f"the deal goes to seat {state.deal_seat} now, not seat {action.seat}")
         n = self.expected(state)
@@ -105,6 +114,7 @@ class LowestTileOpens(SetupStep):
 
     name = "lowest-tile-opens"
     chance = False
+    accepts = (Play,)
     schema = {
         "type": "object",
         "required": ["from", "order"],
@@ -154,6 +164,11 @@ class LowestTileOpens(SetupStep):
     def enter(self, state: GameState) -> None:
         state.current = self.opener(state)[0]
 
+    def explain(self, state: GameState) -> str:
+        seat, tile = self.opener(state)
+        return (f"the hand opens with seat {seat} playing its lowest tile "
+                f"{state.rules.tiles.names[tile]} on {list(state.rules.board.origin)}")
+
     def legal(self, state: GameState) -> list[Play]:
         tile = self.opener(state)[1]
         state._allowed[Play] = self
@@ -166,5 +181,96 @@ class LowestTileOpens(SetupStep):
             return None
         state.seat_zones[self.zone][seat].remove(tile)
         event = state.rules.placement.place(state, seat, tile, origin, 0, 0)
+        state.setup_step_done()
+        return event
+
+
+class DealToZones(SetupStep):
+    """Chance: lay tiles from the top of a pile face up onto shared zones (stacks), in the
+    order listed, ``counts[i]`` tiles onto ``to[i]``. A record states each stack's tiles."""
+
+    name = "deal-to-zones"
+    accepts = (Deal,)
+    schema = {
+        "type": "object",
+        "required": ["from", "to", "counts"],
+        "properties": {"from": {"type": "string"},
+                       "to": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                       "counts": {"type": "array", "items": {"type": ["integer", "string"]}, "minItems": 1}},
+        "additionalProperties": False,
+    }
+
+    def build(self, context: BuildContext) -> None:
+        self.source = context.zone(self.params["from"], "from", ("pile",)).key
+        self.targets = [context.zone(name, f"to.{i}", ("pile",)).key for i, name in enumerate(self.params["to"])]
+        self.counts = [context.constant(c, f"counts.{i}") for i, c in enumerate(self.params["counts"])]
+        if len(self.counts) != len(self.targets):
+            raise PrimitiveError(f"counts lists {len(self.counts)} numbers for {len(self.targets)} zones", "counts")
+        for i, count in enumerate(self.counts):
+            if not isinstance(count, int) or count < 0:
+                raise PrimitiveError(f"a count must be a whole number, found {count!r}", f"counts.{i}")
+
+    def _due(self, state: GameState) -> tuple[str, int]:
+        index = state.deal_seat  # the deal's progress counter, here an index into ``to``
+        return self.targets[index], min(self.counts[index], len(state.zones[self.source]))
+
+    def sample(self, state: GameState, rng: random.Random) -> Deal:
+        zone, n = self._due(state)
+        pile = state.zones[self.source]
+        return Deal(None, tuple(reversed(pile[len(pile) - n:])) if n else (), zone)
+
+    def apply(self, state: GameState, action: Any) -> Dealt:
+        zone, n = self._due(state)
+        if not isinstance(action, Deal) or action.zone != zone:
+            raise IllegalAction(f"the deal goes onto {zone} now")
+        if len(action.tiles) != n:
+            raise IllegalAction(f"{zone} is dealt {n} tiles; {len(action.tiles)} given")
+        event = state.deal_to_zone(zone, action.tiles, self.source)
+        state.deal_seat += 1
+        if state.deal_seat == len(self.targets):
+            state.setup_step_done()
+        return event
+
+
+class OpenFromZone(SetupStep):
+    """Chance: the figure opens with a tile taken from a zone, ``top`` (the next tile of a
+    shuffled pile) or ``random`` (a stack cut at random), laid on the board's origin by
+    the first seat, scoring nothing. A record states the tile as a play; any tile still in
+    the zone is sound, since which one it is was left to chance."""
+
+    name = "open-from-zone"
+    accepts = (Play,)
+    schema = {
+        "type": "object",
+        "required": ["from"],
+        "properties": {"from": {"type": "string"}, "pick": {"enum": ["top", "random"]}},
+        "additionalProperties": False,
+    }
+
+    def build(self, context: BuildContext) -> None:
+        self.zone = context.zone(self.params["from"], "from", ("pile",)).key
+        self.pick_random = self.params.get("pick", "top") == "random"
+
+    def sample(self, state: GameState, rng: random.Random) -> Play:
+        tiles = state.zones[self.zone]
+        if not tiles:
+            raise IllegalAction(f"{self.zone} is empty: nothing to open with")
+        tile = tiles[int(rng.random() * len(tiles))] if self.pick_random else tiles[-1]
+        return state.rules.placement.play_object(tile, state.rules.board.origin)
+
+    def explain(self, state: GameState) -> str:
+        return f"the figure opens with a tile from {self.zone} on {list(state.rules.board.origin)}"
+
+    def apply(self, state: GameState, action: Any) -> Played:
+        origin = state.rules.board.origin
+        if not isinstance(action, Play) or action.cell != origin:
+            raise IllegalAction(self.explain(state))
+        tiles = state.zones[self.zone]
+        if action.tile not in tiles:
+            name = state.rules.tiles.names[action.tile]
+            raise IllegalAction(f"tile {name} cannot open the figure: it is in {state.locate(action.tile)}, "
+                                f"not in {self.zone}")
+        tiles.remove(action.tile)
+        event = state.rules.placement.place(state, state.current, action.tile, origin, 0, 0)
         state.setup_step_done()
         return event

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from contack_core.actions import DRAW, PASS, Action, Draw, IllegalAction, Pass, Play
-from contack_core.events import Drew, Played
+from contack_core.actions import DRAW, PASS, Action, Discard, Draw, IllegalAction, Pass, Play
+from contack_core.events import Discarded, Drew, Played
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
@@ -37,7 +37,9 @@ class TurnRule(Primitive):
 
 
 class PlayTile(TurnRule):
-    """Lay one tile from the listed zones on the figure, where the placement rule allows."""
+    """Lay one tile on the figure, where the placement rule allows: any tile of the seat's
+    own zones (hands) listed in ``from``, or the top tile of a listed face-up pile (a
+    discard pile, a stack)."""
 
     name = "play"
     action_type = Play
@@ -50,14 +52,24 @@ class PlayTile(TurnRule):
 
     def build(self, context: BuildContext) -> None:
         super().build(context)
-        self.zones = [context.zone(name, f"from.{i}", ("hand",)).key for i, name in enumerate(self.params["from"])]
-        self.single_zone = self.zones[0] if len(self.zones) == 1 else None
+        zones = [context.zone(name, f"from.{i}", ("hand", "pile")) for i, name in enumerate(self.params["from"])]
+        for i, zone in enumerate(zones):
+            if zone.kind == "pile" and not zone.face_up:
+                raise PrimitiveError(f"zone {zone.key!r} is face down: only a face-up pile's top can be played",
+                                     f"from.{i}")
+        self.zones = [zone.key for zone in zones]
+        self.hand_zones = [zone.key for zone in zones if zone.per_seat]
+        self.pile_zones = [zone.key for zone in zones if not zone.per_seat]
+        self.single_zone = self.zones[0] if self.hand_zones == self.zones and len(self.zones) == 1 else None
         self.placement: Any = None  # set by Rules once the placement primitive is built
 
     def tiles(self, state: GameState) -> list[int]:
-        if len(self.zones) == 1:
-            return state.seat_zones[self.zones[0]][state.current]
-        return [tile for zone in self.zones for tile in state.seat_zones[zone][state.current]]
+        """The tiles the current seat may play: its hand zones, and each listed pile's top."""
+        if self.single_zone is not None:
+            return state.seat_zones[self.single_zone][state.current]
+        tiles = [tile for zone in self.hand_zones for tile in state.seat_zones[zone][state.current]]
+        tiles.extend(state.zones[zone][-1] for zone in self.pile_zones if state.zones[zone])
+        return tiles
 
     def generate(self, state: GameState) -> list[Action]:
         if self.single_zone is not None:
@@ -67,13 +79,22 @@ class PlayTile(TurnRule):
     def apply(self, state: GameState, action: Play) -> Played | None:
         """Lay the tile, or return None (changing nothing) if this play is not legal."""
         seat = state.current
-        for zone in self.zones:
+        tile = action.tile
+        for zone in self.hand_zones:
             tiles = state.seat_zones[zone][seat]
-            if action.tile in tiles:
+            if tile in tiles:
                 break
         else:
-            return None
-        return self.placement.play_from(state, seat, tiles, action.tile, action.cell)
+            for zone in self.pile_zones:
+                tiles = state.zones[zone]
+                if tiles and tiles[-1] == tile:
+                    break
+            else:
+                return None
+        event = self.placement.play_from(state, seat, tiles, tile, action.cell)
+        if event is not None and self.single_zone is None:
+            event.source = zone
+        return event
 
 
 class DrawTile(TurnRule):
@@ -109,6 +130,41 @@ class DrawTile(TurnRule):
             pile.remove(tile)
         state.seat_zones[self.target][state.current].append(tile)
         return Drew(seat=state.current, tile=tile)
+
+
+class DiscardTile(TurnRule):
+    """Lay a tile of the seat's own zone aside, face up on a pile; the turn goes on."""
+
+    name = "discard"
+    action_type = Discard
+    ends_turn = False
+    schema = {
+        "type": "object",
+        "required": ["from", "to"],
+        "properties": {"from": {"type": "string"}, "to": {"type": "string"}, "when": _WHEN},
+        "additionalProperties": False,
+    }
+
+    def build(self, context: BuildContext) -> None:
+        super().build(context)
+        self.source = context.zone(self.params["from"], "from", ("hand",)).key
+        target = context.zone(self.params["to"], "to", ("pile",))
+        if not target.face_up:
+            raise PrimitiveError(f"zone {target.key!r} is face down: discards are laid face up", "to")
+        self.target = target.key
+
+    def generate(self, state: GameState) -> list[Action]:
+        return [Discard(tile) for tile in state.seat_zones[self.source][state.current]]
+
+    def apply(self, state: GameState, action: Discard) -> Discarded:
+        tiles = state.seat_zones[self.source][state.current]
+        if action.tile not in tiles:
+            name = state.rules.tiles.names[action.tile]
+            raise IllegalAction(f"tile {name} cannot be discarded: it is not in seat {state.current}'s "
+                                f"{self.source} (it is in {state.locate(action.tile)})")
+        tiles.remove(action.tile)
+        state.zones[self.target].append(action.tile)
+        return Discarded(seat=state.current, tile=action.tile, zone=self.target)
 
 
 class PassTurn(TurnRule):

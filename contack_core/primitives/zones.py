@@ -11,10 +11,13 @@ if TYPE_CHECKING:
 
 
 class Pile(Primitive):
-    """A face-down pile shared by the table; at the start of each hand it holds every tile.
+    """A pile shared by the table: the stock (``starts_with: all-tiles``, face down), a
+    discard pile or a stack (``starts_with: nothing``, ``face: up``).
 
-    Its order is set by a shuffle; draws take from the top. A record typed in at a real
-    table names each drawn tile instead, and the pile is then just the unseen tiles.
+    A face-down pile's order is set by a shuffle and stays hidden; draws take from the
+    top, and a record typed in at a real table names each drawn tile instead (the pile is
+    then just the unseen tiles). A face-up pile is seen by everyone, and only its top
+    tile may be played.
     """
 
     name = "pile"
@@ -23,12 +26,13 @@ class Pile(Primitive):
     per_seat = False
     schema = {
         "type": "object",
-        "properties": {"starts_with": {"enum": ["all-tiles", "nothing"]}},
+        "properties": {"starts_with": {"enum": ["all-tiles", "nothing"]}, "face": {"enum": ["down", "up"]}},
         "additionalProperties": False,
     }
 
     def build(self, context: BuildContext) -> None:
         self.starts_full = self.params.get("starts_with", "all-tiles") == "all-tiles"
+        self.face_up = self.params.get("face", "down") == "up"
 
     def initial_tiles(self, rules: Rules) -> range:
         return range(len(rules.tiles)) if self.starts_full else range(0)
@@ -41,6 +45,7 @@ class Hand(Primitive):
     slot = "zones"
     kind = "hand"
     per_seat = True
+    face_up = True
     schema = {"type": "object", "properties": {}, "additionalProperties": False}
 
     def initial_tiles(self, rules: Rules) -> range:
