@@ -138,13 +138,13 @@ def paint_figure(view: TriangleView, geometry: TriangleGeometry | None = None,
         if not contact.counting:
             continue
         a, b = geometry.side_segment(contact.cell, contact.side)
-        mid = midpoint(a, b)
+        badge = toward(a, b, 0.2)  # near a corner, where no number is printed
         elements.append(Element(LAYER_MARKS, (
             f'<g class="contact"><line class="counting" x1="{a[0]:.1f}" y1="{a[1]:.1f}" x2="{b[0]:.1f}" '
             f'y2="{b[1]:.1f}" stroke="{COUNTING_COLOUR}" stroke-width="7" stroke-opacity="0.75" '
-            f'stroke-linecap="round"/><circle cx="{mid[0]:.1f}" cy="{mid[1]:.1f}" r="{font * 0.95:.1f}" '
-            f'fill="{COUNTING_COLOUR}"/><text x="{mid[0]:.1f}" y="{mid[1]:.1f}" fill="#fff" '
-            f'font-size="{font * 0.85:.1f}" font-weight="bold" font-family="sans-serif" text-anchor="middle" '
+            f'stroke-linecap="round"/><circle cx="{badge[0]:.1f}" cy="{badge[1]:.1f}" r="{font * 0.8:.1f}" '
+            f'fill="{COUNTING_COLOUR}" stroke="#fff" stroke-width="1.5"/><text x="{badge[0]:.1f}" y="{badge[1]:.1f}" '
+            f'fill="#fff" font-size="{font * 0.75:.1f}" font-weight="bold" font-family="sans-serif" text-anchor="middle" '
             f'dominant-baseline="central">{contact.points}</text>'
             f'{title(f"{contact.mine}+{contact.theirs} = {contact.points}")}</g>')))
     return Picture(tuple(elements), Bounds.around(corners))
