@@ -22,16 +22,13 @@ from contack_core.replay.words import viewer_words
 
 def step_ranges(indices: list[int]) -> str:
     """Sorted step numbers as ranges: ``[1, 2, 3, 7] -> "1-3,7"``."""
-    parts: list[str] = []
-    start = previous = indices[0]
-    for index in indices[1:] + [None]:  # type: ignore[list-item]
-        if index is not None and index == previous + 1:
-            previous = index
-            continue
-        parts.append(str(start) if start == previous else f"{start}-{previous}")
-        if index is not None:
-            start = previous = index
-    return ",".join(parts)
+    runs: list[list[int]] = []
+    for index in indices:
+        if runs and index == runs[-1][1] + 1:
+            runs[-1][1] = index
+        else:
+            runs.append([index, index])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 def _figure(timeline: Timeline) -> tuple[str, list[str]]:
