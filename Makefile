@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench clean browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +16,13 @@ demo: $(STAMP)
 	$(BIN)/contack play parker-1939 --seats random,random,random,random --seed 7 --record demo-game.jsonl
 	$(BIN)/contack audit demo-game.jsonl
 
-test: $(STAMP)
+# The HTML replay test drives Debian's chromium through Playwright. Installing it needs root;
+# without it the browser test skips and says why.
+browser:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -q && apt-get install -y -q chromium) \
+		|| echo "chromium is not installed and could not be (not root?): the browser test will skip"
+
+test: $(STAMP) browser
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

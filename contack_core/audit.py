@@ -9,6 +9,7 @@ may stop mid-game; it is then sound when every line in it is, and ``finished`` i
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -263,4 +264,43 @@ class _Auditor:
         )
 
 
-__all__ = ["UnreadableRecord", "Verdict", "audit_record"]
+@attrs.frozen
+class AuditedLine:
+    """One event line as the audit saw it: the live state just after it (mutated by the next
+    line, so clone what you keep), and the audit's message if this line is the bad one."""
+
+    number: int
+    data: dict[str, Any] | None
+    state: GameState | None
+    error: str | None
+
+
+def audit_lines(path: Path) -> tuple[dict[str, Any], Iterator[AuditedLine]]:
+    """The header and the record's event lines audited one by one, for replays that show each step.
+
+    The header comes first (line 1, the state before any event), then each event line; it
+    stops after the first bad line (yielded with ``error`` set). A bad header is yielded as
+    line 1 with no state. Raises :class:`UnreadableRecord` for a non-record.
+    """
+    header, lines = read_record(path)
+    auditor = _Auditor(path)
+
+    def audited() -> Iterator[AuditedLine]:
+        try:
+            auditor.start(header)
+        except _Unsound as fault:
+            yield AuditedLine(fault.line, header.data, None, fault.message)
+            return
+        yield AuditedLine(1, header.data, auditor.state, None)
+        for line in lines:
+            try:
+                auditor.check(line)
+            except _Unsound as fault:
+                yield AuditedLine(fault.line, line.data, auditor.state, fault.message)
+                return
+            yield AuditedLine(line.number, line.data, auditor.state, None)
+
+    return header.data or {}, audited()
+
+
+__all__ = ["AuditedLine", "UnreadableRecord", "Verdict", "audit_lines", "audit_record"]

@@ -232,6 +232,20 @@ def audit(
     raise typer.Exit(worst)
 
 
+@app.command("replay")
+def replay(
+    record: Path,
+    svg: Annotated[Path | None, typer.Option(help="Write the figure after event --at N as SVG here.")] = None,
+    at: Annotated[int | None, typer.Option(help="With --svg: the event to draw after (default: the last).")] = None,
+    html: Annotated[Path | None, typer.Option(help="Write the whole game as one self-contained HTML page here.")] = None,
+    to: Annotated[int | None, typer.Option(help="Print the position after event N and exit (0: before the first).")] = None,
+) -> None:
+    """Step through a record in the terminal, or draw it as SVG or an HTML page. Exit 1 if it is unsound."""
+    from contack_core.replay.cli import replay_command
+
+    replay_command(record, svg=svg, at=at, html=html, to=to, echo=typer.echo, fail=fail)
+
+
 @app.command("bench")
 def bench(
     ruleset: str,

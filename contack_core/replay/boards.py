@@ -1,0 +1,48 @@
+"""The board kinds a replay can show, chosen by the ruleset's board primitive.
+
+Each kind reads the engine's board into a plain view, paints the view as SVG elements and
+tells it as text. A new board shape (a square grid, say) joins by adding a
+:class:`BoardKind` here with its own view, painter (through a
+:class:`~contack_core.replay.geometry.BoardGeometry`) and describer; the timeline, the SVG
+document, the HTML page and the terminal stepper stay as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from contack_core.replay.drawing import Picture
+from contack_core.replay.triangles import describe_figure, paint_figure, read_figure
+
+if TYPE_CHECKING:
+    from contack_core.rules import Rules
+
+
+@attrs.frozen
+class BoardKind:
+    """How a replay reads, draws and tells one shape of board."""
+
+    #: (rules, the engine's board container, whether the hand goes on) -> a view.
+    read: Callable[[Rules, Any, bool], Any]
+    #: (view, the ruleset's colour words) -> SVG elements and their extent.
+    paint: Callable[[Any, dict[str, str]], Picture]
+    #: (view, the ruleset's colour words) -> text lines.
+    describe: Callable[[Any, dict[str, str]], list[str]]
+
+
+BOARD_KINDS: Mapping[str, BoardKind] = MappingProxyType({
+    "triangular-lattice": BoardKind(
+        read=read_figure,
+        paint=lambda view, colours: paint_figure(view, colour_names=colours),
+        describe=describe_figure,
+    ),
+})
+
+
+def board_kind(rules: Rules) -> BoardKind | None:
+    """The kind for this ruleset's board primitive, or None when replays cannot draw it yet."""
+    return BOARD_KINDS.get(getattr(rules.board, "name", ""))

@@ -1,0 +1,75 @@
+"""One step of a replay as a standalone SVG document (``contack replay RECORD --svg FILE --at N``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from xml.sax.saxutils import escape
+
+from contack_core.replay.drawing import LAYER_COUNT, Element, Picture
+from contack_core.replay.geometry import Bounds
+from contack_core.replay.timeline import Step, Timeline
+
+MARGIN = 24.0
+CAPTION_LINE = 20.0
+
+
+def step_picture(timeline: Timeline, step: Step) -> Picture | None:
+    """The board at ``step`` as elements, or None when this board kind cannot be drawn."""
+    if timeline.board_kind is None or step.board is None:
+        return None
+    return timeline.board_kind.paint(step.board, timeline.colour_words())
+
+
+def layered(elements: Sequence[Element]) -> list[list[Element]]:
+    """The elements sorted into their paint layers (order kept within a layer)."""
+    layers: list[list[Element]] = [[] for _ in range(LAYER_COUNT)]
+    for element in elements:
+        layers[element.layer].append(element)
+    return layers
+
+
+def caption_lines(timeline: Timeline, step: Step) -> list[str]:
+    rules = timeline.rules
+    last = len(timeline.steps) - 1
+    scores = ", ".join(f"{name} {score}" for name, score in zip(timeline.seats, step.scores))
+    lines = [f"{timeline.title}: {rules.term('hand')} {step.hand}, {step.index}/{last}",
+             step.text, f"{rules.term('score')}: {scores}"]
+    if step.error:
+        lines.append(f"line {step.line}: {step.error}")
+    return lines
+
+
+def render_svg(timeline: Timeline, index: int) -> str:
+    """The figure after event ``index`` (0 = before the first event), with a caption above it."""
+    step = timeline.steps[index]
+    picture = step_picture(timeline, step)
+    lines = caption_lines(timeline, step)
+    if picture is None:
+        lines.append(f"(this replay cannot draw a {getattr(timeline.rules.board, 'name', '?')} board yet)")
+        bounds = Bounds(0, 0, 480, 40)
+        elements: tuple[Element, ...] = ()
+    else:
+        bounds, elements = picture.bounds, picture.elements
+    box = bounds.padded(MARGIN)
+    caption_top = box.top - CAPTION_LINE * len(lines) - 8
+    width = max(box.right - box.left, 12.0 * max(len(line) for line in lines) * 0.62)
+    box = Bounds(box.left, caption_top, box.left + width, box.bottom)
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{box.view_box()}" '
+        f'width="{box.right - box.left:.0f}" height="{box.bottom - box.top:.0f}">',
+        f'<rect x="{box.left:.1f}" y="{box.top:.1f}" width="{box.right - box.left:.1f}" '
+        f'height="{box.bottom - box.top:.1f}" fill="#ffffff"/>',
+        '<g class="caption" font-family="sans-serif" font-size="13" fill="#111827">',
+    ]
+    for number, line in enumerate(lines):
+        colour = ' fill="#b91c1c"' if step.error and number == len(lines) - 1 else ""
+        out.append(f'<text x="{box.left + 8:.1f}" y="{caption_top + CAPTION_LINE * (number + 1):.1f}"{colour}>'
+                   f'{escape(line)}</text>')
+    out.append("</g>")
+    for number, layer in enumerate(layered(elements)):
+        out.append(f'<g class="layer-{number}">')
+        out.extend(element.markup for element in layer)
+        out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out) + "\n"

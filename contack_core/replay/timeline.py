@@ -1,0 +1,269 @@
+"""A record replayed into one snapshot per event, the material of every replay view.
+
+The record is replayed by the audit itself (:func:`contack_core.audit.audit_lines`), so a
+replay shows exactly what the audit accepts: a record that does not audit sound is shown
+up to its first bad event, which becomes a last step carrying the audit's message. Step 0
+is the table before the first event; step ``n`` is the position after event ``n``.
+
+Event kinds this module has no words for (a later variant's discard or chip transfer, say)
+are told as their raw fields; the position is read from the game state whatever the event.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from contack_core.audit import audit_lines
+from contack_core.replay.boards import BoardKind, board_kind
+from contack_core.rules import Rules
+from contack_core.state import GameState
+
+
+class ReplayError(ValueError):
+    """A record that cannot be replayed at all (its header is bad, its ruleset does not load)."""
+
+
+@attrs.frozen
+class Step:
+    """The position after one event: what every view shows for it."""
+
+    index: int
+    line: int
+    kind: str | None  # the event kind; None for step 0
+    text: str  # the event, told in the ruleset's words
+    hand: int
+    to_act: int | None  # the seat whose turn is next; None while dealing, between hands or when over
+    hands: tuple[tuple[str, ...], ...]  # each seat's tiles in its own zones
+    piles: Mapping[str, int]  # size of each shared zone (the draw pile...)
+    scores: tuple[int, ...]  # each seat's score so far, this hand's points included
+    hand_scores: tuple[tuple[int, ...], ...]  # each finished hand's scores
+    board: Any  # the board kind's view, or None when the board cannot be drawn
+    error: str | None = None  # the audit's message when this event is the first bad one
+    finished: bool = False
+
+
+@attrs.frozen
+class Timeline:
+    """Every step of one record, and what the views need to tell it in the ruleset's words."""
+
+    path: Path
+    rules: Rules
+    seats: tuple[str, ...]
+    steps: tuple[Step, ...]
+    fault: tuple[int, str] | None  # (file line, the audit's message) of the first bad event
+    board_kind: BoardKind | None
+
+    @property
+    def title(self) -> str:
+        return self.rules.title
+
+    def colour_words(self) -> dict[str, str]:
+        return {colour: self.rules.colour_term(colour) for colour in self.rules.tiles.colours}
+
+    def who(self, seat: int) -> str:
+        return seat_label(self.seats, seat)
+
+    def hand_starts(self) -> dict[int, int]:
+        """The first step of each hand, by hand number (where a jump to that hand lands)."""
+        starts: dict[int, int] = {}
+        for step in self.steps:
+            starts.setdefault(step.hand, step.index)
+        return starts
+
+
+def seat_label(seats: tuple[str, ...], seat: Any) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(seats):
+        return f"{seats[seat]} (seat {seat})"
+    return f"seat {seat}"
+
+
+# ------------------------------------------------------------------------------ building
+def build_timeline(path: Path) -> Timeline:
+    """Replay the record at ``path``. Raises UnreadableRecord (not a record) or ReplayError."""
+    header, audited = audit_lines(path)
+    start = next(audited)
+    if start.error is not None or start.state is None:
+        raise ReplayError(f"{path}:{start.number}: {start.error}")
+    state = start.state
+    rules = state.rules
+    seats = tuple(str(s) for s in header.get("seats", []))
+    kind = board_kind(rules)
+    builder = _Builder(rules, seats, kind)
+    steps = [builder.live(state, 0, 1, None, f"{rules.title}: {', '.join(seats)}")]
+    fault: tuple[int, str] | None = None
+    for item in audited:
+        data = item.data if isinstance(item.data, dict) else {}
+        event_kind = data.get("event") if isinstance(data.get("event"), str) else None
+        index = len(steps)
+        if item.error is not None:
+            text = describe_event(data, seats, rules, None)
+            steps.append(attrs.evolve(steps[-1], index=index, line=item.number, kind=event_kind, text=text,
+                                      error=item.error))
+            fault = (item.number, item.error)
+            break
+        assert item.state is not None
+        steps.append(builder.after(item.state, index, item.number, event_kind, data))
+    return Timeline(path=path, rules=rules, seats=seats, steps=tuple(steps), fault=fault, board_kind=kind)
+
+
+class _Builder:
+    """Turns the audited state after each line into a :class:`Step`.
+
+    When an event ends a hand the engine at once sets up the next one, so the position at
+    the end of the hand is rebuilt: its figure is the one the hand result keeps, and the
+    tiles held are those held before the event less any now on that figure. That end
+    position is shown until the next hand's first event (its ``hand`` or ``deal`` line).
+    """
+
+    def __init__(self, rules: Rules, seats: tuple[str, ...], kind: BoardKind | None) -> None:
+        self.rules = rules
+        self.seats = seats
+        self.kind = kind
+        self.results_seen = 0
+        self.held_before: tuple[tuple[int, ...], ...] = ()
+        self.piles_before: dict[str, int] = {}
+        self.ended: Step | None = None  # the end-of-hand position being shown
+
+    def live(self, state: GameState, index: int, line: int, kind: str | None, text: str) -> Step:
+        rules = self.rules
+        counter = rules.match.counter
+        gains = state.hand_gains[counter]
+        scores = tuple(total + gains[seat] for seat, total in enumerate(state.totals[counter]))
+        playing = not state.is_chance_node() and not state.is_over()
+        board = self.kind.read(rules, state.figure, playing) if self.kind else None
+        step = Step(
+            index=index, line=line, kind=kind, text=text, hand=state.hand_number,
+            to_act=state.current_seat() if playing else None,
+            hands=self._names(self._held(state)), piles=MappingProxyType({n: len(t) for n, t in state.zones.items()}),
+            scores=scores, hand_scores=tuple(tuple(r.scores) for r in state.hand_results), board=board,
+            finished=state.is_over(),
+        )
+        self._remember(state)
+        return step
+
+    def after(self, state: GameState, index: int, line: int, kind: str | None, data: dict[str, Any]) -> Step:
+        if len(state.hand_results) > self.results_seen:
+            self.results_seen = len(state.hand_results)
+            self.ended = self._end_of_hand(state, index, line, kind)
+        elif kind not in ("hand_end", "game_end"):
+            self.ended = None
+        if self.ended is not None:
+            step = attrs.evolve(self.ended, index=index, line=line, kind=kind, finished=state.is_over())
+            self._remember(state)
+        else:
+            step = self.live(state, index, line, kind, "")
+        return attrs.evolve(step, text=describe_event(data, self.seats, self.rules, step.board, state))
+
+    def _end_of_hand(self, state: GameState, index: int, line: int, kind: str | None) -> Step:
+        result = state.hand_results[-1]
+        on_figure = set(result.figure.tile_at.values())
+        held = tuple(tuple(t for t in tiles if t not in on_figure) for tiles in self.held_before)
+        board = self.kind.read(self.rules, result.figure, False) if self.kind else None
+        return Step(
+            index=index, line=line, kind=kind, text="", hand=result.number, to_act=None, hands=self._names(held),
+            piles=MappingProxyType(dict(self.piles_before)), scores=tuple(state.scores()),
+            hand_scores=tuple(tuple(r.scores) for r in state.hand_results), board=board, finished=state.is_over(),
+        )
+
+    def _held(self, state: GameState) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(t for per_seat in state.seat_zones.values() for t in per_seat[seat])
+                     for seat in range(state.seat_count))
+
+    def _names(self, held: tuple[tuple[int, ...], ...]) -> tuple[tuple[str, ...], ...]:
+        names = self.rules.tiles.names
+        return tuple(tuple(names[t] for t in tiles) for tiles in held)
+
+    def _remember(self, state: GameState) -> None:
+        self.held_before = self._held(state)
+        self.piles_before = {name: len(tiles) for name, tiles in state.zones.items()}
+
+
+# ------------------------------------------------------------------------------ telling events
+Describer = Callable[[dict[str, Any], tuple[str, ...], Rules, Any, GameState | None], str]
+
+
+def _hand(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any, state: GameState | None) -> str:
+    return f"{rules.term('hand').capitalize()} {data['number']}"
+
+
+def _deal(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any, state: GameState | None) -> str:
+    return f"{seat_label(seats, data['seat'])}: {' '.join(data['tiles'])}"
+
+
+def _play(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any, state: GameState | None) -> str:
+    who, tile, cell = seat_label(seats, data["seat"]), data["tile"], list(data["cell"])
+    contacts = getattr(board, "contacts", ()) if board is not None and tuple(cell) == getattr(board, "last", None) \
+        else ()
+    if state is None:  # refused: tell what was attempted
+        return f"{who} {rules.term('plays')} {tile} at {cell}"
+    if not contacts:
+        return f"{who} {rules.term('opens')} {tile} at {cell}"
+    parts = []
+    for contact in contacts:
+        kind = rules.term("counting") if contact.counting else rules.term("matching")
+        worth = f" = {contact.points}" if contact.counting else ""
+        parts.append(f"{rules.colour_term(contact.colour)} {contact.mine}+{contact.theirs} {kind}{worth}")
+    points = sum(c.points for c in contacts)
+    extra = f" [{rules.term('opportunity')}]" if len(contacts) >= 2 else ""
+    return f"{who} {rules.term('plays')} {tile} at {cell}: {'; '.join(parts)} -> {points} {rules.term('points')}{extra}"
+
+
+def _draw(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any, state: GameState | None) -> str:
+    return f"{seat_label(seats, data['seat'])} {rules.term('draw')} {data['tile']}"
+
+
+def _pass(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any, state: GameState | None) -> str:
+    return f"{seat_label(seats, data['seat'])} {rules.term('pass')}"
+
+
+def _hand_end(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any,
+              state: GameState | None) -> str:
+    number = data["number"]
+    reason = ""
+    if state is not None and 0 < number <= len(state.hand_results):
+        reason = f": {rules.term(state.hand_results[number - 1].reason)}"
+    scores = ", ".join(f"{seats[s] if s < len(seats) else s} {v:+d}" for s, v in enumerate(data["scores"]))
+    return f"{rules.term('hand').capitalize()} {number}{reason} ({scores})"
+
+
+def _game_end(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any,
+              state: GameState | None) -> str:
+    totals = ", ".join(f"{seats[s] if s < len(seats) else s} {v}" for s, v in enumerate(data["totals"]))
+    winners = data["winners"]
+    who = ", ".join(seat_label(seats, s) for s in winners)
+    verb = rules.term("winner") if len(winners) == 1 else rules.term("winners")
+    return f"{rules.term('total').capitalize()}: {totals}. {who} {verb}"
+
+
+DESCRIBERS: Mapping[str, Describer] = MappingProxyType({
+    "hand": _hand, "deal": _deal, "play": _play, "draw": _draw, "pass": _pass,
+    "hand_end": _hand_end, "game_end": _game_end,
+})
+
+
+def describe_event(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any,
+                   state: GameState | None = None) -> str:
+    """One event in the ruleset's words; an event kind without words here is told field by field.
+
+    ``state`` is the state after the event (None for an event the audit refused).
+    """
+    kind = data.get("event")
+    describer = DESCRIBERS.get(kind) if isinstance(kind, str) else None
+    if describer is not None:
+        try:
+            return describer(data, seats, rules, board, state)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            pass  # a malformed line (the audit says why): told field by field below
+    fields = []
+    for key, value in data.items():
+        if key == "event":
+            continue
+        shown = seat_label(seats, value) if key == "seat" else json.dumps(value, ensure_ascii=False)
+        fields.append(f"{key} {shown}")
+    return f"{kind if isinstance(kind, str) else 'event'}: {', '.join(fields)}" if fields else str(kind)
