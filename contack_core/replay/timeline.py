@@ -134,7 +134,10 @@ class _Builder:
         rules = self.rules
         counter = rules.match.counter
         gains = state.hand_gains[counter]
-        scores = tuple(total + gains[seat] for seat, total in enumerate(state.totals[counter]))
+        if state.is_over():  # the last hand's gains are in the totals already
+            scores = tuple(state.scores())
+        else:
+            scores = tuple(total + gains[seat] for seat, total in enumerate(state.totals[counter]))
         playing = not state.is_chance_node() and not state.is_over()
         board = self.kind.read(rules, state.figure, playing) if self.kind else None
         step = Step(
@@ -151,7 +154,7 @@ class _Builder:
         if len(state.hand_results) > self.results_seen:
             self.results_seen = len(state.hand_results)
             self.ended = self._end_of_hand(state, index, line, kind)
-        elif kind not in ("hand_end", "game_end"):
+        elif kind not in ("hand_end", "game_end", "chips"):  # chips follow the play that ended a hand
             self.ended = None
         if self.ended is not None:
             step = attrs.evolve(self.ended, index=index, line=line, kind=kind, finished=state.is_over())
