@@ -226,7 +226,7 @@ def audit(
             typer.echo(json.dumps({"file": str(path), **verdict.to_json()}))
         elif verdict.valid:
             state = "finished" if verdict.finished else "not finished"
-            typer.echo(f"{path}: sound ({verdict.ruleset}, {verdict.hands} hands, {state}; totals {verdict.totals})")
+            typer.echo(f"{path}: sound ({verdict.ruleset}, {verdict.hands} hand{'s' if verdict.hands != 1 else ''}, {state}; totals {verdict.totals})")
         else:
             typer.echo(f"{path}:{verdict.line}: unsound: {verdict.error}")
     raise typer.Exit(worst)

@@ -83,12 +83,15 @@ class Narrator:
         for rank, seat in enumerate(sorted(range(len(totals)), key=lambda s: (-totals[s], s)), start=1):
             self.write(f"{rank}. {self.who(seat, rules)}: {totals[seat]}")
         teams = rules.match.teams(state.seat_count)
-        if any(len(team) > 1 for team in teams):
+        partners = any(len(team) > 1 for team in teams)
+        if partners:
             for team, pooled in zip(teams, rules.match.team_totals(state)):
                 self.write(f"   {rules.term('partners')} {' + '.join(self.who(s, rules) for s in team)}: {pooled}")
         winners = state.winners()
         if not winners:
             self.write(rules.term("nobody_wins"))
+        elif partners and len(winners) == len(next(team for team in teams if winners[0] in team)):
+            self.write(f"{' + '.join(self.who(s, rules) for s in winners)} {rules.term('partners_win')}")
         elif len(winners) == 1:
             self.write(f"{self.who(winners[0], rules)} {rules.term('winner')}")
         else:

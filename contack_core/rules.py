@@ -41,7 +41,7 @@ DEFAULT_TERMS: Mapping[str, Any] = {
     "sealed": "no cell is left to play to", "all_passed": "every player passed in turn",
     "points": "points", "held": "held", "total": "total", "colours": {},
     "discards": "lays aside", "chips": "chips", "bank": "the bank", "loan": "a loan", "placed": "tiles in the figure",
-    "partners": "partners", "nobody_wins": "nobody wins", "completed": "every tile is in the figure",
+    "partners": "partners", "partners_win": "win together as partners", "nobody_wins": "nobody wins", "completed": "every tile is in the figure",
     "time": "time is up", "seat": "seat", "at": "at",
 }
 
