@@ -14,17 +14,19 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from contack_core import Draw, GameState, IllegalAction, Pass, Play, load_rules
 from contack_core.audit import audit_record
 from contack_core.events import Played
 from contack_core.loader import shipped_rulesets_dir
 from contack_core.rules import Rules
-from helpers import TILES, hand_of, name, new_game, play, play_recorded_game, read_lines, ref_neighbours, run_cli, \
-    tile, write_lines
+from helpers import hand_of, name, new_game, play, play_recorded_game, read_lines, ref_neighbours, run_cli, tile, \
+    write_lines
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "rulesets" / "examples"
 EXAMPLES = ["threes", "six-tile-hands", "three-sided-openings", "going-out-bonus"]
@@ -140,7 +142,7 @@ def test_diff_against_parker_lists_exactly_the_changed_key_paths(example: str) -
             expected[path] = (PARKER.document["options"][option]["doc"], new)
     assert found == expected
     # Both sides name what they were given, and the diff is the same by id.
-    assert f"  parker-1939: " in result.stdout and f"  {file}: " in result.stdout
+    assert "  parker-1939: " in result.stdout and f"  {file}: " in result.stdout
     by_id = run_cli("rulesets", "diff", "parker-1939", example)
     assert parse_diff(by_id.stdout) == expected
 
@@ -468,3 +470,18 @@ def test_bench_an_example_with_an_option() -> None:
     assert figures["ruleset"] == "six-tile-hands" and figures["games"] == 5
     too_many = run_cli("bench", "six-tile-hands", "--games", "5", "--players", "7")
     assert too_many.exit_code == 1 and "2 to 6 players" in too_many.output
+
+
+# =========================================================================== the walk-through
+def test_the_walk_through_shows_each_example_as_it_ships() -> None:
+    # docs/house-rules.md quotes each example's YAML (without its comments): the quote
+    # must say what the file says, so the documentation cannot drift from the data.
+    text = (Path(__file__).resolve().parent.parent / "docs" / "house-rules.md").read_text(encoding="utf-8")
+    quoted = {}
+    for block in re.findall(r"```yaml\n(.*?)```", text, flags=re.DOTALL):
+        data = yaml.safe_load(block)
+        if isinstance(data, dict) and data.get("id") in EXAMPLES:
+            quoted[data["id"]] = data
+    assert sorted(quoted) == sorted(EXAMPLES)
+    for example, data in quoted.items():
+        assert data == yaml.safe_load(example_file(example).read_text(encoding="utf-8")), example
