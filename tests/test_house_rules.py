@@ -13,24 +13,28 @@ and [x+1, y] gold.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from contack_core import Draw, GameState, IllegalAction, Pass, Play, load_rules
 from contack_core.audit import audit_record
 from contack_core.events import Played
 from contack_core.loader import shipped_rulesets_dir
 from contack_core.rules import Rules
-from helpers import hand_of, name, new_game, play, play_recorded_game, read_lines, ref_neighbours, run_cli, tile, \
-    write_lines
+from helpers import hand_of, name, new_game, play, play_recorded_game, read_lines, ref_fit, ref_neighbours, run_cli, \
+    tile, write_lines
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "rulesets" / "examples"
 EXAMPLES = ["threes", "six-tile-hands", "three-sided-openings", "going-out-bonus"]
 PARKER = load_rules("parker-1939")
+PROPERTY = settings(max_examples=15, deadline=None)
 
 
 def rules(example: str, **options: object) -> Rules:
@@ -177,30 +181,38 @@ def test_threes_5_against_5_is_only_a_match_scoring_nothing() -> None:
         assert play(state, "04-05-06", (1, 0)).points == points
 
 
-def test_threes_every_contact_in_random_games_matches_or_sums_to_a_multiple_of_3() -> None:
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1), seats=st.integers(2, 7))
+def test_threes_every_contact_in_random_games_matches_or_sums_to_a_multiple_of_3(seed: int, seats: int) -> None:
     threes = rules("threes")
+    rng = random.Random(seed)
+    state = GameState(threes, seats)
+    while not state.is_over():
+        if state.is_chance_node():
+            state.apply(state.sample_chance(rng))
+            continue
+        legal = state.legal_actions()
+        event = state.apply(legal[rng.randrange(len(legal))])
+        if not isinstance(event, Played) or event.cell not in state.figure.tile_at:
+            continue  # not a play, or the play ended the hand and the figure is a new one
+        contacts = threes.placement.contacts_of(state.figure, event.cell)
+        for contact in contacts:
+            total = contact["mine"] + contact["theirs"]
+            assert contact["mine"] == contact["theirs"] or total % 3 == 0, contact
+            assert contact["points"] == (total if total % 3 == 0 else 0), contact
+        assert event.points == sum(total for c in contacts if (total := c["mine"] + c["theirs"]) % 3 == 0)
+
+
+def test_threes_scores_totals_parker_never_does() -> None:
     seen_counts: set[int] = set()
-    for seed in range(4):
-        rng = random.Random(seed)
-        state = GameState(threes, 3)
-        while not state.is_over():
-            if state.is_chance_node():
-                state.apply(state.sample_chance(rng))
-                continue
-            legal = state.legal_actions()
-            event = state.apply(legal[rng.randrange(len(legal))])
-            if not isinstance(event, Played) or event.cell not in state.figure.tile_at:
-                continue
-            contacts = threes.placement.contacts_of(state.figure, event.cell)
-            for contact in contacts:
-                total = contact["mine"] + contact["theirs"]
-                assert contact["mine"] == contact["theirs"] or total % 3 == 0, contact
-                assert contact["points"] == (total if total % 3 == 0 else 0), contact
-                if contact["points"]:
-                    seen_counts.add(total)
-            assert event.points == sum(total for c in contacts if (total := c["mine"] + c["theirs"]) % 3 == 0)
-    # Totals Parker never scores (9, 12 ...) did turn up.
-    assert seen_counts - {15}
+    for seed in range(3):
+        state = play_recorded_game(3, seed, Path(os.devnull), rules=rules("threes"))
+        for result in state.hand_results:
+            for cell in result.figure.tile_at:
+                seen_counts.update(c["mine"] + c["theirs"] for c in
+                                   state.rules.placement.contacts_of(result.figure, cell) if c["points"])
+    # Totals Parker never scores (3, 6, 9, 12, 18) turn up, and no multiple of 5 but 15 does.
+    assert {3, 6, 9, 12, 18} <= seen_counts <= {3, 6, 9, 12, 15, 18}
 
 
 # =========================================================================== hands of six
@@ -411,21 +423,29 @@ def test_three_sided_opening_away_from_the_last_tile_is_legal_under_both(ruleset
     assert (event.points, event.contacts, event.opportunity) == (50, 3, True)
 
 
-def test_three_sided_openings_random_games_play_only_next_to_the_last_tile_or_into_three_sided_cells() -> None:
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1), seats=st.integers(2, 7))
+def test_three_sided_openings_legal_plays_are_next_to_the_last_tile_or_into_three_sided_cells(seed: int,
+                                                                                               seats: int) -> None:
+    # The reference: Parker's contact rule (helpers.ref_fit) on the cells next to the last
+    # tile and the empty cells touching three tiles, nowhere else.
     three_sided = rules("three-sided-openings")
-    for seed in range(4):
-        rng = random.Random(seed)
-        state = GameState(three_sided, 3)
-        while not state.is_over():
-            if state.is_chance_node():
-                state.apply(state.sample_chance(rng))
-                continue
-            legal = state.legal_actions()
-            last = state.figure.last
-            for action in legal:
-                if isinstance(action, Play) and last is not None:
-                    assert action.cell in ref_neighbours(last) or touching(state, action.cell) == 3, action
-            state.apply(legal[rng.randrange(len(legal))])
+    rng = random.Random(seed)
+    state = GameState(three_sided, seats)
+    while not state.is_over():
+        if state.is_chance_node():
+            state.apply(state.sample_chance(rng))
+            continue
+        legal = state.legal_actions()
+        last, tile_at = state.figure.last, state.figure.tile_at
+        if last is not None and state.step >= len(three_sided.setup):
+            cells = {n for n in ref_neighbours(last) if n not in tile_at}
+            cells |= {n for placed in tile_at for n in ref_neighbours(placed)
+                      if n not in tile_at and touching(state, n) == 3}
+            hand = state.seat_zones["hand"][state.current_seat()]
+            expected = {Play(t, c) for t in hand for c in cells if ref_fit(tile_at, t, c) is not None}
+            assert {a for a in legal if isinstance(a, Play)} == expected
+        state.apply(legal[rng.randrange(len(legal))])
 
 
 # =========================================================================== the command line
