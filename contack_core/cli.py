@@ -19,6 +19,7 @@ from contack_core.loader import (
     load_rules,
     read_document,
     shipped_ruleset_ids,
+    shipped_rulesets_dir,
 )
 from contack_core.narrate import Narrator
 from contack_core.record import RecordWriter, UnreadableRecord, header_for
@@ -59,15 +60,19 @@ def load_or_fail(reference: str, options: dict[str, str] | None = None) -> Rules
 # ------------------------------------------------------------------------------- rulesets
 @rulesets_app.command("list")
 def rulesets_list() -> None:
-    """The shipped rulesets: id, players and title."""
-    for ruleset_id in shipped_ruleset_ids():
-        try:
-            rules = load_rules(ruleset_id)
-        except RulesetError as error:
-            typer.echo(f"{ruleset_id:<18} (does not load: {error.problems[0]})")
-            continue
-        low, high = rules.players
-        typer.echo(f"{rules.id:<18} {low}-{high} players  {rules.title}")
+    """The shipped rulesets, then the house-rule examples: id, players and title."""
+    examples = sorted(p.stem for p in (shipped_rulesets_dir() / "examples").glob("*.yaml"))
+    for heading, ids in (("", shipped_ruleset_ids()), ("\nhouse-rule examples (docs/house-rules.md):", examples)):
+        if heading and ids:
+            typer.echo(heading)
+        for ruleset_id in ids:
+            try:
+                rules = load_rules(ruleset_id)
+            except RulesetError as error:
+                typer.echo(f"{ruleset_id:<20} (does not load: {error.problems[0]})")
+                continue
+            low, high = rules.players
+            typer.echo(f"{rules.id:<20} {low}-{high} players  {rules.title}")
 
 
 @rulesets_app.command("show")
