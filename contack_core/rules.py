@@ -137,10 +137,10 @@ class Rules:
             hand_end=list(built["hand_end"].values()), counters=built["scoring"], match=built["match"],
         )
 
-    def new_figure(self, seat_count: int) -> Figure:
+    def new_figure(self, seat_count: int | None = None) -> Figure:
         """The empty position of a hand: the board primitive owns its container (a figure of
-        laid tiles, a grid of pieces)."""
-        return self.board.new_position(self, seat_count)
+        laid tiles, a grid of pieces); ``seat_count`` defaults to the fewest players."""
+        return self.board.new_position(self, self.players[0] if seat_count is None else seat_count)
 
     def digest(self) -> str:
         """A fingerprint of the resolved rules and options (stored in record headers)."""

@@ -292,11 +292,15 @@ class MovePiece(TurnRule):
         for piece, partners in self.movable(board, state.current):
             origin = board.square[piece]
             assert origin is not None
+            in_danger: bool | None = None  # worked out once per partner's piece, when needed
             for end, walk in board.walks(piece, self.steps(board, piece), self.straight).items():
                 if self.no_side_contact and board.side_contact(piece, end) is not None:
                     continue
-                if partners and self.partners_move == "to-save-or-take" and not self.saves_or_takes(board, piece, end):
-                    continue
+                if partners and self.partners_move == "to-save-or-take":
+                    if in_danger is None:
+                        in_danger = self.threatened(board, piece)
+                    if not self.saves_or_takes(board, piece, end, in_danger):
+                        continue
                 moves.append(Move(origin, walk))
         return moves
 
@@ -307,10 +311,17 @@ class MovePiece(TurnRule):
 
     def threatened(self, board: PieceBoard, piece: int) -> bool:
         """Whether some opponent could take ``piece`` with one of his own moves now."""
+        square = board.square[piece]
+        assert square is not None
         for seat, count in enumerate(board.alive):
             if not count or board.side[seat] == board.side[board.owner[piece]]:
                 continue
             for other in board.pieces_of(seat):
+                at = board.square[other]
+                assert at is not None
+                steps = self.steps(board, other)
+                if abs(at[0] - square[0]) + abs(at[1] - square[1]) > steps + 2:
+                    continue  # too far to end corner to corner with it
                 for end in board.walks(other, self.steps(board, other), self.straight):
                     if self.no_side_contact and board.side_contact(other, end) is not None:
                         continue
@@ -318,11 +329,15 @@ class MovePiece(TurnRule):
                         return True
         return False
 
-    def saves_or_takes(self, board: PieceBoard, piece: int, end: Square) -> bool:
+    def saves_or_takes(self, board: PieceBoard, piece: int, end: Square, in_danger: bool | None = None) -> bool:
+        """Whether moving a partner's ``piece`` to ``end`` takes an opponent's piece, or
+        saves it: an opponent could take it where it stands, and none could where it goes."""
         removed = self.outcome(board, piece, end)
         if any(board.opponents(piece, other) for other in removed if other != piece):
             return True
-        if piece in removed or not self.threatened(board, piece):
+        if piece in removed:
+            return False
+        if not (self.threatened(board, piece) if in_danger is None else in_danger):
             return False
         after = board.clone()
         after.move(piece, end, board.turn[piece] + self.turn_after)
