@@ -177,6 +177,8 @@ class PieceBoard:
         start = self.square[piece]
         assert start is not None
         tile_at, size = self.tile_at, self.size
+        if steps <= 2:  # the usual moves, unrolled (the hot path of a playout)
+            return self._short_walks(start, steps, straight)
         # Layer by layer: (point, axis) -> the walk that reached it (first found, so deterministic).
         layer: dict[tuple[Square, int], tuple[Square, ...]] = {(start, -1): ()}
         for _ in range(steps):
@@ -199,6 +201,26 @@ class PieceBoard:
         ends: dict[Square, tuple[Square, ...]] = {}
         for (point, _), walk in layer.items():
             ends.setdefault(point, walk)
+        return ends
+
+    def _short_walks(self, start: Square, steps: int, straight: bool) -> dict[Square, tuple[Square, ...]]:
+        tile_at, size = self.tile_at, self.size
+        x, y = start
+        ends: dict[Square, tuple[Square, ...]] = {}
+        for dx, dy in DIRECTIONS:
+            first = (x + dx, y + dy)
+            if not (0 <= first[0] < size and 0 <= first[1] < size) or first in tile_at:
+                continue
+            if steps == 1:
+                ends[first] = (first,)
+                continue
+            for ex, ey in DIRECTIONS:
+                if straight and (ex == 0) != (dx == 0):
+                    continue
+                second = (first[0] + ex, first[1] + ey)
+                if second == start or (0 <= second[0] < size and 0 <= second[1] < size and second not in tile_at):
+                    if second not in ends:
+                        ends[second] = (first, second)
         return ends
 
     def walk_fault(self, piece: int, path: Sequence[Square], steps: int, straight: bool) -> str | None:
