@@ -1,6 +1,7 @@
 """Actions: what a seat (or chance) does. Small immutable value types.
 
-Player actions are :class:`Play`, :class:`Draw`, :class:`Discard` and :class:`Pass`; chance
+Player actions are :class:`Play`, :class:`Draw`, :class:`Discard`, :class:`Pass` and, on a
+board of pieces, :class:`Move`; chance
 actions are :class:`Shuffle` and :class:`Deal` (and, where a set-up step opens the figure
 with a tile taken at random, a :class:`Play`). ``Draw(None)`` asks to draw the next tile of an
 ordered pile; ``Draw(tile)`` names it (as a record typed in at a real table does).
@@ -44,6 +45,15 @@ class Pass:
 
 
 @attrs.frozen(slots=True)
+class Move:
+    """Move the piece standing on ``origin`` along ``path``, one point per single step
+    (a board game's move; the piece then turns as its rules say)."""
+
+    origin: tuple[int, int]
+    path: tuple[tuple[int, int], ...]
+
+
+@attrs.frozen(slots=True)
 class Shuffle:
     """Chance: put ``zone`` in the order ``order`` (top of the pile last)."""
 
@@ -61,7 +71,7 @@ class Deal:
     zone: str | None = None
 
 
-Action = Play | Draw | Discard | Pass | Shuffle | Deal
+Action = Play | Draw | Discard | Pass | Move | Shuffle | Deal
 PASS = Pass()
 DRAW = Draw()
 

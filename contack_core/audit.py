@@ -15,11 +15,12 @@ from typing import Any
 
 import attrs
 
-from contack_core.actions import Deal, Discard, Draw, IllegalAction, Pass, Play, Shuffle
-from contack_core.events import ChipsMoved, Event, Played
+from contack_core.actions import Deal, Discard, Draw, IllegalAction, Move, Pass, Play, Shuffle
+from contack_core.events import ChipsMoved, Event, Moved, Played
+from contack_core.grid import parse_square
 from contack_core.lattice import parse_cell
 from contack_core.loader import RulesetError, find_ruleset, load_rules
-from contack_core.record import RecordLine, UnreadableRecord, game_end_line, read_record
+from contack_core.record import RecordLine, UnreadableRecord, game_end_line, move_line, read_record
 from contack_core.state import GameState
 from contack_core.tiles import UnknownTile
 
@@ -71,6 +72,7 @@ class _Auditor:
         self.ended_hand: tuple[int, str] | None = None  # (hand number, end rule) just finished
         self.game_end_seen = False
         self.effects: list[Event] = []  # what the last action led to, for chips lines to match
+        self.acted_in_hand = 0  # the last hand a deal or an action was applied in
 
     # ------------------------------------------------------------------ header
     def start(self, header: RecordLine) -> None:
@@ -102,6 +104,8 @@ class _Auditor:
         if self.game_end_seen:
             raise _Unsound(line.number, "nothing may follow game_end")
         try:
+            if kind in ("deal", "play", "draw", "discard", "pass", "move"):
+                self.acted_in_hand = state.hand_number
             if kind != "chips":
                 self.effects = []
             if kind == "hand":
@@ -116,6 +120,9 @@ class _Auditor:
             elif kind in ("play", "draw", "discard", "pass"):
                 self._expect_seat(data, chance=False)
                 self._action(kind, data)
+            elif kind == "move":
+                self._expect_seat(data, chance=False)
+                self._move(data)
             elif kind == "chips":
                 self._chips(data)
             elif kind == "hand_end":
@@ -169,8 +176,7 @@ class _Auditor:
             raise IllegalAction(f"the game is over after {len(state.hand_results)} hands")
         if data["number"] != state.hand_number:
             raise IllegalAction(f"hand {data['number']} cannot begin here: this is hand {state.hand_number}")
-        untouched = state.is_chance_node() and state.deal_seat == 0 and not state.figure.tile_at
-        if not untouched:
+        if self.acted_in_hand == state.hand_number:
             raise IllegalAction(f"hand {data['number']} has already begun")
 
     def _expect_seat(self, data: dict[str, Any], chance: bool) -> None:
@@ -218,6 +224,29 @@ class _Auditor:
             state.apply(Pass())
         self.effects = list(state.effects)
         state.effects.clear()
+        if len(state.hand_results) > hands_before:
+            result = state.hand_results[-1]
+            self.ended_hand = (result.number, result.reason)
+
+    def _move(self, data: dict[str, Any]) -> None:
+        """A move: legal for this seat now, and its stated piece, turn, removals and flip right."""
+        state = self.state
+        assert state is not None
+        hands_before = len(state.hand_results)
+        origin = parse_square(data["from"])
+        path = tuple(parse_square(point) for point in data["path"])
+        board = state.figure
+        piece = board.tile_at.get(origin)
+        event = state.apply(Move(origin, path))
+        assert isinstance(event, Moved) and piece is not None
+        due = move_line(state, event)
+        for key, what in (("piece", "the piece on {0} is {1}, not {2}"),
+                          ("turn", "after the move the piece is turned {1}, not {2}"),
+                          ("removed", "the contacts remove the pieces on {1}, not on {2}"),
+                          ("flipped", "the piece is {1}turned over here, not {2}")):
+            if key in data and data[key] != due[key]:
+                shown = ("" if due[key] else "not ", data[key]) if key == "flipped" else (due[key], data[key])
+                raise IllegalAction(what.format(list(origin), *shown))
         if len(state.hand_results) > hands_before:
             result = state.hand_results[-1]
             self.ended_hand = (result.number, result.reason)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from contack_core.bots import installed_players
-from contack_core.events import Drew, Passed, Played
+from contack_core.events import Drew, Moved, Passed, Played
 from contack_core.game import seat_seed
 from contack_core.rules import Rules
 from contack_core.state import GameState
@@ -27,14 +27,14 @@ def run_bench(rules: Rules, games: int, players: int, seed: int) -> dict[str, An
     available = installed_players()
     random_bot = available["random"].load()
     counts = {"games": games, "players": players, "seed": seed, "hands": 0, "actions": 0,
-              "plays": 0, "draws": 0, "passes": 0, "chance": 0}
+              "plays": 0, "draws": 0, "passes": 0, "moves": 0, "chance": 0}
     start = time.perf_counter()
     for game in range(games):
         rng = random.Random(seed * 1_000_003 + game)
         bots = [random_bot(seed=seat_seed(seed * 1_000_003 + game, s)) for s in range(players)]
         state = GameState(rules, players)
         apply = state.apply
-        actions = plays = draws = passes = chance = 0
+        actions = plays = draws = passes = moves = chance = 0
         while not state.over:
             if state.chance:
                 apply(state.sample_chance(rng))
@@ -49,16 +49,20 @@ def run_bench(rules: Rules, games: int, players: int, seed: int) -> dict[str, An
                 draws += 1
             elif kind is Passed:
                 passes += 1
+            elif kind is Moved:
+                moves += 1
         counts["hands"] += len(state.hand_results)
         counts["actions"] += actions
         counts["plays"] += plays
         counts["draws"] += draws
         counts["passes"] += passes
+        counts["moves"] += moves
         counts["chance"] += chance
     seconds = time.perf_counter() - start
     counts["seconds"] = round(seconds, 4)
     counts["games_per_s"] = round(games / seconds, 1)
     counts["actions_per_s"] = round(counts["actions"] / seconds, 1)
+    counts["moves_per_s"] = round(counts["moves"] / seconds, 1)
     return counts
 
 

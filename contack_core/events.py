@@ -53,6 +53,23 @@ class ChipsMoved:
 
 
 @attrs.define(slots=True)
+class Moved:
+    """A piece moved on a board of pieces: from ``origin`` along ``path``, then turned to
+    ``turn`` quarter turns; ``contacts`` (:class:`contack_core.grid.Contact`) were settled,
+    ``removed`` the points whose pieces left the board (the mover's own last, if it went),
+    ``flipped``: it was turned over on a ringed point. ``piece``: its id on the board."""
+
+    seat: int
+    piece: int
+    origin: tuple[int, int]
+    path: tuple[tuple[int, int], ...]
+    turn: int
+    contacts: tuple[Any, ...]
+    removed: tuple[tuple[int, int], ...]
+    flipped: bool
+
+
+@attrs.define(slots=True)
 class Passed:
     seat: int
 
@@ -82,4 +99,4 @@ class HandResult:
     figure: Any = attrs.field(eq=False, repr=False)
 
 
-Event = Played | Drew | Discarded | ChipsMoved | Passed | Dealt | Shuffled
+Event = Played | Drew | Discarded | ChipsMoved | Moved | Passed | Dealt | Shuffled

@@ -389,6 +389,7 @@ def build_primitives(document: Document, options: Mapping[str, Any], registry: R
         if slot == "components":
             tiles = [p for p in results.values() if getattr(p, "tiles", None) is not None]
             context.tiles = tiles[0].tiles if tiles else None
+            context.components = results
         if slot == "zones":
             context.zones = results
     return built

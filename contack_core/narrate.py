@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from contack_core.events import ChipsMoved, Dealt, Discarded, Drew, Event, HandResult, Passed, Played
+from contack_core.board_words import move_words
+from contack_core.events import ChipsMoved, Dealt, Discarded, Drew, Event, HandResult, Moved, Passed, Played
 from contack_core.rules import Rules
 from contack_core.state import GameState
 
@@ -66,6 +67,8 @@ class Narrator:
                        f"{' (' + rules.term('loan') + ')' if event.reason == 'loan' else ''}")
         elif isinstance(event, Passed):
             self.write(f"{self.who(event.seat, rules)} {rules.term('pass')}")
+        elif isinstance(event, Moved):
+            self.write(move_words(rules, state.figure, event, self.who(event.seat, rules)))
 
     def hand_ended(self, state: GameState, result: HandResult) -> None:
         if not self.events:
@@ -74,7 +77,8 @@ class Narrator:
         self.write(f"-- {rules.term('hand').capitalize()} {result.number}: {rules.term(result.reason)} "
                    f"({len(result.figure.tile_at)} {rules.term('placed')})")
         for seat, score in enumerate(result.scores):
-            self.write(f"   {self.who(seat, rules)}: {score:+d} ({result.held[seat]} {rules.term('held')})")
+            held = f" ({result.held[seat]} {rules.term('held')})" if rules.zones else ""  # no hands: nothing held
+            self.write(f"   {self.who(seat, rules)}: {score:+d}{held}")
 
     def game_ended(self, state: GameState) -> None:
         rules = state.rules

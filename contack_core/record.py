@@ -16,7 +16,7 @@ from typing import IO, Any
 import attrs
 import jsonschema
 
-from contack_core.events import ChipsMoved, Dealt, Discarded, Drew, Event, HandResult, Passed, Played
+from contack_core.events import ChipsMoved, Dealt, Discarded, Drew, Event, HandResult, Moved, Passed, Played
 from contack_core.schema import shipped_schema
 from contack_core.state import GameState
 
@@ -51,6 +51,8 @@ def event_line(state: GameState, event: Event) -> dict[str, Any] | None:
         return {"event": "discard", "seat": event.seat, "tile": names[event.tile], "to": event.zone}
     if isinstance(event, Passed):
         return {"event": "pass", "seat": event.seat}
+    if isinstance(event, Moved):
+        return move_line(state, event)
     if isinstance(event, ChipsMoved):
         return {"event": "chips", "from": "bank" if event.payer is None else event.payer,
                 "to": "bank" if event.payee is None else event.payee, "count": event.count, "reason": event.reason}
@@ -60,6 +62,17 @@ def event_line(state: GameState, event: Event) -> dict[str, Any] | None:
             return {"event": "deal", "zone": event.zone, "tiles": tiles}
         return {"event": "deal", "seat": event.seat, "tiles": tiles}
     return None
+
+
+def move_line(state: GameState, event: Moved) -> dict[str, Any]:
+    """The record object of a move: the piece (its colour and kind), where it stood, the
+    points it stepped through, its turn afterwards, the points whose pieces were removed and
+    whether it was turned over."""
+    board = state.figure
+    piece = f"{board.colour[event.piece]} {board.kinds[board.kind[event.piece]].name}"  # type: ignore[attr-defined]
+    return {"event": "move", "seat": event.seat, "piece": piece, "from": list(event.origin),
+            "path": [list(point) for point in event.path], "turn": event.turn,
+            "removed": [list(point) for point in event.removed], "flipped": event.flipped}
 
 
 class RecordWriter:
@@ -120,7 +133,7 @@ def header_for(rules: Any, seats: list[str], seed: int | None, players: list[str
 
 
 #: The kinds of line a record may hold, each a definition in record.schema.json.
-LINE_KINDS = ("header", "hand", "deal", "play", "draw", "discard", "pass", "chips", "hand_end", "game_end")
+LINE_KINDS = ("header", "hand", "deal", "play", "draw", "discard", "pass", "move", "chips", "hand_end", "game_end")
 
 
 def _validators() -> dict[str, jsonschema.Draft202012Validator]:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from contack_core.actions import Action, Play
-from contack_core.events import Discarded, Drew, Passed, Played
+from contack_core.events import Discarded, Drew, Moved, Passed, Played
 from contack_core.expressions import compile_turn_program
 from contack_core.lattice import Figure
 from contack_core.loader import Document, build_primitives
@@ -100,7 +100,7 @@ class Rules:
     def __attrs_post_init__(self) -> None:
         self.counter_list = list(self.counters.values())
         self.endings_after = {kind: [e for e in self.hand_end if kind in e.after]
-                              for kind in (Played, Drew, Discarded, Passed)}
+                              for kind in (Played, Drew, Discarded, Passed, Moved)}
         self.endings_when_stuck = [e for e in self.hand_end if e.when_stuck]
         self.turn_program = compile_turn_program(
             [(rule.when.source if rule.when is not None else None, rule.can_name) for rule in self.turn],
@@ -122,20 +122,25 @@ class Rules:
         if players[0] > players[1]:
             raise RulesetError([document.problem("players.min is more than players.max", ("players",))])
         tiles = [c.tiles for c in built["components"].values() if hasattr(c, "tiles")]
-        zones = built["zones"]
+        zones = built.get("zones", {})
         for rule in turn:
             if hasattr(rule, "placement"):
+                if built.get("placement") is None:
+                    raise RulesetError([document.problem(f"turn rule {rule.key!r} lays tiles: it needs a placement",
+                                                         ("turn", rule.key))])
                 rule.placement = built["placement"]
         terms = {**DEFAULT_TERMS, **(data.get("terms") or {})}
         return cls(
             id=data["id"], title=data["title"], players=players, options=dict(options), terms=terms,
             document=data, chain=document.chain, tiles=tiles[0], board=built["board"], zones=zones,
-            setup=list(built["setup"].values()), placement=built["placement"], turn=turn,
+            setup=list(built["setup"].values()), placement=built.get("placement"), turn=turn,
             hand_end=list(built["hand_end"].values()), counters=built["scoring"], match=built["match"],
         )
 
-    def new_figure(self) -> Figure:
-        return self.board.new_figure(self.placement.opening_min)
+    def new_figure(self, seat_count: int | None = None) -> Figure:
+        """The empty position of a hand: the board primitive owns its container (a figure of
+        laid tiles, a grid of pieces); ``seat_count`` defaults to the fewest players."""
+        return self.board.new_position(self, self.players[0] if seat_count is None else seat_count)
 
     def digest(self) -> str:
         """A fingerprint of the resolved rules and options (stored in record headers)."""

@@ -35,8 +35,10 @@ _TOP = {
     "$id": "https://contack.invalid/schemas/ruleset.schema.json",
     "title": "contack ruleset (contack-ruleset/1)",
     "type": "object",
-    "required": ["format", "id", "title", "players", "components", "board", "zones", "setup",
-                 "placement", "turn", "hand_end", "scoring", "match"],
+    # A board game of moving pieces has no hands or piles and lays no tiles: zones and
+    # placement may be left out.
+    "required": ["format", "id", "title", "players", "components", "board", "setup",
+                 "turn", "hand_end", "scoring", "match"],
     "properties": {
         "format": {"const": "contack-ruleset/1"},
         "id": _NAME,

@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from contack_core.actions import CHANCE, PASS, Action, Discard, Draw, IllegalAction, Pass, Play
-from contack_core.events import Dealt, Event, HandResult, Passed, Played, Shuffled
+from contack_core.actions import CHANCE, PASS, Action, Discard, Draw, IllegalAction, Move, Pass, Play
+from contack_core.events import Dealt, Event, HandResult, Moved, Passed, Played, Shuffled
 
 if TYPE_CHECKING:
     from contack_core.lattice import Figure
@@ -116,6 +116,8 @@ class GameState:
             return self._apply_within_turn(action)
         if kind is Pass:
             return self._apply_pass()
+        if kind is Move:
+            return self._apply_move(action)  # type: ignore[arg-type]
         raise IllegalAction(f"a {kind.__name__.lower()} is a chance outcome; the hand is not being set up")
 
     def clone(self) -> GameState:
@@ -191,7 +193,7 @@ class GameState:
         self.zones = {name: list(zone.initial_tiles(rules)) for name, zone in rules.zones.items() if not zone.per_seat}
         self.seat_zones = {name: [[] for _ in range(self.seat_count)]
                            for name, zone in rules.zones.items() if zone.per_seat}
-        self.figure: Figure = rules.new_figure()
+        self.figure: Figure = rules.new_figure(self.seat_count)
         self.hand_gains = {name: [0] * self.seat_count for name in rules.counters}
         #: What rule primitives work out once per hand (say, who opens), by primitive key.
         self.memo: dict[str, Any] = {}
@@ -250,6 +252,19 @@ class GameState:
         self._legal = None
         if not self._check_hand_end(event) and self.rules.endings_when_stuck:
             self._check_stuck()
+        return event
+
+    def _apply_move(self, action: Move) -> Moved:
+        """A piece moved on a board of pieces; the turn goes to the next seat the move rule names."""
+        rule = self._rule_for(action)
+        event = rule.apply(self, action)  # raises IllegalAction, changing nothing, if not legal
+        self.passes = 0
+        if not self._check_hand_end(event):
+            self.current = rule.next_seat(self)
+            self.drawn = 0
+            self._legal = None
+            if self.rules.endings_when_stuck:
+                self._check_stuck()
         return event
 
     def _apply_pass(self) -> Passed:

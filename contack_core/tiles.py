@@ -1,7 +1,7 @@
 """Triangular tiles: the component set is data, tiles are small integers inside the engine.
 
 A tile is named by its values in the set's colour order, two digits each (``09-02-08`` is
-blue 9, red 2, gold 8 in the Parker set). Inside the engine a tile is its index in the
+blue 9, red 2, gold 8 in a blue-red-gold set). Inside the engine a tile is its index in the
 set, so hands are lists of ints and tables are indexed directly.
 """
 

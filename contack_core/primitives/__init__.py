@@ -4,6 +4,16 @@ from contack_core.primitives.board import TriangularLattice
 from contack_core.primitives.components import TriangleTiles
 from contack_core.primitives.endings import AllPassed, NoActionLeft, NoLegalCell, TurnLimit, ZoneEmptied
 from contack_core.primitives.match import FixedHands
+from contack_core.primitives.pieces import (
+    CornerTiles,
+    LastSideStanding,
+    MovePiece,
+    OneSideLeft,
+    PiecesLeft,
+    SquareGrid,
+    StartPositions,
+    TwoPieceTie,
+)
 from contack_core.primitives.placement import ContactPlacement
 from contack_core.primitives.registry import Primitive
 from contack_core.primitives.scoring import CollectFromOthers, Counter
@@ -15,4 +25,5 @@ BUILTIN: tuple[type[Primitive], ...] = (
     TriangleTiles, TriangularLattice, Pile, Hand, ShuffleZone, DealTiles, DealToZones, LowestTileOpens,
     OpenFromZone, ContactPlacement, PlayTile, DrawTile, DiscardTile, PassTurn, ZoneEmptied, AllPassed,
     NoLegalCell, NoActionLeft, TurnLimit, Counter, CollectFromOthers, FixedHands,
+    CornerTiles, SquareGrid, StartPositions, MovePiece, OneSideLeft, TwoPieceTie, PiecesLeft, LastSideStanding,
 )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from contack_core.lattice import Figure, NeighbourCache
 from contack_core.primitives.registry import BuildContext, Primitive
 
@@ -23,6 +25,10 @@ class TriangularLattice(Primitive):
     def build(self, context: BuildContext) -> None:
         self.origin = tuple(self.params.get("origin", (0, 0)))
         self.neighbour_cache = NeighbourCache()
+
+    def new_position(self, rules: Any, seat_count: int) -> Figure:
+        """The empty figure of a hand, its openings as the ruleset's placement counts them."""
+        return self.new_figure(rules.placement.opening_min)
 
     def new_figure(self, opening_min: int) -> Figure:
         """An empty figure whose ``openings`` are cells touching ``opening_min`` tiles or more."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from contack_core.events import Discarded, Drew, Event, Passed, Played
+from contack_core.events import Discarded, Drew, Event, Moved, Passed, Played
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ class TurnLimit(HandEnding):
     reproduces exactly."""
 
     name = "turn-limit"
-    after = (Played, Drew, Discarded, Passed)
+    after = (Played, Drew, Discarded, Passed, Moved)
     schema = {"type": "object", "required": ["turns"], "properties": {"turns": {"type": ["integer", "string"]}},
               "additionalProperties": False}
 

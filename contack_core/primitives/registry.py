@@ -56,6 +56,8 @@ class BuildContext:
     compile: Any  # (source, names) -> Expression, with the options bound
     turn_names: Any  # (turn rule key) -> the names its ``when`` may read
     counters: Mapping[str, Any]
+    #: The built component primitives, by key (a board or set-up may need the pieces themselves).
+    components: Mapping[str, Any] = attrs.Factory(dict)
 
     def expression(self, source: Any, names: tuple[str, ...] | frozenset[str], key: str) -> Expression:
         from contack_core.expressions import ExpressionError

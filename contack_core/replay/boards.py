@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from contack_core.replay.drawing import Picture
+from contack_core.replay.squares import describe_board, paint_board, read_board
 from contack_core.replay.triangles import describe_figure, paint_figure, read_figure
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ BOARD_KINDS: Mapping[str, BoardKind] = MappingProxyType({
         paint=lambda view, colours: paint_figure(view, colour_names=colours),
         describe=describe_figure,
     ),
+    "square-grid": BoardKind(read=read_board, paint=paint_board, describe=describe_board),
 })
 
 

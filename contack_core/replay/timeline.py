@@ -225,6 +225,18 @@ def _pass(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any
     return f"{seat_label(seats, data['seat'])} {rules.term('pass')}"
 
 
+def _move(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any, state: GameState | None) -> str:
+    walk = " -> ".join(str(list(point)) for point in [data["from"], *data["path"]])
+    text = f"{seat_label(seats, data['seat'])} moves {data.get('piece', 'the piece')} {walk}"
+    if "turn" in data:
+        text += f", turned {data['turn']} quarter(s) right of facing north"
+    if data.get("removed"):
+        text += f"; removed: {', '.join(str(list(point)) for point in data['removed'])}"
+    if data.get("flipped"):
+        text += "; turned over on a ringed spot"
+    return text
+
+
 def _hand_end(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any,
               state: GameState | None) -> str:
     number = data["number"]
@@ -245,7 +257,7 @@ def _game_end(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board:
 
 
 DESCRIBERS: Mapping[str, Describer] = MappingProxyType({
-    "hand": _hand, "deal": _deal, "play": _play, "draw": _draw, "pass": _pass,
+    "hand": _hand, "deal": _deal, "play": _play, "draw": _draw, "pass": _pass, "move": _move,
     "hand_end": _hand_end, "game_end": _game_end,
 })
 

@@ -1,0 +1,333 @@
+"""A square grid of points with square pieces centred on them: the position of a board game.
+
+Points are ``(x, y)``, ``0 <= x, y < size``, ``y`` growing away from the south edge. A piece
+centred on a point has its sides parallel to the lines, so a piece on an orthogonal
+neighbour touches it side to side and a piece on a diagonal neighbour touches it corner to
+corner. Corners are numbered clockwise seen from above: 0 north-west, 1 north-east,
+2 south-east, 3 south-west. A piece's printed corner values are listed clockwise; turned
+``r`` quarter turns to the right (clockwise), value ``i`` lies on corner ``(i + r) % 4``.
+
+Pieces are small integers; what never changes (owner, colour, kind) is shared by every
+clone, what does (square, turn, face) is copied. The module holds only geometry and the
+pure questions rules ask of a position (walks, contacts); the rule primitives that use it
+are in :mod:`contack_core.primitives.pieces`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+Square = tuple[int, int]
+
+#: Unit steps along the lines: north, east, south, west (direction ``d`` is a turn of ``d`` quarters).
+DIRECTIONS: tuple[Square, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
+DIRECTION_NAMES = ("north", "east", "south", "west")
+#: Offsets to the diagonal neighbour touching each corner: NW, NE, SE, SW.
+CORNER_OFFSETS: tuple[Square, ...] = ((-1, 1), (1, 1), (1, -1), (-1, -1))
+CORNER_NAMES = ("north-west", "north-east", "south-east", "south-west")
+
+
+def parse_square(value: object) -> Square:
+    """A point from its record form ``[x, y]``, or a ValueError saying why not."""
+    if (not isinstance(value, (list, tuple)) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        raise ValueError(f"a point is a list of two integers [x, y]; found {value!r}")
+    return (value[0], value[1])
+
+
+@attrs.frozen
+class PieceKind:
+    """A kind of piece: its corner values face up and face down (clockwise), and its step count."""
+
+    name: str
+    face: tuple[int, int, int, int]
+    reverse: tuple[int, int, int, int]
+    steps: int
+
+
+@attrs.frozen
+class Contact:
+    """One corner-to-corner touch settled after a move: the other piece, and both numbers."""
+
+    other: int
+    square: Square
+    mine: int
+    theirs: int
+
+
+@attrs.frozen
+class Settlement:
+    """The outcome of the contacts a moved piece makes: who touches, and who goes."""
+
+    contacts: tuple[Contact, ...]
+    removed: tuple[int, ...]  # piece ids, opponents first, the moved piece last if it goes
+
+
+class PieceBoard:
+    """The pieces on a square grid: where each lies, how it is turned, which face is up.
+
+    ``tile_at`` maps a point to the piece on it (the name every position container shares,
+    so zone-agnostic code such as ``GameState.locate`` works on it); ``square[p]`` is piece
+    ``p``'s point or None once removed. ``side`` gives each seat's side (partners share one).
+    ``endgame_moves`` counts the moves made since a ruleset's endgame began (None before).
+    """
+
+    __slots__ = ("size", "kinds", "owner", "colour", "kind", "side", "tile_at", "square", "turn", "flipped",
+                 "alive", "endgame_moves", "last", "ringed", "home_edge")
+
+    def __init__(self, size: int, kinds: Sequence[PieceKind], side: Sequence[int]) -> None:
+        self.size = size
+        self.kinds = tuple(kinds)
+        self.owner: list[int] = []
+        self.colour: list[str] = []
+        self.kind: list[int] = []
+        self.side = tuple(side)
+        self.tile_at: dict[Square, int] = {}
+        self.square: list[Square | None] = []
+        self.turn: list[int] = []
+        self.flipped: list[bool] = []
+        self.alive = [0] * len(side)  # pieces on the board per seat
+        self.endgame_moves: int | None = None
+        self.last: int | None = None  # the piece moved last
+        #: Per seat, the points where its pieces are turned over (its flip targets).
+        self.ringed: list[frozenset[Square]] = [frozenset()] * len(side)
+        #: Per seat, the edge it starts from (a direction name of the edge), or None.
+        self.home_edge: list[str | None] = [None] * len(side)
+
+    def clone(self) -> PieceBoard:
+        other = PieceBoard.__new__(PieceBoard)
+        other.size, other.kinds, other.side = self.size, self.kinds, self.side
+        other.owner, other.colour, other.kind = self.owner, self.colour, self.kind  # fixed once laid out
+        other.ringed, other.home_edge = self.ringed, self.home_edge
+        other.tile_at = dict(self.tile_at)
+        other.square = list(self.square)
+        other.turn = list(self.turn)
+        other.flipped = list(self.flipped)
+        other.alive = list(self.alive)
+        other.endgame_moves = self.endgame_moves
+        other.last = self.last
+        return other
+
+    # ------------------------------------------------------------------ setting out
+    def add(self, owner: int, colour: str, kind: int, square: Square, turn: int) -> int:
+        """Lay a new piece on an empty point; its id."""
+        if not self.on_board(square):
+            raise ValueError(f"point {list(square)} is off the {self.size}x{self.size} board")
+        if square in self.tile_at:
+            raise ValueError(f"point {list(square)} already holds a piece")
+        piece = len(self.square)
+        self.owner = [*self.owner, owner]
+        self.colour = [*self.colour, colour]
+        self.kind = [*self.kind, kind]
+        self.square.append(square)
+        self.turn.append(turn % 4)
+        self.flipped.append(False)
+        self.tile_at[square] = piece
+        self.alive[owner] += 1
+        return piece
+
+    # ------------------------------------------------------------------ questions
+    def on_board(self, square: Square) -> bool:
+        return 0 <= square[0] < self.size and 0 <= square[1] < self.size
+
+    def values(self, piece: int) -> tuple[int, int, int, int]:
+        kind = self.kinds[self.kind[piece]]
+        return kind.reverse if self.flipped[piece] else kind.face
+
+    def corner_value(self, piece: int, corner: int, turn: int | None = None) -> int:
+        """The number on ``corner`` of ``piece`` (turned ``turn`` quarters, default as it lies)."""
+        turned = self.turn[piece] if turn is None else turn
+        return self.values(piece)[(corner - turned) % 4]
+
+    def corners(self, piece: int) -> tuple[int, int, int, int]:
+        """The numbers on the four corners as the piece lies: NW, NE, SE, SW."""
+        return tuple(self.corner_value(piece, c) for c in range(4))  # type: ignore[return-value]
+
+    def opponents(self, a: int, b: int) -> bool:
+        """Whether pieces ``a`` and ``b`` belong to different sides."""
+        return self.side[self.owner[a]] != self.side[self.owner[b]]
+
+    def pieces_of(self, seat: int) -> list[int]:
+        return [p for p, square in enumerate(self.square) if square is not None and self.owner[p] == seat]
+
+    def on_board_pieces(self) -> list[int]:
+        return [p for p, square in enumerate(self.square) if square is not None]
+
+    def sides_left(self) -> set[int]:
+        return {self.side[seat] for seat, count in enumerate(self.alive) if count}
+
+    def side_contact(self, piece: int, square: Square) -> int | None:
+        """An opponent piece that ``piece`` would touch side to side on ``square`` (None if none)."""
+        x, y = square
+        tile_at = self.tile_at
+        mine = self.side[self.owner[piece]]
+        for dx, dy in DIRECTIONS:
+            other = tile_at.get((x + dx, y + dy))
+            if other is not None and other != piece and self.side[self.owner[other]] != mine:
+                return other
+        return None
+
+    # ------------------------------------------------------------------ walks
+    def walks(self, piece: int, steps: int, straight: bool) -> dict[Square, tuple[Square, ...]]:
+        """Every point ``piece`` can end on after exactly ``steps`` single steps along the
+        lines through empty points (its own point counts as empty once it has left, so it
+        may come back), each with one such walk. ``straight``: every step on one line."""
+        start = self.square[piece]
+        assert start is not None
+        tile_at, size = self.tile_at, self.size
+        if steps <= 2:  # the usual moves, unrolled (the hot path of a playout)
+            return self._short_walks(start, steps, straight)
+        # Layer by layer: (point, axis) -> the walk that reached it (first found, so deterministic).
+        layer: dict[tuple[Square, int], tuple[Square, ...]] = {(start, -1): ()}
+        for _ in range(steps):
+            following: dict[tuple[Square, int], tuple[Square, ...]] = {}
+            for (point, axis), walk in layer.items():
+                x, y = point
+                for direction, (dx, dy) in enumerate(DIRECTIONS):
+                    if straight and axis >= 0 and direction % 2 != axis:
+                        continue
+                    nx, ny = x + dx, y + dy
+                    if not (0 <= nx < size and 0 <= ny < size):
+                        continue
+                    target = (nx, ny)
+                    if target != start and target in tile_at:
+                        continue
+                    key = (target, direction % 2 if straight else -1)
+                    if key not in following:
+                        following[key] = (*walk, target)
+            layer = following
+        ends: dict[Square, tuple[Square, ...]] = {}
+        for (point, _), walk in layer.items():
+            ends.setdefault(point, walk)
+        return ends
+
+    def _short_walks(self, start: Square, steps: int, straight: bool) -> dict[Square, tuple[Square, ...]]:
+        tile_at, size = self.tile_at, self.size
+        x, y = start
+        ends: dict[Square, tuple[Square, ...]] = {}
+        for dx, dy in DIRECTIONS:
+            first = (x + dx, y + dy)
+            if not (0 <= first[0] < size and 0 <= first[1] < size) or first in tile_at:
+                continue
+            if steps == 1:
+                ends[first] = (first,)
+                continue
+            for ex, ey in DIRECTIONS:
+                if straight and (ex == 0) != (dx == 0):
+                    continue
+                second = (first[0] + ex, first[1] + ey)
+                if second == start or (0 <= second[0] < size and 0 <= second[1] < size and second not in tile_at):
+                    if second not in ends:
+                        ends[second] = (first, second)
+        return ends
+
+    def walk_fault(self, piece: int, path: Sequence[Square], steps: int, straight: bool) -> str | None:
+        """Why ``path`` is not a legal walk of ``piece`` (None when it is)."""
+        start = self.square[piece]
+        assert start is not None
+        if len(path) != steps:
+            return f"this piece moves exactly {steps} step{'s' if steps != 1 else ''}, not {len(path)}"
+        point, axis = start, None
+        for target in path:
+            dx, dy = target[0] - point[0], target[1] - point[1]
+            if (dx, dy) not in DIRECTIONS:
+                return (f"{list(point)} to {list(target)} is not one step along a line "
+                        f"(never diagonally across a square)")
+            if not self.on_board(target):
+                return f"point {list(target)} is off the board"
+            if target != start and target in self.tile_at:
+                return f"point {list(target)} is taken: a piece moves only over and onto empty points"
+            step_axis = DIRECTIONS.index((dx, dy)) % 2
+            if straight and axis is not None and step_axis != axis:
+                return "this piece's steps all go along one line (it may not turn during a move)"
+            point, axis = target, step_axis
+        return None
+
+    # ------------------------------------------------------------------ contacts
+    def settle(self, piece: int, square: Square, turn: int, pooled: bool = True) -> Settlement:
+        """The corner contacts ``piece`` makes on ``square`` turned ``turn``, and who goes.
+
+        Each opponent piece touching it corner to corner compares its touching number with
+        the mover's: the higher stays, the lower goes, equal both go. Touching several, the
+        numbers are summed: ``pooled`` sums every opponent together against the mover's
+        touching numbers; otherwise each opponent seat is settled apart, and the mover goes
+        if it loses or ties against any of them.
+        """
+        x, y = square
+        tile_at = self.tile_at
+        mine_side = self.side[self.owner[piece]]
+        contacts = []
+        for corner, (dx, dy) in enumerate(CORNER_OFFSETS):
+            other = tile_at.get((x + dx, y + dy))
+            if other is None or other == piece or self.side[self.owner[other]] == mine_side:
+                continue
+            contacts.append(Contact(other, (x + dx, y + dy), self.corner_value(piece, corner, turn),
+                                    self.corner_value(other, (corner + 2) % 4)))
+        if not contacts:
+            return Settlement((), ())
+        groups: dict[int, list[Contact]] = {}
+        for contact in contacts:
+            groups.setdefault(0 if pooled else self.owner[contact.other], []).append(contact)
+        removed: list[int] = []
+        mover_goes = False
+        for group in groups.values():
+            mine = sum(c.mine for c in group)
+            theirs = sum(c.theirs for c in group)
+            if mine >= theirs:
+                removed.extend(c.other for c in group)
+            if mine <= theirs:
+                mover_goes = True
+        if mover_goes:
+            removed.append(piece)
+        return Settlement(tuple(contacts), tuple(removed))
+
+    # ------------------------------------------------------------------ changes
+    def move(self, piece: int, square: Square, turn: int) -> None:
+        old = self.square[piece]
+        assert old is not None
+        del self.tile_at[old]
+        self.tile_at[square] = piece
+        self.square[piece] = square
+        self.turn[piece] = turn % 4
+        self.last = piece
+
+    def remove(self, piece: int) -> None:
+        square = self.square[piece]
+        if square is None:
+            return
+        del self.tile_at[square]
+        self.square[piece] = None
+        self.alive[self.owner[piece]] -= 1
+
+
+def board_text(board: PieceBoard, colour_initials: dict[str, str] | None = None) -> list[str]:
+    """A compact picture of the board, north at the top, two text lines per row of points.
+
+    A piece shows its colour's initial (upper case once turned over) and its corner numbers
+    where they lie: north-west and north-east on the upper line, south-west and south-east
+    below. An empty point is ``.``, an empty ringed point ``o``.
+    """
+    initials = colour_initials or {}
+    ringed = frozenset().union(*board.ringed) if board.ringed else frozenset()
+    width = len(str(board.size - 1))
+    pad = " " * width
+    lines = []
+    for y in range(board.size - 1, -1, -1):
+        upper, lower = [], []
+        for x in range(board.size):
+            piece = board.tile_at.get((x, y))
+            if piece is None:
+                upper.append(" o " if (x, y) in ringed else " . ")
+                lower.append("   ")
+                continue
+            letter = (initials.get(board.colour[piece]) or board.colour[piece][:1] or "?")
+            letter = letter.upper() if board.flipped[piece] else letter.lower()
+            nw, ne, se, sw = board.corners(piece)
+            upper.append(f"{letter}{nw}{ne}")
+            lower.append(f" {sw}{se}")
+        lines.append((f"{y:>{width}} " + " ".join(upper)).rstrip())
+        lines.append((f"{pad} " + " ".join(lower)).rstrip())
+    lines.append((f"{pad} " + " ".join(f"{x:>2} " for x in range(board.size))).rstrip())
+    return lines

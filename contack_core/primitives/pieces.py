@@ -1,0 +1,522 @@
+"""Primitives of board games with pieces that move: a square grid, corner-valued square
+pieces laid out on start points, moves of a set number of single steps, a turn after each
+move, corner contacts settled by comparing numbers, pieces turned over on ringed points,
+and the game won by the last side with pieces on the board.
+
+The position is a :class:`contack_core.grid.PieceBoard`, owned by the board primitive
+(``GameState.figure`` holds it, as it holds the triangle games' figure).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from contack_core.actions import IllegalAction, Move
+from contack_core.events import Event, Moved
+from contack_core.grid import DIRECTION_NAMES, PieceBoard, PieceKind, Square
+from contack_core.primitives.endings import HandEnding
+from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
+from contack_core.primitives.turn import TurnRule
+from contack_core.tiles import TileSet
+
+if TYPE_CHECKING:
+    from contack_core.rules import Rules
+    from contack_core.state import GameState
+
+_CORNERS = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 99}, "minItems": 4, "maxItems": 4}
+_EDGES = ("south", "west", "north", "east")
+#: The way a piece starting on each edge faces (a direction index, north = 0, clockwise):
+#: also the quarter turns that bring its first two printed corners to the front.
+_FACING = {"south": 0, "west": 1, "north": 2, "east": 3}
+_OPPOSITE = {"south": "north", "north": "south", "west": "east", "east": "west"}
+
+
+def edge_points(edge: str, size: int, start: int, count: int) -> list[Square]:
+    """``count`` points along ``edge`` from coordinate ``start`` (west to east, south to north)."""
+    last = size - 1
+    along = range(start, start + count)
+    if edge == "south":
+        return [(i, 0) for i in along]
+    if edge == "north":
+        return [(i, last) for i in along]
+    if edge == "west":
+        return [(0, i) for i in along]
+    return [(last, i) for i in along]
+
+
+class CornerTiles(Primitive):
+    """Square pieces numbered at their four corners, in ``colours``, of the ``kinds`` listed.
+
+    Each kind lists its ``face`` numbers clockwise (the first two are the front corners when
+    a piece starts on its edge), the ``reverse`` numbers shown once it is turned over, and
+    the ``steps`` it moves. Kinds are named in rulesets and records by their key; the tile
+    set the narration uses names each face as its numbers (``03-04-05-06``).
+    """
+
+    name = "corner-tiles"
+    slot = "components"
+    schema = {
+        "type": "object",
+        "required": ["colours", "kinds"],
+        "properties": {
+            "colours": {"type": "array", "items": {"type": "string"}, "minItems": 1, "uniqueItems": True},
+            "kinds": {
+                "type": "object", "minProperties": 1,
+                "additionalProperties": {
+                    "type": "object", "required": ["face", "reverse", "steps"],
+                    "properties": {"face": _CORNERS, "reverse": _CORNERS,
+                                   "steps": {"type": ["integer", "string"]}},
+                    "additionalProperties": False,
+                },
+            },
+        },
+        "additionalProperties": False,
+    }
+
+    def build(self, context: BuildContext) -> None:
+        self.colours = tuple(self.params["colours"])
+        kinds = []
+        for name, spec in self.params["kinds"].items():
+            steps = context.constant(spec["steps"], f"kinds.{name}.steps")
+            if not isinstance(steps, int) or steps < 1:
+                raise PrimitiveError(f"steps must be a whole number of at least 1, found {steps!r}",
+                                     f"kinds.{name}.steps")
+            kinds.append(PieceKind(name, tuple(spec["face"]), tuple(spec["reverse"]), steps))  # type: ignore[arg-type]
+        self.kinds = tuple(kinds)
+        self.kind_index = {kind.name: i for i, kind in enumerate(self.kinds)}
+        faces = {kind.face: None for kind in kinds} | {kind.reverse: None for kind in kinds}
+        self.tiles = TileSet(colours=("north-west", "north-east", "south-east", "south-west"), values=tuple(faces))
+
+
+class SquareGrid(Primitive):
+    """A square board of ``size`` x ``size`` points ``[x, y]`` (0 at the south-west corner).
+
+    ``ringed`` marks points on the edges (``south``, ``west``, ``north``, ``east``), each
+    edge a run of ``count`` points from coordinate ``start``: a piece that reaches a ringed
+    point on the edge opposite its home edge may be turned over (see the ``move`` rule).
+    """
+
+    name = "square-grid"
+    slot = "board"
+    schema = {
+        "type": "object",
+        "required": ["size"],
+        "properties": {
+            "size": {"type": ["integer", "string"]},
+            "ringed": {"type": "object", "propertyNames": {"enum": list(_EDGES)},
+                       "additionalProperties": {
+                           "type": "object", "required": ["start", "count"],
+                           "properties": {"start": {"type": ["integer", "string"]},
+                                          "count": {"type": ["integer", "string"]}},
+                           "additionalProperties": False}},
+        },
+        "additionalProperties": False,
+    }
+
+    def build(self, context: BuildContext) -> None:
+        self.size = context.constant(self.params["size"], "size")
+        if not isinstance(self.size, int) or not 2 <= self.size <= 99:
+            raise PrimitiveError(f"size must be a whole number from 2 to 99, found {self.size!r}", "size")
+        self.ringed: dict[str, frozenset[Square]] = {}
+        for edge, run in (self.params.get("ringed") or {}).items():
+            start = context.constant(run["start"], f"ringed.{edge}.start")
+            count = context.constant(run["count"], f"ringed.{edge}.count")
+            if not (isinstance(start, int) and isinstance(count, int) and start >= 0 and count >= 0
+                    and start + count <= self.size):
+                raise PrimitiveError(f"the ringed points of the {edge} edge run off the board", f"ringed.{edge}")
+            self.ringed[edge] = frozenset(edge_points(edge, self.size, start, count))
+        self.components: CornerTiles | None = None
+        pieces = [c for c in context.components.values() if isinstance(c, CornerTiles)]
+        self.components = pieces[0] if pieces else None
+
+    def new_position(self, rules: Rules, seat_count: int) -> PieceBoard:
+        """An empty board; the set-up lays the pieces out."""
+        teams = rules.match.teams(seat_count)
+        side = [0] * seat_count
+        for index, team in enumerate(teams):
+            for seat in team:
+                side[seat] = index
+        kinds = self.components.kinds if self.components is not None else ()
+        return PieceBoard(self.size, kinds, side)
+
+
+class StartPositions(Primitive):
+    """Lay every seat's pieces out on its home edge before the first move (no chance).
+
+    ``layouts`` gives, per number of seats (``"2"``, ``"3"``...), one row per seat: the
+    ``edge`` it starts from, the coordinate along the edge of its first point (``start``),
+    and its ``pieces`` in order along the edge (west to east, south to north), each written
+    ``"<colour> <kind>"``. Pieces face the middle of the board: the first two printed
+    corners of each kind lie at the front. A seat's flip targets are the ringed points of
+    the edge opposite its home edge.
+    """
+
+    name = "start-positions"
+    slot = "setup"
+    chance = False
+    accepts: tuple[type, ...] = ()
+    schema = {
+        "type": "object",
+        "required": ["layouts"],
+        "properties": {
+            "layouts": {
+                "type": "object", "minProperties": 1, "propertyNames": {"pattern": "^[1-9][0-9]?$"},
+                "additionalProperties": {
+                    "type": "array", "minItems": 1,
+                    "items": {"type": "object", "required": ["seat", "edge", "start", "pieces"],
+                              "properties": {"seat": {"type": "integer", "minimum": 0},
+                                             "edge": {"enum": list(_EDGES)},
+                                             "start": {"type": "integer", "minimum": 0},
+                                             "pieces": {"type": "array", "minItems": 1,
+                                                        "items": {"type": "string"}}},
+                              "additionalProperties": False},
+                },
+            },
+        },
+        "additionalProperties": False,
+    }
+
+    def build(self, context: BuildContext) -> None:
+        pieces = [c for c in context.components.values() if isinstance(c, CornerTiles)]
+        if not pieces:
+            raise PrimitiveError("start-positions needs corner-tiles in components", "layouts")
+        components = pieces[0]
+        self.layouts: dict[int, list[tuple[int, str, int, list[tuple[str, int]]]]] = {}
+        for count, rows in self.params["layouts"].items():
+            laid = []
+            seats_seen = set()
+            for i, row in enumerate(rows):
+                where = f"layouts.{count}.{i}"
+                if row["seat"] >= int(count) or row["seat"] in seats_seen:
+                    raise PrimitiveError(f"seat {row['seat']} is not one of seats 0 to {int(count) - 1} "
+                                         f"or is laid out twice", f"{where}.seat")
+                seats_seen.add(row["seat"])
+                listed = []
+                for j, spec in enumerate(row["pieces"]):
+                    colour, _, kind = spec.partition(" ")
+                    if colour not in components.colours or kind not in components.kind_index:
+                        raise PrimitiveError(
+                            f"a piece is written '<colour> <kind>' with a colour of {list(components.colours)} "
+                            f"and a kind of {list(components.kind_index)}; found {spec!r}", f"{where}.pieces.{j}")
+                    listed.append((colour, components.kind_index[kind]))
+                laid.append((row["seat"], row["edge"], row["start"], listed))
+            if len(seats_seen) != int(count):
+                raise PrimitiveError(f"a layout for {count} seats must lay out every seat", f"layouts.{count}")
+            self.layouts[int(count)] = laid
+
+    def enter(self, state: GameState) -> None:
+        board: PieceBoard = state.figure  # type: ignore[assignment]
+        layout = self.layouts.get(state.seat_count)
+        if layout is None:
+            raise IllegalAction(f"this ruleset lays out no start position for {state.seat_count} seats "
+                                f"(it has {', '.join(map(str, sorted(self.layouts)))})")
+        ringed = state.rules.board.ringed
+        for seat, edge, start, listed in layout:
+            points = edge_points(edge, board.size, start, len(listed))
+            for point, (colour, kind) in zip(points, listed):
+                board.add(seat, colour, kind, point, _FACING[edge])
+            board.home_edge[seat] = edge
+            board.ringed[seat] = ringed.get(_OPPOSITE[edge], frozenset())
+        state.setup_step_done()
+
+    def explain(self, state: GameState) -> str:
+        return "the pieces are being laid out"
+
+
+class MovePiece(TurnRule):
+    """Move one piece: exactly its kind's ``steps`` single steps along the lines, over and
+    onto empty points (coming back to where it began is allowed); then turn it
+    ``turn_after`` quarter turns to the right; then settle its corner contacts; then turn
+    it over if it reached one of its ringed points for the first time.
+
+    ``may_turn``: whether the steps of one move may change line. ``no_side_contact``: a
+    move may not end side by side with an opponent's piece. ``contact_sums``: ``pooled``
+    (every opponent piece touched counts against the mover together) or ``per-opponent``.
+    ``flip_on_ringed``: turn pieces over on their ringed points. ``partners_move``: a seat
+    may also move its partner's pieces ``never``, ``always``, or ``to-save-or-take`` (only
+    to take an opponent's piece, or to move a partner's piece that an opponent could take
+    now to where none could). ``endgame_steps``: when just two pieces of different sides
+    are left, both face up and of one kind, every move is this many steps instead (0: no
+    such endgame).
+    """
+
+    name = "move"
+    action_type = Move
+    schema = {
+        "type": "object",
+        "properties": {
+            "turn_after": {"type": ["integer", "string"]},
+            "may_turn": {"type": ["boolean", "string"]},
+            "no_side_contact": {"type": "boolean"},
+            "contact_sums": {"enum": ["pooled", "per-opponent"]},
+            "flip_on_ringed": {"type": "boolean"},
+            "partners_move": {"enum": ["never", "always", "to-save-or-take"]},
+            "endgame_steps": {"type": ["integer", "string"]},
+            "when": {"type": "string"},
+        },
+        "additionalProperties": False,
+    }
+
+    def build(self, context: BuildContext) -> None:
+        super().build(context)
+        self.turn_after = context.constant(self.params.get("turn_after", 1), "turn_after")
+        may_turn = self.params.get("may_turn", True)
+        self.straight = not (context.constant(may_turn, "may_turn") if isinstance(may_turn, str) else may_turn)
+        self.no_side_contact: bool = self.params.get("no_side_contact", True)
+        self.pooled = self.params.get("contact_sums", "pooled") == "pooled"
+        self.flip_on_ringed: bool = self.params.get("flip_on_ringed", True)
+        self.partners_move: str = self.params.get("partners_move", "never")
+        self.endgame_steps = context.constant(self.params.get("endgame_steps", 0), "endgame_steps")
+        for key, value in (("turn_after", self.turn_after), ("endgame_steps", self.endgame_steps)):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise PrimitiveError(f"{key} must be a whole number, found {value!r}", key)
+
+    # ------------------------------------------------------------------ what may move
+    def steps(self, board: PieceBoard, piece: int) -> int:
+        if board.endgame_moves is not None:
+            return self.endgame_steps
+        return board.kinds[board.kind[piece]].steps
+
+    def movable(self, board: PieceBoard, seat: int) -> list[tuple[int, bool]]:
+        """(piece, is a partner's) for every piece ``seat`` may move."""
+        own = [(p, False) for p in board.pieces_of(seat)]
+        if self.partners_move == "never":
+            return own
+        mine = board.side[seat]
+        partners = [s for s in range(len(board.side)) if s != seat and board.side[s] == mine]
+        return own + [(p, True) for s in partners for p in board.pieces_of(s)]
+
+    def generate(self, state: GameState) -> list[Any]:
+        board: PieceBoard = state.figure  # type: ignore[assignment]
+        moves: list[Any] = []
+        for piece, partners in self.movable(board, state.current):
+            origin = board.square[piece]
+            assert origin is not None
+            in_danger: bool | None = None  # worked out once per partner's piece, when needed
+            for end, walk in board.walks(piece, self.steps(board, piece), self.straight).items():
+                if self.no_side_contact and board.side_contact(piece, end) is not None:
+                    continue
+                if partners and self.partners_move == "to-save-or-take":
+                    if in_danger is None:
+                        in_danger = self.threatened(board, piece)
+                    if not self.saves_or_takes(board, piece, end, in_danger):
+                        continue
+                moves.append(Move(origin, walk))
+        return moves
+
+    # ------------------------------------------------------------------ the partners' condition
+    def outcome(self, board: PieceBoard, piece: int, end: Square) -> tuple[int, ...]:
+        """The pieces that would leave the board if ``piece`` moved to ``end``."""
+        return board.settle(piece, end, board.turn[piece] + self.turn_after, self.pooled).removed
+
+    def threatened(self, board: PieceBoard, piece: int) -> bool:
+        """Whether some opponent could take ``piece`` with one of his own moves now."""
+        square = board.square[piece]
+        assert square is not None
+        for seat, count in enumerate(board.alive):
+            if not count or board.side[seat] == board.side[board.owner[piece]]:
+                continue
+            for other in board.pieces_of(seat):
+                at = board.square[other]
+                assert at is not None
+                steps = self.steps(board, other)
+                if abs(at[0] - square[0]) + abs(at[1] - square[1]) > steps + 2:
+                    continue  # too far to end corner to corner with it
+                for end in board.walks(other, self.steps(board, other), self.straight):
+                    if self.no_side_contact and board.side_contact(other, end) is not None:
+                        continue
+                    if piece in self.outcome(board, other, end):
+                        return True
+        return False
+
+    def saves_or_takes(self, board: PieceBoard, piece: int, end: Square, in_danger: bool | None = None) -> bool:
+        """Whether moving a partner's ``piece`` to ``end`` takes an opponent's piece, or
+        saves it: an opponent could take it where it stands, and none could where it goes."""
+        removed = self.outcome(board, piece, end)
+        if any(board.opponents(piece, other) for other in removed if other != piece):
+            return True
+        if piece in removed:
+            return False
+        if not (self.threatened(board, piece) if in_danger is None else in_danger):
+            return False
+        after = board.clone()
+        after.move(piece, end, board.turn[piece] + self.turn_after)
+        for other in removed:
+            after.remove(other)
+        return not self.threatened(after, piece)
+
+    # ------------------------------------------------------------------ applying a move
+    def fault(self, state: GameState, action: Move) -> str | None:
+        """Why ``action`` is not a legal move now (None when it is)."""
+        board: PieceBoard = state.figure  # type: ignore[assignment]
+        piece = board.tile_at.get(action.origin)
+        if piece is None:
+            return f"no piece stands on {list(action.origin)}"
+        seat = state.current
+        partners = board.owner[piece] != seat
+        if partners and (self.partners_move == "never" or board.side[board.owner[piece]] != board.side[seat]):
+            return f"the piece on {list(action.origin)} is seat {board.owner[piece]}'s, not seat {seat}'s"
+        why = board.walk_fault(piece, action.path, self.steps(board, piece), self.straight)
+        if why is not None:
+            return why
+        end = action.path[-1]
+        if self.no_side_contact:
+            other = board.side_contact(piece, end)
+            if other is not None:
+                return (f"it would end on {list(end)} side by side with an opponent's piece on "
+                        f"{list(board.square[other] or ())}: opponents touch corner to corner only")
+        if partners and self.partners_move == "to-save-or-take" and not self.saves_or_takes(board, piece, end):
+            return ("a partner's piece may be moved only to take an opponent's piece or to save it "
+                    "from being taken")
+        return None
+
+    def apply(self, state: GameState, action: Move) -> Moved:
+        why = self.fault(state, action)
+        if why is not None:
+            raise IllegalAction(why)
+        board: PieceBoard = state.figure  # type: ignore[assignment]
+        piece = board.tile_at[action.origin]
+        endgame_move = board.endgame_moves is not None
+        end = action.path[-1]
+        turn = (board.turn[piece] + self.turn_after) % 4
+        settlement = board.settle(piece, end, turn, self.pooled)
+        board.move(piece, end, turn)
+        removed = tuple(board.square[p] for p in settlement.removed)
+        for other in settlement.removed:
+            board.remove(other)
+        flipped = (self.flip_on_ringed and board.square[piece] is not None and not board.flipped[piece]
+                   and end in board.ringed[board.owner[piece]])
+        if flipped:
+            board.flipped[piece] = True
+        if endgame_move:
+            board.endgame_moves = (board.endgame_moves or 0) + 1
+        elif self.endgame_steps and self._endgame_begins(board):
+            board.endgame_moves = 0
+        return Moved(state.current, piece, action.origin, tuple(action.path), turn, settlement.contacts,
+                     removed, flipped)  # type: ignore[arg-type]
+
+    @staticmethod
+    def _endgame_begins(board: PieceBoard) -> bool:
+        left = board.on_board_pieces()
+        if len(left) != 2 or not board.opponents(*left):
+            return False
+        a, b = left
+        return not board.flipped[a] and not board.flipped[b] and board.kind[a] == board.kind[b]
+
+    def next_seat(self, state: GameState) -> int:
+        """The next seat round the table that still has pieces on the board."""
+        board: PieceBoard = state.figure  # type: ignore[assignment]
+        count = state.seat_count
+        for offset in range(1, count + 1):
+            seat = (state.current + offset) % count
+            if board.alive[seat]:
+                return seat
+        return (state.current + 1) % count
+
+
+class OneSideLeft(HandEnding):
+    """The game ends when the pieces left on the board all belong to one side (or none are left)."""
+
+    name = "one-side-left"
+    after: ClassVar[tuple[type, ...]] = (Moved,)
+
+    def ends_hand(self, state: GameState, event: Event) -> bool:
+        return len(state.figure.sides_left()) <= 1  # type: ignore[attr-defined]
+
+
+class TwoPieceTie(HandEnding):
+    """With just two pieces of different sides left: a tie at once when both are turned
+    over and show the same number, or once the endgame (see the ``move`` rule's
+    ``endgame_steps``) has lasted ``turns`` moves for each of the two."""
+
+    name = "two-piece-tie"
+    after: ClassVar[tuple[type, ...]] = (Moved,)
+    schema = {"type": "object", "properties": {"turns": {"type": ["integer", "string"]}},
+              "additionalProperties": False}
+
+    def build(self, context: BuildContext) -> None:
+        self.turns = context.constant(self.params.get("turns", 10), "turns")
+        if not isinstance(self.turns, int) or self.turns < 1:
+            raise PrimitiveError(f"turns must be a whole number of at least 1, found {self.turns!r}", "turns")
+
+    def ends_hand(self, state: GameState, event: Event) -> bool:
+        board: PieceBoard = state.figure  # type: ignore[assignment]
+        left = board.on_board_pieces()
+        if len(left) != 2 or not board.opponents(*left):
+            return False
+        a, b = left
+        if board.flipped[a] and board.flipped[b] and set(board.values(a)) == set(board.values(b)) \
+                and len(set(board.values(a))) == 1:
+            return True
+        return board.endgame_moves is not None and board.endgame_moves >= 2 * self.turns
+
+
+class PiecesLeft(Primitive):
+    """Each seat's count of its pieces still on the board, taken when the game ends."""
+
+    name = "pieces-left"
+    slot = "scoring"
+    schema = {"type": "object", "properties": {}, "additionalProperties": False}
+
+    def build(self, context: BuildContext) -> None:
+        self.initial = 0
+
+    def on_play(self, state: GameState, event: Any) -> None:
+        """Nothing is laid in a game of moving pieces."""
+
+    def on_hand_end(self, state: GameState) -> None:
+        gains = state.hand_gains[self.key]
+        board: PieceBoard = state.figure  # type: ignore[assignment]
+        for seat in range(state.seat_count):
+            gains[seat] += board.alive[seat]
+
+
+class LastSideStanding(Primitive):
+    """One game: the side with the last pieces on the board wins (every seat of it); when
+    it ends with more than one side left (a tie, a blocked board, a move cap), nobody wins.
+
+    ``counter`` is the scoring counter holding each seat's pieces left; ``teams:
+    opposite`` makes partners of seats sitting opposite (an even number of seats).
+    """
+
+    name = "last-side-standing"
+    slot = "match"
+    schema = {
+        "type": "object",
+        "required": ["counter"],
+        "properties": {"counter": {"type": "string"}, "teams": {"enum": ["none", "opposite"]}},
+        "additionalProperties": False,
+    }
+
+    def build(self, context: BuildContext) -> None:
+        self.counter = self.params["counter"]
+        if self.counter not in context.counters:
+            known = ", ".join(sorted(context.counters)) or "none"
+            raise PrimitiveError(f"no counter named {self.counter!r} in scoring (counters: {known})", "counter")
+        self.opposite_teams = self.params.get("teams", "none") == "opposite"
+
+    def teams(self, seat_count: int) -> list[list[int]]:
+        if not self.opposite_teams:
+            return [[seat] for seat in range(seat_count)]
+        if seat_count % 2:
+            raise ValueError(f"partners sit opposite each other: {seat_count} seats cannot pair up")
+        half = seat_count // 2
+        return [[seat, seat + half] for seat in range(half)]
+
+    def game_over(self, state: GameState) -> bool:
+        return bool(state.hand_results)
+
+    def team_totals(self, state: GameState) -> list[int]:
+        totals = state.totals[self.counter]
+        return [sum(totals[seat] for seat in team) for team in self.teams(state.seat_count)]
+
+    def winners(self, state: GameState) -> list[int]:
+        if not state.hand_results:
+            return []
+        teams = self.teams(state.seat_count)
+        standing = [team for team, total in zip(teams, self.team_totals(state)) if total > 0]
+        return sorted(standing[0]) if len(standing) == 1 else []
+
+
+__all__ = ["CornerTiles", "LastSideStanding", "MovePiece", "OneSideLeft", "PiecesLeft", "SquareGrid",
+           "StartPositions", "TwoPieceTie", "DIRECTION_NAMES"]
