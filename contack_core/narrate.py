@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from contack_core.events import Dealt, Drew, Event, HandResult, Passed, Played
 from contack_core.state import GameState
@@ -64,9 +65,17 @@ class Narrator:
         for seat, score in enumerate(result.scores):
             self.write(f"   {self.who(seat)}: {score:+d} ({result.held[seat]} {rules.term('held')})")
 
+    def fault(self, state: GameState, fault: Any) -> None:
+        """A player's fault (:class:`contack_core.game.Fault`), told even in quiet mode."""
+        cost = {"pass": "the move is forfeited", "forfeit": "the game is forfeited"}.get(fault.penalty, "noted")
+        self.write(f"{self.who(fault.seat)} FAULT ({fault.kind}): {fault.reason}; {cost}")
+
     def game_ended(self, state: GameState) -> None:
         rules = state.rules
         totals = state.scores()
+        forfeited = getattr(state, "forfeited_by", None)
+        if forfeited is not None:
+            self.write(f"{self.who(forfeited)} forfeits the game (hand {state.hand_number})")
         self.write(f"== {rules.term('total').capitalize()} ==")
         for rank, seat in enumerate(sorted(range(len(totals)), key=lambda s: (-totals[s], s)), start=1):
             self.write(f"{rank}. {self.who(seat)}: {totals[seat]}")

@@ -73,7 +73,14 @@ class RecordWriter:
     def hand_ended(self, state: GameState, result: HandResult) -> None:
         self._write({"event": "hand_end", "number": result.number, "scores": list(result.scores)})
 
+    def fault(self, state: GameState, fault: Any) -> None:
+        """A player's fault (:class:`contack_core.game.Fault`): the audit reads past it."""
+        self._write({"event": "fault", "seat": fault.seat, "reason": fault.reason, "kind": fault.kind,
+                     "penalty": fault.penalty})
+
     def game_ended(self, state: GameState) -> None:
+        if not state.over:  # a forfeited game stops short: the record ends with the fault line
+            return
         self._write({"event": "game_end", "totals": state.scores(), "winners": state.winners()})
 
 
@@ -97,7 +104,7 @@ def header_for(rules: Any, seats: list[str], seed: int | None, players: list[str
 
 
 #: The kinds of line a record may hold, each a definition in record.schema.json.
-LINE_KINDS = ("header", "hand", "deal", "play", "draw", "pass", "hand_end", "game_end")
+LINE_KINDS = ("header", "hand", "deal", "play", "draw", "pass", "hand_end", "game_end", "fault")
 
 
 def _validators() -> dict[str, jsonschema.Draft202012Validator]:
