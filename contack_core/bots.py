@@ -72,7 +72,6 @@ class Parameter:
 
     def parse(self, value: Any, bot: str) -> Any:
         """``value`` (text from the command line, or a value from a config) as this type."""
-        kind = self.type.__name__
         if isinstance(value, str):
             text = value.strip()
             if self.type is bool:
@@ -90,7 +89,7 @@ class Parameter:
         if self.type is float and isinstance(value, int) and not isinstance(value, bool):
             return float(value)
         if type(value) is not self.type:
-            raise PlayerSpecError(f"player {bot!r}: parameter {self.name} takes a {kind}, "
+            raise PlayerSpecError(f"player {bot!r}: parameter {self.name} takes {_describe(self.type)}, "
                                   f"not {value!r} ({type(value).__name__})")
         return value
 

@@ -105,8 +105,10 @@ class MctsPlayer(Player):
     def _iterate(self, root: _Node, state: GameState) -> None:
         rng = self.rng
         world = state.clone()
-        for zone in self.hidden:
-            rng.shuffle(world.zones[zone])
+        for zone in self.hidden:  # sorted first, so the pile's real order cannot leak into the sample
+            pile = world.zones[zone]
+            pile.sort()
+            rng.shuffle(pile)
         hand = world.hand_number
         node = root
         path = [root]
