@@ -200,7 +200,7 @@ def load_player_class(name: str, available: Mapping[str, Any] | None = None) -> 
         raise PlayerSpecError(f"unknown player {name!r} (installed players: {known})")
     try:
         cls = entry.load() if hasattr(entry, "load") else entry
-    except Exception as error:  # a broken plugin must not take the CLI down
+    except Exception as error:  # noqa: BLE001 - a broken plugin must not take the CLI down
         raise PlayerSpecError(f"player {name!r} cannot be loaded ({entry.value}): "
                               f"{type(error).__name__}: {error}") from None
     if not (isinstance(cls, type) and issubclass(cls, Player)):
@@ -223,5 +223,5 @@ def make_player(spec: str, seed: int | str | None, available: Mapping[str, Any] 
         return cls(seed=seed, **params)
     except PlayerSpecError:
         raise
-    except Exception as error:  # a plugin's constructor failing is bad input, not a crash
+    except Exception as error:  # noqa: BLE001 - a plugin's constructor failing is bad input, not a crash
         raise PlayerSpecError(f"player {name!r} failed to start: {type(error).__name__}: {error}") from None

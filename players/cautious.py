@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from contack_core.actions import Play
 from contack_core.bots import Parameter, Player
@@ -23,7 +23,7 @@ class CautiousPlayer(Player):
     name = "cautious"
     description = "greedy, minus what the play opens for the next player (exact for one ply)"
     supports = TILE_FAMILY
-    parameters = {
+    parameters: ClassVar[dict[str, Parameter]] = {
         "weight": Parameter("weight", float, 1.0, "how much the next seat's best reply counts against a play"),
     }
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from contack_core.actions import Play
 from contack_core.bots import Parameter, Player
@@ -37,7 +37,7 @@ _TIME_SHARE = 0.7
 class _Node:
     """Statistics of the action leading here, from the view of the seat that took it."""
 
-    __slots__ = ("seat", "visits", "reward", "available", "children")
+    __slots__ = ("available", "children", "reward", "seat", "visits")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -53,7 +53,7 @@ class MctsPlayer(Player):
     name = "mcts"
     description = "Monte Carlo tree search over sampled pile orders, iteration and time budgets"
     supports = TILE_FAMILY
-    parameters = {
+    parameters: ClassVar[dict[str, Parameter]] = {
         "iterations": Parameter("iterations", int, 400, "search iterations per move"),
         "time": Parameter("time", float, 0.0, "seconds per move (0: only the iteration limit)"),
         "c": Parameter("c", float, 0.7, "UCB exploration constant"),

@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from helpers import RULES, read_lines, run_cli
 
 from contack_core.actions import Draw, Pass, Play
 from contack_core.audit import audit_record
@@ -14,7 +15,6 @@ from contack_core.bots import Budget, Player
 from contack_core.game import play_game
 from contack_core.record import RecordWriter, header_for
 from players.random_player import RandomPlayer
-from tests.helpers import RULES, read_lines, run_cli
 
 
 class Raising(Player):
@@ -194,7 +194,7 @@ def test_cli_play_takes_time_limit_and_fault_policy(tmp_path):
     assert bad.exit_code == 2 and "--fault takes one of pass, forfeit" in bad.output
 
 
-def test_the_narrator_tells_a_fault(capsys):
+def test_the_narrator_tells_a_fault():
     from contack_core.narrate import Narrator
 
     out = io.StringIO()

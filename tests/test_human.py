@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import random
 
+from helpers import RULES, random_playout
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,7 +14,6 @@ from contack_core.actions import Draw, Play
 from contack_core.game import play_game
 from players.human import HumanPlayer, PlayerLeft
 from players.random_player import RandomPlayer
-from tests.helpers import RULES, random_playout
 
 
 def human(script: str) -> tuple[HumanPlayer, io.StringIO]:

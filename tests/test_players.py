@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
+from helpers import RULES, random_playout, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +18,6 @@ from contack_core.game import play_game
 from players.cautious import CautiousPlayer
 from players.greedy import GreedyPlayer
 from players.mcts import MctsPlayer
-from tests.helpers import RULES, random_playout, run_cli
 
 BUILT_IN = ("random", "greedy", "cautious", "mcts", "human")
 
@@ -39,7 +40,7 @@ def mid_game(seed: int, seats: int, steps: int) -> GameState:
 # ------------------------------------------------------------------------------ interface
 class Tunable(Player):
     name = "tunable"
-    parameters = {
+    parameters: ClassVar[dict[str, Parameter]] = {
         "depth": Parameter("depth", int, 2, "how deep"),
         "rate": Parameter("rate", float, 0.5, "how fast"),
         "loud": Parameter("loud", bool, False, "talk"),

@@ -22,7 +22,8 @@ pytestmark = pytest.mark.venv
 
 
 def run(*command: object, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(c) for c in command], capture_output=True, text=True, timeout=300, cwd=cwd)
+    return subprocess.run([str(c) for c in command], capture_output=True, text=True, timeout=300, cwd=cwd,
+                          check=False)
 
 
 @pytest.fixture(scope="module")

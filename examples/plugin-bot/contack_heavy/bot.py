@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from contack_core.actions import Action, Play
 from contack_core.bots import Parameter, Player
@@ -15,7 +15,7 @@ class HeavyFirst(Player):
     name = "heavy"
     description = "plays its heaviest tile first (an example plugin bot)"
     supports = frozenset({"parker-1939"})
-    parameters = {"lightest": Parameter("lightest", bool, False, "play the lightest tile first instead")}
+    parameters: ClassVar[dict[str, Parameter]] = {"lightest": Parameter("lightest", bool, False, "play the lightest tile first instead")}
 
     def __init__(self, seed: int | str | None = None, **params: Any) -> None:
         super().__init__(seed, **params)
