@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean browser
+.PHONY: demo test bench strength clean browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ test: $(STAMP) browser
 
 bench: $(STAMP)
 	$(BIN)/contack bench parker-1939 --games 2000 --players 4 --compare ../shared/bench/reference_parker.py
+
+# Every pair of built-in bots over the same deals, seats swapped: win rates with 95% intervals.
+strength: $(STAMP)
+	$(BIN)/python -m players.strength --bots random,greedy,cautious,mcts --deals 100 --seed 1
 
 clean:
 	rm -rf $(VENV) demo-game.jsonl

@@ -129,6 +129,8 @@ class _Auditor:
                 self._hand_end(data)
             elif kind == "game_end":
                 self._game_end(data)
+            elif kind == "fault":
+                self._fault(data)
         except (IllegalAction, UnknownTile, ValueError) as error:
             raise _Unsound(line.number, str(error)) from None
 
@@ -282,6 +284,13 @@ class _Auditor:
             if key in data and data[key] != expected.get(key):
                 raise IllegalAction(f"the {key.replace('_', ' ')} are {expected.get(key)}, not {data[key]}")
         self.game_end_seen = True
+
+    def _fault(self, data: dict[str, Any]) -> None:
+        """A player's fault changes nothing on the table: the action that replaced it follows."""
+        state = self.state
+        assert state is not None
+        if data["seat"] >= state.seat_count:
+            raise IllegalAction(f"there is no seat {data['seat']} (seats 0 to {state.seat_count - 1})")
 
     def verdict(self, line: int | None, error: str | None) -> Verdict:
         state = self.state

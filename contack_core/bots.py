@@ -1,8 +1,40 @@
-"""The player interface and how the CLI finds players (entry-point group ``contack.players``).
+"""The player interface, and how seats find their players (entry-point group ``contack.players``).
 
-A player is a class with a ``name``, constructed with a ``seed`` and keyword parameters,
-whose :meth:`Player.choose` returns one of the legal actions. The full interface (views,
-budgets, faults) is the players issue's; this is the part playing and benchmarking need.
+Writing a bot
+-------------
+A bot is a subclass of :class:`Player` registered under the entry-point group
+``contack.players`` (``[project.entry-points."contack.players"] mybot = "mypkg.bot:MyBot"``).
+The engine talks to it in the spirit of OpenSpiel's bots:
+
+``name``, ``description``
+    How the bot is listed by ``contack players list`` and named in ``--seats``.
+``parameters``
+    ``{name: Parameter(name, type, default, help)}``. ``--seats mybot:depth=3`` is parsed and
+    checked against them; the resolved values (defaults filled in) are ``self.params``.
+``supports``
+    The ruleset ids the bot can play, ``None`` for every ruleset. A ruleset that ``extends``
+    a supported one is supported too; :meth:`Player.supports_rules` decides, and asking a
+    bot to play anything else is a :class:`PlayerSpecError`.
+``__init__(seed, **params)``
+    Everything random in the bot must come from ``seed``, so games reproduce.
+``start_game(rules, seat, seat_count)``
+    Called once before each game.
+``choose(state) -> action``
+    Return one of ``state.legal_actions()``. The bot may read what its seat can see: the
+    figure, every hand (hands are public in Contack), the scores, the pile's *size*; never
+    the pile's order. It may ``clone()`` the state and ``apply()`` actions to the clone.
+``observe(seat, action, event)``
+    Called after every decision of every seat (its own included).
+``end_game(state)``
+    Called once when the game is over.
+``close()``
+    Release what the bot holds (an external bot stops its process here). The caller that
+    made the player calls it, once, after its last game.
+
+Budgets: :class:`Budget` gives the time a move may take and an optional iteration limit;
+``play_game`` sets ``player.budget`` before the game. A bot that searches should stop
+within both. A bot that raises, returns an illegal action or overruns its time is a
+*fault*, handled by the game's fault policy (see :mod:`contack_core.game`).
 """
 
 from __future__ import annotations
@@ -11,29 +43,119 @@ from collections.abc import Mapping
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import attrs
+
 if TYPE_CHECKING:
     from contack_core.actions import Action
+    from contack_core.events import Event
+    from contack_core.rules import Rules
     from contack_core.state import GameState
 
 ENTRY_POINT_GROUP = "contack.players"
+
+_TRUE = frozenset({"true", "on", "yes", "1"})
+_FALSE = frozenset({"false", "off", "no", "0"})
+
+
+class PlayerSpecError(ValueError):
+    """An unknown player, a bad parameter, or a ruleset the player does not support."""
+
+
+@attrs.frozen
+class Parameter:
+    """One tunable value of a bot: its type, its default and what it does."""
+
+    name: str
+    type: type
+    default: Any
+    help: str = ""
+
+    def parse(self, value: Any, bot: str) -> Any:
+        """``value`` (text from the command line, or a value from a config) as this type."""
+        if isinstance(value, str):
+            text = value.strip()
+            if self.type is bool:
+                if text.lower() in _TRUE:
+                    return True
+                if text.lower() in _FALSE:
+                    return False
+            else:
+                try:
+                    return self.type(text)
+                except ValueError:
+                    pass
+            raise PlayerSpecError(f"player {bot!r}: parameter {self.name} takes {_describe(self.type)}, "
+                                  f"not {value!r}")
+        if self.type is float and isinstance(value, int) and not isinstance(value, bool):
+            return float(value)
+        if type(value) is not self.type:
+            raise PlayerSpecError(f"player {bot!r}: parameter {self.name} takes {_describe(self.type)}, "
+                                  f"not {value!r} ({type(value).__name__})")
+        return value
+
+
+def _describe(kind: type) -> str:
+    return {int: "a whole number", float: "a number", bool: "true/false (on/off)", str: "a text"}.get(
+        kind, kind.__name__)
+
+
+@attrs.frozen
+class Budget:
+    """What a move may cost: seconds of wall clock (None: unlimited) and search iterations."""
+
+    time_per_move: float | None = None
+    iterations: int | None = None
+
+
+UNLIMITED = Budget()
 
 
 class Player:
     """Base class of bots: choose one of ``state.legal_actions()`` for the current seat."""
 
     name: ClassVar[str] = "player"
+    description: ClassVar[str] = ""
+    parameters: ClassVar[dict[str, Parameter]] = {}
+    supports: ClassVar[frozenset[str] | None] = None
+    #: False for a player that waits for a person: no clock runs on it.
+    timed: ClassVar[bool] = True
+    #: Set by ``play_game`` before each game; a searching bot stops within it.
+    budget: Budget = UNLIMITED
 
     def __init__(self, seed: int | str | None = None, **params: Any) -> None:
-        if params:
-            raise PlayerSpecError(f"player {self.name!r} takes no parameters; got {', '.join(params)}")
         self.seed = seed
+        self.params: dict[str, Any] = self.resolve_parameters(params)
+
+    @classmethod
+    def resolve_parameters(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The bot's parameters: ``given`` parsed and checked, defaults for the rest."""
+        unknown = [key for key in given if key not in cls.parameters]
+        if unknown:
+            known = ", ".join(f"{p.name} (default {p.default})" for p in cls.parameters.values())
+            raise PlayerSpecError(f"player {cls.name!r} has no parameter {', '.join(map(repr, unknown))} "
+                                  f"({'its parameters: ' + known if known else 'it takes no parameters'})")
+        return {key: (spec.parse(given[key], cls.name) if key in given else spec.default)
+                for key, spec in cls.parameters.items()}
+
+    @classmethod
+    def supports_rules(cls, rules: Rules) -> bool:
+        """Whether this bot can play ``rules``: it or a ruleset it extends is supported."""
+        return cls.supports is None or any(ruleset in cls.supports for ruleset in (rules.id, *rules.chain))
+
+    def start_game(self, rules: Rules, seat: int, seat_count: int) -> None:
+        """A game begins; this bot sits at ``seat`` of ``seat_count``."""
 
     def choose(self, state: GameState) -> Action:
         raise NotImplementedError
 
+    def observe(self, seat: int, action: Action, event: Event) -> None:
+        """``seat`` took ``action`` and ``event`` happened (called for every seat's decisions)."""
 
-class PlayerSpecError(ValueError):
-    """An unknown player or a bad parameter in a seat specification."""
+    def end_game(self, state: GameState) -> None:
+        """The game is over (``state`` is final)."""
+
+    def close(self) -> None:
+        """Release resources; called once by whoever made the player, after its last game."""
 
 
 def installed_players() -> dict[str, Any]:
@@ -69,13 +191,37 @@ def parse_seat(spec: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
-def make_player(spec: str, seed: int | str | None, available: Mapping[str, Any] | None = None) -> Player:
-    """Build the player a seat specification names, or raise PlayerSpecError saying what exists."""
+def load_player_class(name: str, available: Mapping[str, Any] | None = None) -> type[Player]:
+    """The class an installed player name stands for, or PlayerSpecError listing what exists."""
     available = installed_players() if available is None else available
-    name, params = parse_seat(spec)
     entry = available.get(name)
     if entry is None:
         known = ", ".join(sorted(available)) or "none installed"
         raise PlayerSpecError(f"unknown player {name!r} (installed players: {known})")
-    cls = entry.load() if hasattr(entry, "load") else entry
-    return cls(seed=seed, **params)
+    try:
+        cls = entry.load() if hasattr(entry, "load") else entry
+    except Exception as error:  # noqa: BLE001 - a broken plugin must not take the CLI down
+        raise PlayerSpecError(f"player {name!r} cannot be loaded ({entry.value}): "
+                              f"{type(error).__name__}: {error}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Player)):
+        raise PlayerSpecError(f"player {name!r} ({getattr(entry, 'value', cls)!r}) is not a Player subclass")
+    return cls
+
+
+def make_player(spec: str, seed: int | str | None, available: Mapping[str, Any] | None = None,
+                rules: Rules | None = None) -> Player:
+    """Build the player a seat specification names; PlayerSpecError says what exists or why not.
+
+    With ``rules``, a player that does not support that ruleset is refused.
+    """
+    name, params = parse_seat(spec)
+    cls = load_player_class(name, available)
+    if rules is not None and not cls.supports_rules(rules):
+        supported = ", ".join(sorted(cls.supports or ()))
+        raise PlayerSpecError(f"player {name!r} does not play {rules.id} (it supports: {supported})")
+    try:
+        return cls(seed=seed, **params)
+    except PlayerSpecError:
+        raise
+    except Exception as error:  # noqa: BLE001 - a plugin's constructor failing is bad input, not a crash
+        raise PlayerSpecError(f"player {name!r} failed to start: {type(error).__name__}: {error}") from None

@@ -11,8 +11,16 @@ import typer
 import yaml
 
 from contack_core.audit import audit_record
-from contack_core.bots import PlayerSpecError, installed_players, make_player, split_seats
-from contack_core.game import play_game, seat_seed
+from contack_core.bots import (
+    Budget,
+    Player,
+    PlayerSpecError,
+    installed_players,
+    load_player_class,
+    make_player,
+    split_seats,
+)
+from contack_core.game import FAULT_POLICIES, play_game, seat_seed
 from contack_core.loader import (
     RulesetError,
     find_ruleset,
@@ -178,17 +186,26 @@ def play(
     option: OptionList = None,
     record: Annotated[Path | None, typer.Option(help="Write the game record (JSON Lines) here.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the final standings.")] = False,
+    time_limit: Annotated[float, typer.Option(min=0, help="Seconds a bot may take per move (0: no limit). "
+                                                          "A person at the terminal is never timed.")] = 10.0,
+    fault: Annotated[str, typer.Option(help="A bot that raises, plays illegally or overruns: 'pass' forfeits "
+                                            "the move (as a pass or draw), 'forfeit' the game.")] = "pass",
 ) -> None:
     """Play one game, narrating it, and optionally record it."""
     rules = load_or_fail(ruleset, parse_options(option))
+    if fault not in FAULT_POLICIES:
+        fail(f"--fault takes one of {', '.join(FAULT_POLICIES)}, not {fault!r}", 2)
     specs = split_seats(seats)
     low, high = rules.players
     if not low <= len(specs) <= high:
         fail(f"{rules.id} is for {low} to {high} players; --seats names {len(specs)}")
+    players: list[Player] = []
     try:
-        players = [make_player(spec, seat_seed(seed, i)) for i, spec in enumerate(specs)]
+        for i, spec in enumerate(specs):
+            players.append(make_player(spec, seat_seed(seed, i), rules=rules))
     except PlayerSpecError as error:
-        fail(str(error))
+        _close_all(players)
+        fail(f"seat {len(players)}: {error}")
     names = list(specs)
     observers: list[Any] = [Narrator(names, typer.echo, events=not quiet)]
     stream = None
@@ -198,13 +215,24 @@ def play(
         except OSError as error:
             fail(f"cannot write {record}: {error.strerror}")
         observers.append(RecordWriter(stream, header_for(rules, names, seed, specs, record)))
+    budget = Budget(time_per_move=time_limit or None)
     try:
-        play_game(rules, players, seed, observers)
+        play_game(rules, players, seed, observers, budget=budget, fault_policy=fault)
     finally:
+        _close_all(players)
         if stream is not None:
             stream.close()
     if record is not None:
         typer.echo(f"record written to {record}")
+
+
+def _close_all(players: list[Player]) -> None:
+    """Close every player; one that fails to close is reported, never a crash."""
+    for seat, player in enumerate(players):
+        try:
+            player.close()
+        except Exception as error:  # noqa: BLE001 - a plugin's close failing is reported, not raised
+            typer.echo(f"warning: seat {seat} ({player.name}) failed to close: {error}", err=True)
 
 
 @app.command("audit")
@@ -294,12 +322,21 @@ def bench(
 # ------------------------------------------------------------------------------- players
 @players_app.command("list")
 def players_list() -> None:
-    """Installed players and the package each comes from."""
+    """Installed players: name, package, description, parameters with defaults, rulesets supported."""
     for name, entry in sorted(installed_players().items()):
         package = entry.dist.name if entry.dist else "?"
-        cls = entry.load()
-        doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
-        typer.echo(f"{name:<12} {package:<12} {doc}")
+        try:
+            cls = load_player_class(name)
+        except PlayerSpecError as error:
+            typer.echo(f"{name}  (from {package}): cannot be used: {error}")
+            continue
+        summary = cls.description or ((cls.__doc__ or "").strip().splitlines() or [""])[0]
+        typer.echo(f"{name}  (from {package})  {summary}")
+        supports = "every ruleset" if cls.supports is None else \
+            ", ".join(sorted(cls.supports)) + " and the rulesets that extend them"
+        typer.echo(f"    rulesets: {supports}")
+        for parameter in cls.parameters.values():
+            typer.echo(f"    {parameter.name}={parameter.default!r:<8} ({parameter.type.__name__}) {parameter.help}")
 
 
 def main() -> None:

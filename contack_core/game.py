@@ -2,19 +2,34 @@
 
 Observers receive every step as it happens (the narrator and the record writer are
 observers), so a game is played once and told or recorded on the way.
+
+The game is refereed: a player that raises, returns an illegal action, or overruns the
+:class:`~contack_core.bots.Budget`'s time per move commits a :class:`Fault`. Under the
+``pass`` policy the move is forfeited as the first Pass or Draw the rules allow (if they
+allow neither, the game is forfeited); under ``forfeit`` the game is. Either way the fault
+is recorded and the process goes on. A player's ``choose`` runs under the clock in a
+worker thread, on a copy of the state, so a player that hangs cannot hang the game; with
+no time limit it is called directly and costs nothing extra.
 """
 
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from contack_core.actions import Shuffle
-from contack_core.bots import Player
+import attrs
+
+from contack_core.actions import Action, Draw, IllegalAction, Pass, Shuffle
+from contack_core.bots import UNLIMITED, Budget, Player
 from contack_core.events import Event, HandResult
 from contack_core.rules import Rules
 from contack_core.state import GameState
+
+FAULT_POLICIES = ("pass", "forfeit")
+#: What a player may throw that the referee turns into a fault (a bot may not end the process).
+_BOT_ERRORS = (Exception, SystemExit)
 
 
 class Observer(Protocol):
@@ -22,6 +37,45 @@ class Observer(Protocol):
     def event(self, state: GameState, event: Event) -> None: ...
     def hand_ended(self, state: GameState, result: HandResult) -> None: ...
     def game_ended(self, state: GameState) -> None: ...
+    # Optional: ``fault(state, fault)`` is called for every fault when an observer has it.
+
+
+@attrs.frozen
+class Fault:
+    """A player's misbehaviour and what it cost.
+
+    ``kind``: ``raised``, ``illegal`` or ``timeout``; ``penalty``: ``pass`` (the move became
+    a pass or draw), ``forfeit`` (the seat lost the game) or ``none`` (outside a move).
+    """
+
+    seat: int
+    reason: str
+    kind: str
+    penalty: str = "none"
+
+
+class RefereedGame(GameState):
+    """The state of a game played by :func:`play_game`: the rules' state, plus the faults
+    committed and the seat that forfeited (the game is then over, and the winners are the
+    best of the other seats)."""
+
+    __slots__ = ("faults", "forfeited_by")
+
+    def __init__(self, rules: Rules, seat_count: int) -> None:
+        super().__init__(rules, seat_count)
+        self.faults: list[Fault] = []
+        self.forfeited_by: int | None = None
+
+    def is_over(self) -> bool:
+        return self.over or self.forfeited_by is not None
+
+    def winners(self) -> list[int]:
+        if self.forfeited_by is None:
+            return super().winners()
+        scores = self.scores()
+        others = [seat for seat in range(self.seat_count) if seat != self.forfeited_by]
+        best = max(scores[seat] for seat in others)
+        return [seat for seat in others if scores[seat] == best]
 
 
 def seat_seed(seed: int | None, seat: int) -> int | None:
@@ -30,26 +84,72 @@ def seat_seed(seed: int | None, seat: int) -> int | None:
 
 
 def play_game(rules: Rules, players: Sequence[Player], seed: int | None,
-              observers: Sequence[Any] = ()) -> GameState:
-    """Play one complete game and return its final state."""
+              observers: Sequence[Any] = (), budget: Budget | None = None,
+              fault_policy: str = "pass") -> RefereedGame:
+    """Play one complete game (or until a seat forfeits) and return its final state.
+
+    Calls each player's ``start_game``, ``choose``, ``observe`` and ``end_game``; never
+    ``close`` (the caller owns the players and may play them again).
+    """
+    if fault_policy not in FAULT_POLICIES:
+        raise ValueError(f"fault policy {fault_policy!r}: choose one of {', '.join(FAULT_POLICIES)}")
+    budget = budget or UNLIMITED
     rng = random.Random(seed)
-    state = GameState(rules, len(players))
+    state = RefereedGame(rules, len(players))
+    referee = _Referee(state, players, budget, fault_policy, [o for o in observers if hasattr(o, "fault")])
+    seat_count = len(players)
+    for seat, player in enumerate(players):
+        player.budget = budget
+        try:
+            player.start_game(rules, seat, seat_count)
+        except _BOT_ERRORS as error:
+            referee.fault(seat, f"start_game raised {_error_text(error)}", "raised", forfeit=True)
+            break
+    observing = [(seat, p) for seat, p in enumerate(players) if type(p).observe is not Player.observe]
+    timed = budget.time_per_move is not None
     hand = 0
     results_seen = 0
-    while not state.is_over():
+    while not state.over and state.forfeited_by is None:
         if state.hand_number != hand:
             hand = state.hand_number
             for observer in observers:
                 observer.hand_started(state, hand)
-        if state.is_chance_node():
-            action = state.sample_chance(rng)
+        if state.chance:
+            action: Action = state.sample_chance(rng)
+            event = state.apply(action)
+            if type(action) is Shuffle:
+                continue
         else:
-            action = players[state.current_seat()].choose(state)
-        event = state.apply(action)
-        if not isinstance(action, Shuffle):
-            for observer in observers:
-                observer.event(state, event)
-        if state.effects:
+            seat = state.current
+            player = players[seat]
+            if timed and player.timed:
+                chosen = referee.choose_in_time(seat, player)
+            else:
+                try:
+                    chosen = player.choose(state)
+                except _BOT_ERRORS as error:
+                    chosen = referee.raised(seat, error)
+            if state.forfeited_by is not None:
+                continue
+            try:
+                if type(chosen) is Draw and chosen.tile is not None:
+                    raise IllegalAction("a player draws blind: Draw() names no tile")
+                event = state.apply(chosen)
+                action = chosen
+            except Exception as error:  # noqa: BLE001 - whatever a bot returned, the game goes on
+                action_or_none = referee.illegal(seat, chosen, error)
+                if action_or_none is None:
+                    continue
+                action = action_or_none
+                event = state.apply(action)
+            for watcher_seat, watcher in observing:
+                try:
+                    watcher.observe(seat, action, event)
+                except _BOT_ERRORS as error:
+                    referee.fault(watcher_seat, f"observe raised {_error_text(error)}", "raised")
+        for observer in observers:
+            observer.event(state, event)
+        if state.effects:  # what the action led to (chips changing hands, say)
             for effect in state.effects:
                 for observer in observers:
                     observer.event(state, effect)
@@ -59,6 +159,101 @@ def play_game(rules: Rules, players: Sequence[Player], seed: int | None,
             results_seen += 1
             for observer in observers:
                 observer.hand_ended(state, result)
+    for seat, player in enumerate(players):
+        try:
+            player.end_game(state)
+        except _BOT_ERRORS as error:
+            referee.fault(seat, f"end_game raised {_error_text(error)}", "raised")
     for observer in observers:
         observer.game_ended(state)
     return state
+
+
+def _error_text(error: BaseException) -> str:
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def _action_text(state: GameState, action: object) -> str:
+    names = state.rules.tiles.names
+    tile = getattr(action, "tile", None)
+    if isinstance(tile, int) and 0 <= tile < len(names):
+        cell = getattr(action, "cell", None)
+        return f"{type(action).__name__.lower()} {names[tile]}" + (f" at {list(cell)}" if cell is not None else "")
+    return repr(action)[:80]
+
+
+class _Referee:
+    """Turns a player's misbehaviour into a :class:`Fault`, applies the policy, tells observers."""
+
+    def __init__(self, state: RefereedGame, players: Sequence[Player], budget: Budget, policy: str,
+                 observers: Sequence[Any]) -> None:
+        self.state = state
+        self.players = players
+        self.budget = budget
+        self.policy = policy
+        self.observers = observers
+        #: Worker threads still running a move they overran, by seat: the seat is busy.
+        self.overrunning: dict[int, threading.Thread] = {}
+
+    def fault(self, seat: int, reason: str, kind: str, forfeit: bool = False) -> None:
+        """Record a fault; with ``forfeit`` the seat loses the game."""
+        penalty = "forfeit" if forfeit else "none"
+        self._record(Fault(seat, reason, kind, penalty))
+        if forfeit:
+            self.state.forfeited_by = seat
+
+    def _record(self, fault: Fault) -> None:
+        self.state.faults.append(fault)
+        for observer in self.observers:
+            observer.fault(self.state, fault)
+
+    def move_fault(self, seat: int, reason: str, kind: str) -> Action | None:
+        """A fault on a move: the substitute action to apply, or None when the game is forfeited."""
+        substitute = None
+        if self.policy == "pass":
+            substitute = next((a for a in self.state.legal_actions() if type(a) in (Pass, Draw)), None)
+        if substitute is None:
+            self._record(Fault(seat, reason, kind, "forfeit"))
+            self.state.forfeited_by = seat
+            return None
+        self._record(Fault(seat, reason, kind, "pass"))
+        return substitute
+
+    def raised(self, seat: int, error: BaseException) -> Action | None:
+        return self.move_fault(seat, f"choose raised {_error_text(error)}", "raised")
+
+    def illegal(self, seat: int, action: object, error: Exception) -> Action | None:
+        why = str(error) if isinstance(error, IllegalAction) else _error_text(error)
+        return self.move_fault(seat, f"illegal action {_action_text(self.state, action)}: {why}", "illegal")
+
+    def choose_in_time(self, seat: int, player: Player) -> Action | None:
+        """Run ``choose`` on a copy of the state in a worker thread; a fault if it overruns."""
+        limit = self.budget.time_per_move
+        assert limit is not None
+        busy = self.overrunning.get(seat)
+        if busy is not None:
+            if busy.is_alive():
+                return self.move_fault(seat, f"still busy with a move that overran {limit:g} s", "timeout")
+            del self.overrunning[seat]
+        view = self.state.clone()
+        outcome: dict[str, Any] = {}
+
+        def work() -> None:
+            try:
+                outcome["action"] = player.choose(view)
+            except BaseException as error:  # noqa: BLE001 - reported to the referee below
+                outcome["error"] = error
+
+        worker = threading.Thread(target=work, name=f"contack-seat-{seat}", daemon=True)
+        worker.start()
+        worker.join(limit)
+        if worker.is_alive():
+            self.overrunning[seat] = worker
+            return self.move_fault(seat, f"no move within the time limit of {limit:g} s", "timeout")
+        if "error" in outcome:
+            error = outcome["error"]
+            if isinstance(error, KeyboardInterrupt):
+                raise error
+            return self.raised(seat, error)
+        return outcome.get("action")

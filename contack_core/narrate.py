@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from contack_core.board_words import move_words
 from contack_core.events import ChipsMoved, Dealt, Discarded, Drew, Event, HandResult, Moved, Passed, Played
@@ -80,9 +81,17 @@ class Narrator:
             held = f" ({result.held[seat]} {rules.term('held')})" if rules.zones else ""  # no hands: nothing held
             self.write(f"   {self.who(seat, rules)}: {score:+d}{held}")
 
+    def fault(self, state: GameState, fault: Any) -> None:
+        """A player's fault (:class:`contack_core.game.Fault`), told even in quiet mode."""
+        cost = {"pass": "the move is forfeited", "forfeit": "the game is forfeited"}.get(fault.penalty, "noted")
+        self.write(f"{self.who(fault.seat, state.rules)} FAULT ({fault.kind}): {fault.reason}; {cost}")
+
     def game_ended(self, state: GameState) -> None:
         rules = state.rules
         totals = state.scores()
+        forfeited = getattr(state, "forfeited_by", None)
+        if forfeited is not None:
+            self.write(f"{self.who(forfeited, rules)} forfeits the game (hand {state.hand_number})")
         self.write(f"== {rules.term('total').capitalize()} ==")
         for rank, seat in enumerate(sorted(range(len(totals)), key=lambda s: (-totals[s], s)), start=1):
             self.write(f"{rank}. {self.who(seat, rules)}: {totals[seat]}")

@@ -98,7 +98,14 @@ class RecordWriter:
         self._write({"event": "hand_end", "number": result.number, "reason": result.reason,
                      "scores": list(result.scores)})
 
+    def fault(self, state: GameState, fault: Any) -> None:
+        """A player's fault (:class:`contack_core.game.Fault`): the audit reads past it."""
+        self._write({"event": "fault", "seat": fault.seat, "reason": fault.reason, "kind": fault.kind,
+                     "penalty": fault.penalty})
+
     def game_ended(self, state: GameState) -> None:
+        if not state.over:  # a forfeited game stops short: the record ends with the fault line
+            return
         self._write(game_end_line(state))
 
 
@@ -133,7 +140,8 @@ def header_for(rules: Any, seats: list[str], seed: int | None, players: list[str
 
 
 #: The kinds of line a record may hold, each a definition in record.schema.json.
-LINE_KINDS = ("header", "hand", "deal", "play", "draw", "discard", "pass", "move", "chips", "hand_end", "game_end")
+LINE_KINDS = ("header", "hand", "deal", "play", "draw", "discard", "pass", "move", "chips", "hand_end", "game_end",
+              "fault")
 
 
 def _validators() -> dict[str, jsonschema.Draft202012Validator]:

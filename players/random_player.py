@@ -16,6 +16,7 @@ class RandomPlayer(Player):
     """Picks each legal action with equal probability; reproducible given its seed."""
 
     name = "random"
+    description = "uniform over the legal actions"
 
     def __init__(self, seed: int | str | None = None, **params: Any) -> None:
         super().__init__(seed, **params)

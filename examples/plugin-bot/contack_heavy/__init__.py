@@ -1,0 +1,1 @@
+"""An example third-party contack bot (see bot.py)."""

@@ -1,0 +1,34 @@
+"""The greedy bot: the play that scores most right now."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from contack_core.actions import Play
+from contack_core.bots import Player
+from players.common import TILE_FAMILY, immediate_gain, tile_weight
+
+if TYPE_CHECKING:
+    from contack_core.actions import Action
+    from contack_core.state import GameState
+
+
+class GreedyPlayer(Player):
+    """Highest immediate score; ties go to the play that sheds the heaviest tile."""
+
+    name = "greedy"
+    description = "the highest immediate score; ties broken by getting rid of high tiles"
+    supports = TILE_FAMILY
+
+    def choose(self, state: GameState) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        seat = state.current
+        best, best_key = legal[0], None
+        for action in legal:
+            gain, _ = immediate_gain(state, action, seat)
+            key = (gain, type(action) is Play, tile_weight(state, action))
+            if best_key is None or key > best_key:
+                best, best_key = action, key
+        return best
