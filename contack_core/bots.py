@@ -41,14 +41,40 @@ def installed_players() -> dict[str, Any]:
     return {entry.name: entry for entry in entry_points(group=ENTRY_POINT_GROUP)}
 
 
+#: The seat prefix of an external program: ``exec:COMMAND`` (the player registered as ``exec``).
+EXEC = "exec"
+
+
+def _split_outside_quotes(text: str) -> list[str]:
+    """Split at commas that are not inside single or double quotes (the quotes are kept)."""
+    pieces, current, quote = [], [], ""
+    for char in text:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == ",":
+            pieces.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    pieces.append("".join(current))
+    return pieces
+
+
 def split_seats(text: str) -> list[str]:
     """``"mcts:iterations=400,c=2,greedy,random"`` -> ["mcts:iterations=400,c=2", "greedy", "random"].
 
-    A comma separates seats; a piece that is only ``key=value`` continues the seat before it.
+    A comma separates seats; a piece that is only ``key=value`` continues the seat before it
+    (but never an ``exec:`` seat, which takes no parameters). A comma inside quotes separates
+    nothing, so an external command keeps its commas when the whole seat is quoted
+    (``"exec:python bot.py 1,2",random``) or the argument is (``exec:python bot.py "1,2",random``).
     """
     seats: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
-        if "=" in piece and ":" not in piece and seats:
+    for piece in (p.strip() for p in _split_outside_quotes(text)):
+        if len(piece) >= 2 and piece[0] == piece[-1] and piece[0] in "'\"":
+            piece = piece[1:-1].strip()  # a whole seat in quotes: "exec:python bot.py 1,2"
+        if "=" in piece and ":" not in piece and seats and not seats[-1].startswith(EXEC + ":"):
             seats[-1] += "," + piece
         else:
             seats.append(piece)
@@ -72,6 +98,10 @@ def parse_seat(spec: str) -> tuple[str, dict[str, str]]:
 def make_player(spec: str, seed: int | str | None, available: Mapping[str, Any] | None = None) -> Player:
     """Build the player a seat specification names, or raise PlayerSpecError saying what exists."""
     available = installed_players() if available is None else available
+    if spec.strip().startswith(EXEC + ":") and EXEC in available:
+        entry = available[EXEC]
+        cls = entry.load() if hasattr(entry, "load") else entry
+        return cls(seed=seed, command=spec.strip()[len(EXEC) + 1:])
     name, params = parse_seat(spec)
     entry = available.get(name)
     if entry is None:
