@@ -17,9 +17,9 @@ from helpers import RULES  # noqa: E402
 
 # PettingZoo warns about these for every Dict observation carrying an action mask, except
 # those of its own classic games, which it lists by name; any other warning fails the test.
-@pytest.mark.filterwarnings("error::UserWarning")
 @pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.filterwarnings("error::UserWarning")
 @pytest.mark.parametrize("seats", [2, 4])
 def test_pettingzoo_api_test_passes(seats: int) -> None:
     env = ContackAECEnv("parker-1939", seats=seats, seed=3, render_mode="ansi")
