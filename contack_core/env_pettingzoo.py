@@ -30,8 +30,8 @@ A ruleset whose turn offers other kinds of action is refused at construction.
 zeros for an agent that is not to move). The observation is from the observing seat's
 point of view (its own hand and score first): the tile on every window cell (tile index
 + 1, 0 if empty), the last cell played (one-hot over the window), each seat's hand as a
-0/1 vector over the tiles, each seat's game total and current-hand score, then the
-pile size, the hand number, the draws taken this turn and the passes in a row. The pile's
+0/1 vector over the tiles, each face-up shared pile (a discard pile, a stack) the same
+way, each seat's game total and current-hand score, then the size of the face-down piles, the hand number, the draws taken this turn and the passes in a row. The pile's
 order is never shown.
 
 **Rewards**: after every step each seat receives the change in its score (its game total
@@ -158,6 +158,9 @@ class ContackAECEnv(AECEnv):
         self.possible_agents = [f"seat_{seat}" for seat in range(seats)]
         self._seed = seed
         self._rng = random.Random(seed)
+        #: Shared zones everyone sees (a discard pile, stacks), each observed as a 0/1 vector over tiles.
+        self._face_up = [key for key, zone in self.rules.zones.items()
+                         if not zone.per_seat and getattr(zone, "face_up", False)]
         tiles, cells = len(self.rules.tiles), len(self.catalogue.cells)
         self._layout = self._make_layout(tiles, cells)
         length = sum(size for _, size in self._layout)
@@ -181,8 +184,8 @@ class ContackAECEnv(AECEnv):
 
     def _make_layout(self, tiles: int, cells: int) -> list[tuple[str, int]]:
         n = self.seat_count
-        return [("figure", cells), ("last", cells), ("hands", n * tiles), ("totals", n), ("hand_scores", n),
-                ("pile", 1), ("hand_number", 1), ("drawn", 1), ("passes", 1)]
+        return [("figure", cells), ("last", cells), ("hands", n * tiles), ("face_up", len(self._face_up) * tiles),
+                ("totals", n), ("hand_scores", n), ("pile", 1), ("hand_number", 1), ("drawn", 1), ("passes", 1)]
 
     def observation_layout(self) -> list[tuple[str, int, int]]:
         """(part, start, stop) of each part of the observation vector, seats in the observer's order."""
@@ -289,11 +292,15 @@ class ContackAECEnv(AECEnv):
             for zone in state.seat_zones.values():
                 for tile in zone[seat]:
                     vector[hands + position * tiles + tile] = 1
+        face_up = self._slice("face_up").start
+        for position, key in enumerate(self._face_up):
+            for tile in state.zones[key]:
+                vector[face_up + position * tiles + tile] = 1
         totals = state.scores()
         gains = state.hand_gains[self.rules.match.counter]
         vector[self._slice("totals")] = [totals[seat] for seat in order]
         vector[self._slice("hand_scores")] = [0 if state.is_over() else gains[seat] for seat in order]
-        vector[self._slice("pile")] = sum(len(tiles_) for tiles_ in state.zones.values())
+        vector[self._slice("pile")] = sum(len(state.zones[key]) for key in state.zones if key not in self._face_up)
         vector[self._slice("hand_number")] = state.hand_number
         vector[self._slice("drawn")] = state.drawn
         vector[self._slice("passes")] = state.passes

@@ -63,7 +63,7 @@ def legal_json(rules: Rules, legal: list[Action]) -> list[dict[str, Any]]:
 
 def position_json(state: GameState) -> dict[str, Any]:
     """What a seat may see, as JSON: the figure, every hand (hands are public), the scores,
-    the *size* of each face-down pile (never its order), and whose turn it is."""
+    face-up piles whole, the *size* of each face-down pile (never its order), and whose turn it is."""
     rules = state.rules
     names = rules.tiles.names
     figure = state.figure
@@ -72,6 +72,8 @@ def position_json(state: GameState) -> dict[str, Any]:
     for key, zone in rules.zones.items():
         if zone.per_seat:
             zones[key] = {"kind": zone.kind, "seats": [[names[t] for t in tiles] for tiles in state.seat_zones[key]]}
+        elif getattr(zone, "face_up", False):  # a discard pile or a stack: seen by all, top last
+            zones[key] = {"kind": zone.kind, "tiles": [names[t] for t in state.zones[key]]}
         else:
             zones[key] = {"kind": zone.kind, "count": len(state.zones[key])}
     hands = [[names[t] for key in state.seat_zones for t in state.seat_zones[key][seat]]
@@ -83,7 +85,8 @@ def position_json(state: GameState) -> dict[str, Any]:
                    for cell, tile in figure.tile_at.items()],
         "last": None if figure.last is None else list(figure.last),
         "hands": hands,
-        "pile": sum(len(state.zones[key]) for key, zone in rules.zones.items() if not zone.per_seat),
+        "pile": sum(len(state.zones[key]) for key, zone in rules.zones.items()
+                    if not zone.per_seat and not getattr(zone, "face_up", False)),
         "zones": zones,
         "scores": state.scores(),
         "hand_scores": list(state.hand_gains[counter]),
