@@ -163,14 +163,40 @@ def installed_players() -> dict[str, Any]:
     return {entry.name: entry for entry in entry_points(group=ENTRY_POINT_GROUP)}
 
 
+#: The seat prefix of an external program: ``exec:COMMAND`` (the player registered as ``exec``).
+EXEC = "exec"
+
+
+def _split_outside_quotes(text: str) -> list[str]:
+    """Split at commas that are not inside single or double quotes (the quotes are kept)."""
+    pieces, current, quote = [], [], ""
+    for char in text:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == ",":
+            pieces.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    pieces.append("".join(current))
+    return pieces
+
+
 def split_seats(text: str) -> list[str]:
     """``"mcts:iterations=400,c=2,greedy,random"`` -> ["mcts:iterations=400,c=2", "greedy", "random"].
 
-    A comma separates seats; a piece that is only ``key=value`` continues the seat before it.
+    A comma separates seats; a piece that is only ``key=value`` continues the seat before it
+    (but never an ``exec:`` seat, which takes no parameters). A comma inside quotes separates
+    nothing, so an external command keeps its commas when the whole seat is quoted
+    (``"exec:python bot.py 1,2",random``) or the argument is (``exec:python bot.py "1,2",random``).
     """
     seats: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
-        if "=" in piece and ":" not in piece and seats:
+    for piece in (p.strip() for p in _split_outside_quotes(text)):
+        if len(piece) >= 2 and piece[0] == piece[-1] and piece[0] in "'\"":
+            piece = piece[1:-1].strip()  # a whole seat in quotes: "exec:python bot.py 1,2"
+        if "=" in piece and ":" not in piece and seats and not seats[-1].startswith(EXEC + ":"):
             seats[-1] += "," + piece
         else:
             seats.append(piece)
@@ -212,8 +238,11 @@ def make_player(spec: str, seed: int | str | None, available: Mapping[str, Any] 
                 rules: Rules | None = None) -> Player:
     """Build the player a seat specification names; PlayerSpecError says what exists or why not.
 
-    With ``rules``, a player that does not support that ruleset is refused.
+    With ``rules``, a player that does not support that ruleset is refused. A seat
+    ``exec:COMMAND`` is an external program speaking the bot protocol (docs/external-bots.md).
     """
+    if spec.strip().startswith(EXEC + ":"):
+        return load_player_class(EXEC, available)(seed=seed, command=spec.strip()[len(EXEC) + 1:])
     name, params = parse_seat(spec)
     cls = load_player_class(name, available)
     if rules is not None and not cls.supports_rules(rules):

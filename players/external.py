@@ -1,0 +1,397 @@
+"""Bots in any language: a program speaking the ``contack-bot/1`` protocol over stdin/stdout.
+
+The seat specification ``exec:COMMAND`` (``--seats "exec:node random_bot.js",random``) makes
+an :class:`ExternalPlayer`. The protocol is documented in ``docs/external-bots.md``; its
+JSON forms are in :mod:`players.protocol`.
+
+Why threads and queues: a bot may hang, crash, print garbage or stop reading its input,
+and none of that may block or bring down the engine. A reader thread turns the bot's
+stdout into a queue of lines (so a reply is awaited with a time limit), a writer thread
+feeds its stdin (so a bot that never reads cannot block us on a full pipe), and a third
+keeps the last lines of its stderr to explain a crash. Any failure kills the bot's whole
+process group at once and raises :class:`BotFailure` with the reason; the game's fault
+handling decides what becomes of the move. The process is killed on :meth:`close`, and
+failing that when the player is garbage-collected or the interpreter exits, so no bot
+process is ever left behind.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import queue
+import shlex
+import shutil
+import signal
+import subprocess
+import threading
+import time
+import weakref
+from typing import IO, TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+from contack_core.bots import Player, PlayerSpecError
+from players.protocol import PROTOCOL, action_json, event_json, find_action, legal_json, position_json
+
+if TYPE_CHECKING:
+    from contack_core.actions import Action
+    from contack_core.rules import Rules
+    from contack_core.state import GameState
+
+#: Seconds a bot has to answer a position request, unless told otherwise.
+DEFAULT_MOVE_TIME = 10.0
+#: Seconds a bot has to start and answer the handshake and the new-game message.
+DEFAULT_START_TIME = 10.0
+#: Seconds a bot has to exit by itself after "quit" before it is killed.
+DEFAULT_QUIT_TIME = 1.0
+#: The longest line read from a bot (characters); a longer one is garbage.
+MAX_LINE = 1 << 20
+#: How many lines of a bot's stderr are kept to explain its failure.
+STDERR_LINES = 8
+
+_EOF = object()
+
+
+class BotFailure(Exception):
+    """An external bot hung, crashed, broke the protocol or chose no legal action.
+
+    ``reason`` says which, in words a user can act on; the bot's process has been killed
+    unless ``killed`` is False (it only named an action that is not legal).
+    """
+
+    def __init__(self, reason: str, killed: bool = True) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.killed = killed
+
+
+class UnsupportedRuleset(BotFailure, PlayerSpecError):
+    """The bot's handshake does not list the ruleset it was asked to play."""
+
+
+def _kill_group(process: subprocess.Popen[str]) -> None:
+    """Kill the bot and anything it started (its own process group), then reap it."""
+    try:
+        if hasattr(os, "killpg"):
+            os.killpg(process.pid, signal.SIGKILL)
+        else:  # pragma: no cover - not POSIX
+            process.kill()
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:  # pragma: no cover - a process SIGKILL cannot end
+        pass
+    # The pipes are closed by the threads that use them, when the bot's end closes: closing
+    # a pipe here could block on a thread still reading it (say, a grandchild that escaped
+    # the process group and holds it open).
+
+
+def _shut_down(process: subprocess.Popen[str], grace: float) -> None:
+    """Give the bot ``grace`` seconds to exit by itself after its input ends, then kill it."""
+    if process.poll() is None and grace > 0:
+        try:
+            process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            pass
+    _kill_group(process)
+
+
+@attrs.define(eq=False)
+class BotProcess:
+    """One running bot program and the three threads that talk to it."""
+
+    argv: list[str]
+    process: subprocess.Popen[str]
+    lines: queue.Queue[Any]
+    outbox: queue.Queue[str | None]
+    stderr_tail: collections.deque[str]
+    finalizer: weakref.finalize = attrs.field(init=False)
+
+    @classmethod
+    def start(cls, argv: list[str]) -> BotProcess:
+        """Start ``argv`` (no shell) in a process group of its own; OSError if it cannot run."""
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        process = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, encoding="utf-8", errors="replace", bufsize=1, env=env,
+            start_new_session=True,
+        )
+        bot = cls(argv, process, queue.Queue(), queue.Queue(), collections.deque(maxlen=STDERR_LINES))
+        # The finalizer holds the process, never the BotProcess, so garbage collection and
+        # interpreter exit still kill the bot when nobody called close().
+        bot.finalizer = weakref.finalize(bot, _kill_group, process)
+        threads: list[tuple[Any, Any, Any]] = [(_read_lines, process.stdout, bot.lines),
+                                               (_drain_stderr, process.stderr, bot.stderr_tail),
+                                               (_write_lines, process.stdin, bot.outbox)]
+        for target, stream, channel in threads:
+            threading.Thread(target=target, args=(stream, channel), daemon=True,
+                             name=f"bot-{process.pid}{target.__name__}").start()
+        return bot
+
+    def alive(self) -> bool:
+        return self.finalizer.alive and self.process.poll() is None
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue one message; never blocks, even when the bot does not read its input."""
+        self.outbox.put(json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+    def kill(self) -> None:
+        self.outbox.put(None)
+        self.finalizer()
+
+    def quit(self, grace: float) -> None:
+        """Send "quit", end the bot's input, wait ``grace`` seconds for it to exit, then kill."""
+        if not self.finalizer.alive:
+            return
+        self.send({"type": "quit"})
+        self.outbox.put(None)
+        self.finalizer.detach()
+        _shut_down(self.process, grace)
+
+    def exit_description(self) -> str:
+        """How the process ended, for a failure message: its exit code and last stderr lines."""
+        try:
+            code = self.process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            code = None
+        if code is None:
+            what = "closed its output"
+        elif code < 0:
+            what = f"was killed by signal {-code}"
+        else:
+            what = f"exited with code {code}"
+        tail = " | ".join(line.rstrip() for line in self.stderr_tail if line.strip())
+        return what + (f"; its stderr ended: {tail}" if tail else "")
+
+
+def _read_lines(stream: IO[str], lines: queue.Queue[Any]) -> None:
+    try:
+        while True:
+            line = stream.readline(MAX_LINE)
+            if not line:
+                break
+            lines.put(line)
+    except (OSError, ValueError):
+        pass
+    lines.put(_EOF)
+    _close_quietly(stream)
+
+
+def _drain_stderr(stream: IO[str], tail: collections.deque[str]) -> None:
+    try:
+        for line in stream:
+            tail.append(line[:500])
+    except (OSError, ValueError):
+        pass
+    _close_quietly(stream)
+
+
+def _write_lines(stream: IO[str], outbox: queue.Queue[str | None]) -> None:
+    try:
+        while (line := outbox.get()) is not None:
+            stream.write(line)
+            stream.flush()
+    except (OSError, ValueError):
+        pass
+    _close_quietly(stream)
+
+
+def _close_quietly(stream: IO[str]) -> None:
+    try:
+        stream.close()
+    except (OSError, ValueError):
+        pass
+
+
+def parse_command(command: str | list[str]) -> list[str]:
+    """The program and arguments of an ``exec:`` seat, split like a shell would (no shell runs).
+
+    Raises :class:`PlayerSpecError` for an empty command, unbalanced quotes, or a program
+    that is neither on PATH nor an existing file.
+    """
+    if isinstance(command, str):
+        try:
+            argv = shlex.split(command)
+        except ValueError as error:
+            raise PlayerSpecError(f"exec:{command}: {error} (quote the command as a shell would)") from None
+    else:
+        argv = list(command)
+    if not argv:
+        raise PlayerSpecError('exec: needs a command, as in "exec:python my_bot.py"')
+    program = argv[0]
+    if shutil.which(program) is None and not (os.sep in program and os.path.isfile(program)):
+        raise PlayerSpecError(f"exec:{shlex.join(argv)}: no program {program!r} on PATH or at that path")
+    return argv
+
+
+class ExternalPlayer(Player):
+    """A bot in any language: a program speaking contack-bot/1 (JSON lines) on stdin/stdout."""
+
+    name: ClassVar[str] = "exec"
+    description: ClassVar[str] = "an external program speaking the contack-bot/1 protocol (docs/external-bots.md)"
+    #: Which rulesets an external bot supports is learnt from its handshake.
+    supports: ClassVar[frozenset[str] | None] = None
+
+    def __init__(self, seed: int | str | None = None, *, command: str | list[str],
+                 move_time: float = DEFAULT_MOVE_TIME, start_time: float = DEFAULT_START_TIME,
+                 quit_time: float = DEFAULT_QUIT_TIME) -> None:
+        self.seed = seed
+        self.argv = parse_command(command)
+        self.move_time = float(move_time)
+        self.start_time = float(start_time)
+        self.quit_time = float(quit_time)
+        self.bot: BotProcess | None = None
+        #: What the bot said in its handshake: its "name" and the "rulesets" it plays.
+        self.hello: dict[str, Any] | None = None
+        self.failure: BotFailure | None = None
+        self.in_game = False
+        self.rules: Rules | None = None
+
+    # ----------------------------------------------------------------- labels
+    @property
+    def label(self) -> str:
+        """How messages name the bot: its handshake name, and always its command."""
+        command = shlex.join(self.argv)
+        bot_name = (self.hello or {}).get("name")
+        return f"external bot {bot_name!r} ({command})" if isinstance(bot_name, str) else f"external bot ({command})"
+
+    @property
+    def pid(self) -> int | None:
+        """The bot's process id while it runs (tests use it to check nothing is left behind)."""
+        return self.bot.process.pid if self.bot is not None else None
+
+    # ----------------------------------------------------------------- talking
+    def _fail(self, reason: str) -> BotFailure:
+        """Kill the bot and build the failure to raise; later requests fail at once with it."""
+        if self.bot is not None:
+            self.bot.kill()
+        self.in_game = False
+        self.failure = BotFailure(f"{self.label} {reason}")
+        return self.failure
+
+    def _receive(self, expected: str, limit: float) -> dict[str, Any]:
+        """The next message of type ``expected``, within ``limit`` seconds, or BotFailure."""
+        assert self.bot is not None
+        deadline = time.monotonic() + limit
+        while True:
+            remaining = deadline - time.monotonic()
+            try:
+                line = self.bot.lines.get(timeout=max(remaining, 0)) if remaining > 0 else self.bot.lines.get_nowait()
+            except queue.Empty:
+                raise self._fail(f'did not answer with "{expected}" within {limit:g} s; killed') from None
+            if line is _EOF:
+                raise self._fail(f'{self.bot.exit_description()} while "{expected}" was awaited')
+            text = line.strip()
+            if not text:
+                continue
+            if len(line) >= MAX_LINE and not line.endswith("\n"):
+                raise self._fail(f"sent a line longer than {MAX_LINE} characters; killed")
+            try:
+                message = json.loads(text)
+            except (json.JSONDecodeError, RecursionError):
+                raise self._fail(f'replied {text[:80]!r}, which is not a JSON object, where "{expected}" '
+                                 f"was awaited; killed") from None
+            kind = message.get("type") if isinstance(message, dict) else None
+            if kind == "log":
+                continue
+            if kind == "error":
+                raise self._fail(f"reported an error: {str(message.get('message', ''))[:200]}; killed")
+            if kind != expected:
+                raise self._fail(f'replied {text[:80]!r} where a "{expected}" message was awaited; killed')
+            return message
+
+    def _check_usable(self) -> None:
+        if self.failure is not None and (self.bot is None or not self.bot.alive()):
+            raise BotFailure(f"{self.failure.reason} (earlier in this game)")
+
+    # ----------------------------------------------------------------- the player interface
+    def connect(self) -> dict[str, Any]:
+        """Start the program (if it is not running) and shake hands; returns its hello."""
+        if self.bot is not None and self.bot.alive() and self.hello is not None:
+            return self.hello
+        self.failure = None
+        self.hello = None
+        try:
+            self.bot = BotProcess.start(self.argv)
+        except OSError as error:
+            self.bot = None
+            raise self._fail(f"could not be started: {error.strerror or error}") from None
+        from contack_core import __version__
+
+        self.bot.send({"type": "hello", "protocol": PROTOCOL, "engine": f"contack {__version__}"})
+        hello = self._receive("hello", self.start_time)
+        if hello.get("protocol") != PROTOCOL:
+            raise self._fail(f"speaks protocol {hello.get('protocol')!r}, not {PROTOCOL!r}; killed")
+        rulesets = hello.get("rulesets")
+        if not isinstance(rulesets, list) or not all(isinstance(r, str) for r in rulesets):
+            raise self._fail('did not list the rulesets it plays ("rulesets": ["parker-1939"] or ["*"]); killed')
+        self.hello = hello
+        return hello
+
+    def supports_ruleset(self, rules: Rules) -> bool:
+        """Whether the handshake lists this ruleset, a ruleset it extends, or ``"*"``."""
+        listed = set((self.hello or {}).get("rulesets") or ())
+        return "*" in listed or any(ruleset_id in listed for ruleset_id in [*rules.chain, rules.id])
+
+    def start_game(self, rules: Rules, seat: int, seat_count: int) -> None:
+        """Tell the bot a game begins (starting it first if need be); it answers "ready"."""
+        if self.in_game:
+            self.end_game(None)
+        hello = self.connect()
+        if not self.supports_ruleset(rules):
+            if self.bot is not None:
+                self.bot.kill()
+            raise UnsupportedRuleset(f"{self.label} does not play {rules.id} (its handshake lists: "
+                                     f"{', '.join(hello['rulesets']) or 'nothing'})")
+        assert self.bot is not None
+        self.rules = rules
+        self.bot.send({"type": "new_game", "ruleset": rules.id, "options": rules.options, "seat": seat,
+                       "seats": seat_count, "seed": self.seed,
+                       "tiles": list(rules.tiles.names), "colours": list(rules.tiles.colours)})
+        self._receive("ready", self.start_time)
+        self.in_game = True
+
+    def choose(self, state: GameState) -> Action:
+        """Send the position and the legal actions; the bot's reply names one of them."""
+        if not self.in_game:
+            self._check_usable()
+            self.start_game(state.rules, state.current_seat(), state.seat_count)
+        self._check_usable()
+        assert self.bot is not None
+        legal = state.legal_actions()
+        self.bot.send({"type": "position", "seat": state.current_seat(), "position": position_json(state),
+                       "legal": legal_json(state.rules, legal)})
+        reply = self._receive("action", self.move_time)
+        try:
+            return find_action(state.rules, legal, reply)
+        except ValueError as error:
+            raise BotFailure(f"{self.label} chose no legal action: {error}", killed=False) from None
+
+    def observe(self, seat: int, action: Action, event: Any = None) -> None:
+        """Tell the bot what a seat did (every seat's decisions, its own included); no reply."""
+        if not self.in_game or self.bot is None or self.rules is None or not self.bot.alive():
+            return
+        message: dict[str, Any] = {"type": "observe", "seat": seat, "action": action_json(self.rules, action)}
+        if event is not None and attrs.has(type(event)):
+            message["event"] = event_json(self.rules, event)
+        self.bot.send(message)
+
+    def end_game(self, state: GameState | None) -> None:
+        """Tell the bot the game is over, with the scores; no reply. The process stays for the next game."""
+        if self.in_game and self.bot is not None and self.bot.alive():
+            message: dict[str, Any] = {"type": "game_end"}
+            if state is not None:
+                message.update(scores=state.scores(), winners=state.winners(),
+                               hand_scores=[list(result.scores) for result in state.hand_results])
+            self.bot.send(message)
+        self.in_game = False
+
+    def close(self) -> None:
+        """Say "quit", give the bot ``quit_time`` seconds to exit, then kill whatever is left."""
+        if self.bot is not None:
+            self.bot.quit(self.quit_time)
+        self.in_game = False
+
