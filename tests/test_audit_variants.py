@@ -135,7 +135,7 @@ def test_chips_lines_follow_each_scoring_play(club: tuple[Path, list[dict]]) -> 
 
 def test_wrong_chip_count_is_rejected_at_its_line(club: tuple[Path, list[dict]], tmp_path: Path) -> None:
     _, lines = club
-    i = index_of(lines, lambda l: l["event"] == "chips" and l["reason"] == "collect")
+    i = index_of(lines, lambda ln: ln["event"] == "chips" and ln["reason"] == "collect")
     corrupted = copy.deepcopy(lines)
     corrupted[i]["count"] += 1
     line = lines[i]
@@ -146,7 +146,7 @@ def test_wrong_chip_count_is_rejected_at_its_line(club: tuple[Path, list[dict]],
 
 def test_chips_from_the_wrong_payer_or_for_the_wrong_reason_are_rejected(club, tmp_path: Path) -> None:
     _, lines = club
-    i = index_of(lines, lambda l: l["event"] == "chips" and l["reason"] == "loan")
+    i = index_of(lines, lambda ln: ln["event"] == "chips" and ln["reason"] == "loan")
     corrupted = copy.deepcopy(lines)
     corrupted[i]["from"] = "bank" if lines[i]["from"] != "bank" else (lines[i]["to"] + 1) % 3
     rejected(tmp_path / "r.jsonl", corrupted, i + 1, "the chips due here move", "(loan)")
@@ -158,12 +158,12 @@ def test_chips_from_the_wrong_payer_or_for_the_wrong_reason_are_rejected(club, t
 def test_chips_where_none_change_hands_are_rejected(club, tmp_path: Path) -> None:
     _, lines = club
     # After a play that scores nothing.
-    i = index_of(lines, lambda l: l["event"] == "play" and l.get("points") == 0, nth=1)
+    i = index_of(lines, lambda ln: ln["event"] == "play" and ln.get("points") == 0, nth=1)
     corrupted = copy.deepcopy(lines)
     corrupted.insert(i + 1, {"event": "chips", "from": 0, "to": 1, "count": 1, "reason": "collect"})
     rejected(tmp_path / "r.jsonl", corrupted, i + 2, "no chips change hands here")
     # One chips line too many after a scoring play.
-    j = index_of(lines, lambda l: l["event"] == "chips")
+    j = index_of(lines, lambda ln: ln["event"] == "chips")
     while lines[j + 1]["event"] == "chips":
         j += 1
     corrupted = copy.deepcopy(lines)
@@ -173,7 +173,7 @@ def test_chips_where_none_change_hands_are_rejected(club, tmp_path: Path) -> Non
 
 def test_a_malformed_chips_line_is_rejected_by_the_schema(club, tmp_path: Path) -> None:
     _, lines = club
-    i = index_of(lines, lambda l: l["event"] == "chips")
+    i = index_of(lines, lambda ln: ln["event"] == "chips")
     for change in ({"count": "three"}, {"reason": "gift"}, {"to": -1}):
         corrupted = copy.deepcopy(lines)
         corrupted[i].update(change)
@@ -207,7 +207,7 @@ def solitaire_1(tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
 
 def test_discard_of_a_tile_not_held_is_rejected(solitaire_1: list[dict], tmp_path: Path) -> None:
     lines = copy.deepcopy(solitaire_1)
-    i = index_of(lines, lambda l: l["event"] == "discard")
+    i = index_of(lines, lambda ln: ln["event"] == "discard")
     lines[i]["tile"] = lines[2]["tile"]  # the opening tile, on the figure
     rejected(tmp_path / "r.jsonl", lines, i + 1, f"tile {lines[2]['tile']} cannot be discarded",
              "it is in the figure")
@@ -216,7 +216,7 @@ def test_discard_of_a_tile_not_held_is_rejected(solitaire_1: list[dict], tmp_pat
 def test_discard_of_a_playable_tile_is_rejected(solitaire_1: list[dict], tmp_path: Path) -> None:
     """000: the Triangle drawn goes to the figure "if possible, otherwise" to the discard pile."""
     lines = copy.deepcopy(solitaire_1)
-    i = index_of(lines, lambda l: l["event"] == "play" and l.get("from") == "hand")
+    i = index_of(lines, lambda ln: ln["event"] == "play" and ln.get("from") == "hand")
     assert lines[i - 1]["event"] == "draw" and lines[i - 1]["tile"] == lines[i]["tile"]
     lines[i] = {"event": "discard", "seat": 0, "tile": lines[i]["tile"], "to": "discard"}
     rejected(tmp_path / "r.jsonl", lines, i + 1, "seat 0 may not discard now", "legal now: play")
@@ -224,14 +224,14 @@ def test_discard_of_a_playable_tile_is_rejected(solitaire_1: list[dict], tmp_pat
 
 def test_discard_onto_the_wrong_pile_is_rejected(solitaire_1: list[dict], tmp_path: Path) -> None:
     lines = copy.deepcopy(solitaire_1)
-    i = index_of(lines, lambda l: l["event"] == "discard")
+    i = index_of(lines, lambda ln: ln["event"] == "discard")
     lines[i]["to"] = "stock"
     rejected(tmp_path / "r.jsonl", lines, i + 1, "a discard goes onto discard, not stock")
 
 
 def test_play_of_a_discard_that_is_not_on_top_is_rejected(solitaire_1: list[dict], tmp_path: Path) -> None:
     lines = copy.deepcopy(solitaire_1)
-    i = index_of(lines, lambda l: l["event"] == "play" and l.get("from") == "discard")
+    i = index_of(lines, lambda ln: ln["event"] == "play" and ln.get("from") == "discard")
     lines[i]["from"] = "hand"
     rejected(tmp_path / "r.jsonl", lines, i + 1, "this tile comes from discard, not from hand")
 
@@ -239,9 +239,9 @@ def test_play_of_a_discard_that_is_not_on_top_is_rejected(solitaire_1: list[dict
 def test_draw_while_the_discard_top_can_be_played_is_rejected(solitaire_1: list[dict], tmp_path: Path) -> None:
     """000: "If a Triangle cannot be played to the figure from the discard pile, draw one"."""
     lines = copy.deepcopy(solitaire_1)
-    i = index_of(lines, lambda l: l["event"] == "play" and l.get("from") == "discard")
+    i = index_of(lines, lambda ln: ln["event"] == "play" and ln.get("from") == "discard")
     # Draw the next drawn tile at the moment the discard top was played instead.
-    j = index_of(lines, lambda l: l["event"] == "draw" and lines.index(l) > i)
+    j = index_of(lines, lambda ln: ln["event"] == "draw" and lines.index(ln) > i)
     lines[i] = {"event": "draw", "seat": 0, "tile": lines[j]["tile"]}
     rejected(tmp_path / "r.jsonl", lines, i + 1, "seat 0 may not draw now")
 
@@ -273,7 +273,7 @@ def test_any_tile_of_the_six_pile_opens_soundly_and_no_other(solitaire_2: list[d
 
 def test_stack_take_from_the_wrong_stack_is_rejected(solitaire_2: list[dict], tmp_path: Path) -> None:
     lines = copy.deepcopy(solitaire_2)
-    i = index_of(lines, lambda l: l["event"] == "play" and "from" in l)
+    i = index_of(lines, lambda ln: ln["event"] == "play" and "from" in ln)
     real = lines[i]["from"]
     lines[i]["from"] = "pile-6" if real != "pile-6" else "pile-1"
     rejected(tmp_path / "r.jsonl", lines, i + 1, f"this tile comes from {real}, not from {lines[i]['from']}")
@@ -282,7 +282,7 @@ def test_stack_take_from_the_wrong_stack_is_rejected(solitaire_2: list[dict], tm
 def test_stack_take_of_a_covered_tile_is_rejected(solitaire_2: list[dict], tmp_path: Path) -> None:
     """000: only "any Triangle showing at the top of any one of the seven piles"."""
     lines = copy.deepcopy(solitaire_2)
-    i = index_of(lines, lambda l: l["event"] == "play" and "from" in l)
+    i = index_of(lines, lambda ln: ln["event"] == "play" and "from" in ln)
     covered = lines[3]["tiles"][0]  # the bottom of pile-2 (pile-2 holds five; one at most is gone)
     lines[i]["tile"] = covered
     rejected(tmp_path / "r.jsonl", lines, i + 1, f"tile {covered} is not in seat 0's pile-1 or", "(it is in pile-2)")

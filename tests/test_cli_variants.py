@@ -51,8 +51,8 @@ def test_play_completes_for_every_ruleset_and_seat_count(ruleset_id: str, seats:
         assert last.endswith(rules.term("winner") if len(game_end["winners"]) == 1 else rules.term("winners"))
     else:
         assert last == rules.term("nobody_wins")
-    audited = run("audit", "--json", record)
-    assert audited.exit_code == 0 and json.loads(audited.stdout)["valid"] is True, audited.output
+    # (test_properties_variants audits records of every ruleset and seat count.)
+    assert lines[0]["ruleset"] == ruleset_id and lines[0]["seats"] == ["random"] * seats
 
 
 @pytest.mark.parametrize("ruleset_id", shipped_ruleset_ids())
@@ -74,20 +74,31 @@ def test_unknown_option_lists_the_rulesets_options(ruleset_id: str, command: str
 
 
 def _bad_values() -> list[Any]:
-    """For every option of every shipped ruleset: a value it refuses and what the message must say."""
+    """For every shipped ruleset: values its first integer option and its first choice option
+    refuse, and what the message must say."""
     params = []
     for ruleset_id in shipped_ruleset_ids():
-        for name, spec in declared_options(ruleset_id).items():
-            if spec.get("type") == "integer":
-                cases = [(str(spec["max"] + 1), f"option {name} must be between {spec['min']} and {spec['max']}, "
-                                                f"not {spec['max'] + 1}"),
-                         ("lots", f"option {name} takes a whole number, not 'lots'")]
-            else:
-                allowed = ", ".join(map(str, spec["choices"]))
-                cases = [("maybe", f"option {name} is one of {allowed}, not 'maybe'")]
-            params.extend(pytest.param(ruleset_id, name, value, message, id=f"{ruleset_id}-{name}={value}")
-                          for value, message in cases)
+        options = declared_options(ruleset_id)
+        integer = next((name for name, spec in options.items() if spec.get("type") == "integer"), None)
+        choice = next((name for name, spec in options.items() if spec.get("type", "choice") == "choice"), None)
+        cases = []
+        if integer is not None:
+            spec = options[integer]
+            cases += [(integer, str(spec["max"] + 1),
+                       f"option {integer} must be between {spec['min']} and {spec['max']}, not {spec['max'] + 1}"),
+                      (integer, "lots", f"option {integer} takes a whole number, not 'lots'")]
+        if choice is not None:
+            allowed = ", ".join(map(str, options[choice]["choices"]))
+            cases.append((choice, "maybe", f"option {choice} is one of {allowed}, not 'maybe'"))
+        params.extend(pytest.param(ruleset_id, name, value, message, id=f"{ruleset_id}-{name}={value}")
+                      for name, value, message in cases)
     return params
+
+
+def test_bad_values_cover_integer_and_choice_options() -> None:
+    kinds = {(p.values[0], p.values[2]) for p in _bad_values()}
+    assert ("contactack", "maybe") in kinds and ("club-contack", "maybe") in kinds
+    assert ("club-contack", "lots") in kinds and ("parker-1939", "lots") in kinds
 
 
 @pytest.mark.parametrize(("ruleset_id", "name", "value", "message"), _bad_values())
