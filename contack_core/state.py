@@ -90,7 +90,6 @@ class GameState:
             event = step.apply(self, action)
             self._legal = None
             return event
-        self.turns += 1
         if kind is Play:  # the hot path of every playout, inlined
             if self._legal is None:
                 self._legal = self._compute_legal()
@@ -98,6 +97,7 @@ class GameState:
             event = None if rule is None else rule.apply(self, action)
             if event is None:
                 raise IllegalAction(self.rules.explain_forbidden(self, action))
+            self.turns += 1
             self.passes = 0
             rules = self.rules
             for counter in rules.counter_list:
@@ -247,6 +247,7 @@ class GameState:
     def _apply_within_turn(self, action: Draw | Discard) -> Event:
         """A draw or a discard: the seat keeps the turn."""
         event = self._rule_for(action).apply(self, action)
+        self.turns += 1
         if type(action) is Draw:
             self.drawn += 1
         self._legal = None
@@ -269,6 +270,7 @@ class GameState:
 
     def _apply_pass(self) -> Passed:
         self._rule_for(PASS)
+        self.turns += 1
         event = Passed(seat=self.current)
         self.passes += 1
         if not self._check_hand_end(event):

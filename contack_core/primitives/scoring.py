@@ -97,7 +97,9 @@ class CollectFromOthers(Counter):
         debts = state.ledger.get(self.key)
         owed = 0 if not debts else sum(amount for (debtor, _), amount in debts.items() if debtor == seat) \
             - sum(amount for (_, lender), amount in debts.items() if lender == seat)
-        return state.totals[self.key][seat] + state.hand_gains[self.key][seat] + owed
+        # Once the game is over the last hand's gains are in the totals already.
+        gains = 0 if state.over else state.hand_gains[self.key][seat]
+        return state.totals[self.key][seat] + gains + owed
 
     def on_play(self, state: GameState, event: Played) -> None:
         count = self.collect.evaluate(
