@@ -259,6 +259,7 @@ class GameState:
         """A piece moved on a board of pieces; the turn goes to the next seat the move rule names."""
         rule = self._rule_for(action)
         event = rule.apply(self, action)  # raises IllegalAction, changing nothing, if not legal
+        self.turns += 1
         self.passes = 0
         if not self._check_hand_end(event):
             self.current = rule.next_seat(self)
