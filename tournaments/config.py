@@ -259,7 +259,8 @@ def _check_meaning(data: dict[str, Any], source: str, base: Path | None, problem
     try:
         rules = load_rules(ruleset, options)
     except RulesetError as error:
-        problems.extend(problem(f"ruleset {data['ruleset']!r}: {p}", ("ruleset",)) for p in error.problems)
+        problems.extend(problem(p.message if p.mark is None else f"in the ruleset: {p}", ("ruleset",))
+                        for p in error.problems)
     else:
         low, high = rules.players
         for size in seats:

@@ -9,6 +9,7 @@ a tournament never dies of one game. The result of a game depends only on its id
 from __future__ import annotations
 
 import io
+import os
 import time
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -37,6 +38,9 @@ class Plan:
     names: tuple[str, ...]  # display name of each entrant
     specs: tuple[str, ...]  # seat specification of each entrant, as make_player reads it
     record_ruleset: str  # how records name the ruleset (relative to the records folder for a file)
+    #: Where workers write records themselves (they share the main's disk); None: records
+    #: travel back in the results and the main writes them (workers on other machines).
+    records_dir: str | None = None
 
 
 @attrs.frozen
@@ -50,11 +54,7 @@ class GameResult:
     duration: float
     status: str
     faults: tuple[Mapping[str, Any], ...]
-    record: str
-
-    @property
-    def key(self) -> str:
-        return GameSpec(self.deal_seed, self.seating, 0, (), 0).key
+    record: str | None  # the record's text, or None once written to the records folder
 
 
 class BotFault(Exception):
@@ -184,6 +184,30 @@ def _error(game: GameSpec, reason: str, start: float, stream: io.StringIO) -> Ga
                       ({"seat": None, "kind": "error", "reason": reason},), stream.getvalue())
 
 
+def warm_worker(plan: Plan) -> None:
+    """Load what every game needs (rules, player classes, header) before the first game."""
+    rules_for(plan)
+    _player_classes()
+    record_header(plan, [], [], 0)
+
+
+def write_record(records_dir: str, key: str, text: str) -> None:
+    """Write a record under a temporary name, then rename: a record file is always whole."""
+    path = os.path.join(records_dir, key + ".jsonl")
+    with open(path + ".tmp", "w", encoding="utf-8") as stream:
+        stream.write(text)
+    os.replace(path + ".tmp", path)
+
+
 def play_batch(plan: Plan, games: Sequence[GameSpec]) -> list[GameResult]:
-    """Play games one after another in this process (the unit a worker or a Ray task runs)."""
-    return [play_one(plan, game) for game in games]
+    """Play games one after another in this process (the unit a worker or a Ray task runs).
+
+    With ``plan.records_dir`` the records are written here, in parallel, before the
+    results go back; the main process stores a row only after its record exists.
+    """
+    results = [play_one(plan, game) for game in games]
+    if plan.records_dir is None:
+        return results
+    for game, result in zip(games, results):
+        write_record(plan.records_dir, game.key, result.record or "")
+    return [attrs.evolve(result, record=None) for result in results]

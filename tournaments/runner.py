@@ -26,7 +26,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from contack_core.loader import load_rules
 from tournaments.config import TournamentConfig
-from tournaments.play import GameResult, Plan, play_batch
+from tournaments.play import GameResult, Plan, play_batch, warm_worker
 from tournaments.schedule import GameSpec, schedule
 from tournaments.store import RECORDS_FOLDER, Store
 
@@ -43,6 +43,10 @@ class RunError(ValueError):
 
 class Backend(Protocol):
     workers: int
+
+    def start(self, plan: Plan) -> None:
+        """Start every worker and load the plan's rules there, so play time counts games only."""
+        ...
 
     def run(self, plan: Plan, batches: Sequence[list[GameSpec]]) -> Iterator[tuple[list[GameSpec], list[GameResult]]]:
         """Play the batches; yield each with its results as it completes, in any order."""
@@ -63,13 +67,19 @@ class LocalBackend:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
+        self.pool: ProcessPoolExecutor | None = None
 
-    def warm_up(self, plan: Plan) -> None:
-        """Start every worker and load the rules there (so a measurement counts games only)."""
-        list(self.pool.map(play_batch, [plan] * self.workers, [[]] * self.workers))
+    def start(self, plan: Plan) -> None:
+        self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("spawn"),
+                                        initializer=warm_worker, initargs=(plan,))
+        # Workers are spawned on demand: as many tasks as workers, at once, start them all.
+        for future in [self.pool.submit(time.sleep, 0.05) for _ in range(self.workers)]:
+            future.result()
 
     def run(self, plan: Plan, batches: Sequence[list[GameSpec]]) -> Iterator[tuple[list[GameSpec], list[GameResult]]]:
+        if self.pool is None:
+            self.start(plan)
+        assert self.pool is not None
         queue = list(reversed(batches))
         running: dict[Future[list[GameResult]], list[GameSpec]] = {}
         try:
@@ -85,7 +95,8 @@ class LocalBackend:
                 future.cancel()
 
     def close(self) -> None:
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 class RayBackend:
@@ -108,6 +119,10 @@ class RayBackend:
             raise RunError(f"cannot start or reach Ray{' at ' + address if address else ''}: {error}") from None
         self.workers = int(ray.cluster_resources().get("CPU", workers)) if address else workers
         self.remote_batch = ray.remote(play_batch)
+
+    def start(self, plan: Plan) -> None:
+        warm = self.ray.remote(warm_worker)
+        self.ray.get([warm.remote(plan) for _ in range(self.workers)])
 
     def run(self, plan: Plan, batches: Sequence[list[GameSpec]]) -> Iterator[tuple[list[GameSpec], list[GameResult]]]:
         ray = self.ray
@@ -157,12 +172,14 @@ class RunSummary:
         return self.played / self.seconds if self.seconds > 0 else 0.0
 
 
-def make_plan(config: TournamentConfig, output: Path) -> Plan:
+def make_plan(config: TournamentConfig, output: Path, workers_share_disk: bool = True) -> Plan:
+    """What the workers get; ``workers_share_disk``: they write the records themselves."""
+    records = (output / RECORDS_FOLDER).resolve()
     ruleset = config.ruleset
     if Path(ruleset).is_absolute():  # a ruleset file: records name it relative to themselves
-        ruleset = os.path.relpath(ruleset, (output / RECORDS_FOLDER).resolve())
+        ruleset = os.path.relpath(ruleset, records)
     return Plan(config.ruleset, dict(config.options), tuple(e.name for e in config.entrants),
-                tuple(e.spec() for e in config.entrants), ruleset)
+                tuple(e.spec() for e in config.entrants), ruleset, str(records) if workers_share_disk else None)
 
 
 def batch_size(pending: int, workers: int) -> int:
@@ -185,13 +202,14 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
     with Store.create_or_resume(output, config.fingerprint_document(rules.digest())) as store:
         finished = store.finished_keys()
         pending = [game for game in games if game.key not in finished]
-        plan = make_plan(config, output)
+        plan = make_plan(config, output, workers_share_disk=not (backend == "ray" and address))
         statuses: Counter[str] = Counter()
         startup = seconds = 0.0
         if pending:
             start = time.perf_counter()
             engine = backend_instance or make_backend(backend, workers or available_cores(), address)
             try:
+                engine.start(plan)
                 ready = time.perf_counter()
                 startup = ready - start
                 batches = split(pending, batch_size(len(pending), engine.workers))

@@ -11,7 +11,6 @@ the list of what changed, so results of two tournaments never mix.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping
@@ -21,7 +20,7 @@ from typing import Any
 import attrs
 
 from tournaments.config import differences, fingerprint
-from tournaments.play import GameResult
+from tournaments.play import GameResult, write_record
 from tournaments.schedule import GameSpec
 
 DATABASE_NAME = "results.sqlite"
@@ -103,6 +102,8 @@ class Store:
             raise StoreError(f"{directory} holds results of a different config; refusing to mix them. "
                              f"What changed: {'; '.join(changed) or 'the format'}. "
                              f"Use another output folder, or restore the config.")
+        for leftover in (directory / RECORDS_FOLDER).glob("*.tmp"):  # records of games killed in flight
+            leftover.unlink(missing_ok=True)
         return store
 
     @classmethod
@@ -158,18 +159,18 @@ class Store:
     def save(self, played: Iterable[tuple[GameSpec, GameResult]], names: tuple[str, ...]) -> int:
         """Write the records, then every row in one transaction; returns how many rows were new."""
         rows = []
+        records = str(self.directory / RECORDS_FOLDER)
         for game, result in played:
-            path = self.record_path(game)
-            temporary = path.with_name(path.name + ".tmp")
-            temporary.write_text(result.record, encoding="utf-8")
-            os.replace(temporary, path)
+            key = game.key
+            if result.record is not None:  # not yet written by the worker
+                write_record(records, key, result.record)
             rows.append((
-                game.key, game.deal_seed, game.deal_index, game.table_size, game.rotation,
+                key, game.deal_seed, game.deal_index, game.table_size, game.rotation,
                 json.dumps(list(game.seating)), json.dumps([names[e] for e in game.seating]),
                 json.dumps(list(result.scores)) if result.scores is not None else None,
                 json.dumps(list(result.ranks)) if result.ranks is not None else None,
                 result.duration, result.status, json.dumps(list(result.faults), default=str),
-                str(path.relative_to(self.directory)), time.time(),
+                f"{RECORDS_FOLDER}/{key}.jsonl", time.time(),
             ))
         with self.connection:
             before = self.connection.total_changes
