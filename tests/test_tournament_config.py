@@ -100,3 +100,15 @@ def test_a_ruleset_file_is_found_relative_to_the_config(tmp_path: Path) -> None:
         "format: contack-ruleset/1\nid: mine\ntitle: Mine\nextends: parker-1939\n", encoding="utf-8")
     config = load_config(str(write(tmp_path, GOOD.replace("ruleset: parker-1939", "ruleset: rules/mine.yaml"))))
     assert config.ruleset == str((tmp_path / "rules" / "mine.yaml").resolve())
+
+
+def test_an_address_without_the_ray_backend_is_refused(tmp_path: Path) -> None:
+    result = run_cli("tournament", "run", write(tmp_path, GOOD), "--output", tmp_path / "out", "--address",
+                     "10.0.0.1:6379", "--quiet")
+    assert result.exit_code == 1 and "--address is for the ray backend" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_unknown_backend_is_refused(tmp_path: Path) -> None:
+    result = run_cli("tournament", "run", write(tmp_path, GOOD), "--output", tmp_path / "out", "--backend", "spark")
+    assert result.exit_code == 1 and "unknown backend 'spark' (backends: local, ray)" in result.output

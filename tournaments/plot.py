@@ -46,7 +46,7 @@ def plot_report(report: Report, rows: Sequence[GameRow], path: Path) -> None:
     ratings_axis.set_title("Ratings")
 
     data = [scores.get(name, []) or [0] for name in names]
-    scores_axis.boxplot(data, vert=False, positions=positions, widths=0.6)
+    scores_axis.boxplot(data, orientation="horizontal", positions=positions, widths=0.6)
     scores_axis.set_yticks(positions, names)
     scores_axis.set_xlabel("final score per game")
     scores_axis.set_title("Score distributions")

@@ -145,14 +145,16 @@ class RayBackend:
         self.ray.shutdown()
 
 
+def check_backend(kind: str, address: str | None) -> None:
+    if kind not in ("local", "ray"):
+        raise RunError(f"unknown backend {kind!r} (backends: local, ray)")
+    if kind == "local" and address:
+        raise RunError("--address is for the ray backend")
+
+
 def make_backend(kind: str, workers: int, address: str | None) -> Backend:
-    if kind == "local":
-        if address:
-            raise RunError("--address is for the ray backend")
-        return LocalBackend(workers)
-    if kind == "ray":
-        return RayBackend(workers, address)
-    raise RunError(f"unknown backend {kind!r} (backends: local, ray)")
+    check_backend(kind, address)
+    return LocalBackend(workers) if kind == "local" else RayBackend(workers, address)
 
 
 @attrs.frozen
@@ -195,6 +197,7 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
                    backend: str = "local", address: str | None = None, quiet: bool = False,
                    console: Console | None = None, backend_instance: Backend | None = None) -> RunSummary:
     """Play every game of the config not yet in the output folder's database."""
+    check_backend(backend, address)
     output = output or config.output
     rules = load_rules(config.ruleset, dict(config.options))
     games = schedule(len(config.entrants), config.seats, config.deals, config.seed)
