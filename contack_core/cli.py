@@ -32,6 +32,7 @@ from contack_core.loader import (
 from contack_core.narrate import Narrator
 from contack_core.record import RecordWriter, UnreadableRecord, header_for
 from contack_core.rules import Rules
+from tournaments.cli import app as tournament_app
 
 app = typer.Typer(help="Contack: rules-as-data for the Contack family of tile games.", no_args_is_help=True,
                   add_completion=False, pretty_exceptions_enable=False)
@@ -39,6 +40,7 @@ rulesets_app = typer.Typer(help="List, show, validate and compare rulesets.", no
 players_app = typer.Typer(help="Installed players (bots).", no_args_is_help=True)
 app.add_typer(rulesets_app, name="rulesets")
 app.add_typer(players_app, name="players")
+app.add_typer(tournament_app, name="tournament")
 
 OptionList = Annotated[list[str] | None, typer.Option("--option", "-o", help="A ruleset option, KEY=VALUE.")]
 

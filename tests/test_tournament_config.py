@@ -1,0 +1,114 @@
+"""Tournament configs: the schema and the checks after it give located, clear errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import run_cli
+from tournaments.config import ConfigError, load_config
+
+GOOD = """\
+format: contack-tournament/1
+name: small
+ruleset: parker-1939
+entrants:
+  - {name: a, player: random}
+  - {name: b, player: random}
+  - {name: c, player: random}
+seats: 2
+deals: 2
+seed: 4
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "t.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def problems(tmp_path: Path, text: str) -> list[str]:
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as caught:
+        load_config(str(path))
+    return [str(p) for p in caught.value.problems]
+
+
+def test_a_good_config_loads_with_defaults(tmp_path: Path) -> None:
+    config = load_config(str(write(tmp_path, GOOD)))
+    assert [e.name for e in config.entrants] == ["a", "b", "c"]
+    assert config.seats == (2,) and config.deals == 2 and config.seed == 4
+    assert config.fault_policy == "pass" and config.budget.time_per_move is None
+    assert config.output == Path("tournament-small")
+
+
+def test_the_shipped_demo_loads_by_name() -> None:
+    config = load_config("demo")
+    assert config.name == "demo" and config.ruleset == "parker-1939"
+    assert len(config.entrants) == 4 and config.seats == (3, 4)
+
+
+@pytest.mark.parametrize(("text", "where", "says"), [
+    (GOOD.replace("deals: 2", "deals: two"), ":9:1:", "'two' is not of type 'integer'"),
+    (GOOD.replace("seats: 2", "seats: 9"), ":8:1:", "seats is a table size 1-7"),
+    (GOOD.replace("seed: 4", "seed: 4\ncolour: red"), ":11:1:", "allowed keys"),
+    (GOOD.replace("{name: b, player: random}", "{name: b, player: random, speed: 3}"), ":6:31:", "speed"),
+    (GOOD.replace("{name: b, player: random}", "{name: a, player: random}"), ":6:6:",
+     "'a' is already used by entrant 0"),
+    (GOOD.replace("{name: c, player: random}", "{name: c, player: nobody}"), ":7:5:", "unknown player 'nobody'"),
+    (GOOD.replace("{name: c, player: random}", "{name: c, player: 'random:x=1'}"), ":7:", "params"),
+    (GOOD.replace("{name: c, player: random}", "{name: c, player: random, params: {depth: 2}}"), ":7:5:",
+     "takes no parameters"),
+    (GOOD.replace("ruleset: parker-1939", "ruleset: parker-2000"), ":3:1:", "no ruleset 'parker-2000'"),
+    (GOOD.replace("seats: 2", "seats: 4"), ":8:1:", "tables of 4 need at least 4 entrants"),
+    (GOOD.replace("seats: 2", "seats: 1"), ":8:1:", "not tables of 1"),
+    (GOOD.replace("deals: 2", "deals: [2"), ":", "not valid YAML"),
+    (GOOD.replace("format: contack-tournament/1", "format: contack-tournament/9"), ":1:1:", "'contack-tournament/1' was expected"),
+    ("- just\n- a list\n", ":1:1:", "a YAML mapping"),
+    (GOOD.replace("seed: 4", "seed: 4\nfault_policy: ignore"), ":11:1:", "'ignore' is not one of"),
+    (GOOD.replace("seed: 4", "seed: 4\nbudget: {time_per_move: 0}"), ":11:10:", "budget.time_per_move: 0 is less than or equal to the minimum of 0"),
+])
+def test_bad_configs_name_the_place_and_the_reason(tmp_path: Path, text: str, where: str, says: str) -> None:
+    found = problems(tmp_path, text)
+    assert any(where in p and says in p and p.startswith(str(tmp_path / "t.yaml")) for p in found), found
+
+
+def test_every_problem_is_reported_not_just_the_first(tmp_path: Path) -> None:
+    found = problems(tmp_path, GOOD.replace("deals: 2", "deals: 0").replace("seats: 2", "seats: 0"))
+    assert len(found) == 2, found
+
+
+def test_the_cli_prints_located_errors_and_exits_1_without_a_traceback(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD.replace("deals: 2", "deals: -1"))
+    result = run_cli("tournament", "run", path, "--output", tmp_path / "out", "--quiet")
+    assert result.exit_code == 1
+    assert f"{path}:9:1: at deals: -1 is less than the minimum of 1" in result.output
+    assert not (tmp_path / "out").exists(), "nothing runs on a bad config"
+
+
+def test_a_missing_config_is_one_clear_message(tmp_path: Path) -> None:
+    result = run_cli("tournament", "run", tmp_path / "none.yaml")
+    assert result.exit_code == 1
+    assert "cannot read" in result.output and "demo" in result.output
+
+
+def test_a_ruleset_file_is_found_relative_to_the_config(tmp_path: Path) -> None:
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "mine.yaml").write_text(
+        "format: contack-ruleset/1\nid: mine\ntitle: Mine\nextends: parker-1939\n", encoding="utf-8")
+    config = load_config(str(write(tmp_path, GOOD.replace("ruleset: parker-1939", "ruleset: rules/mine.yaml"))))
+    assert config.ruleset == str((tmp_path / "rules" / "mine.yaml").resolve())
+
+
+def test_an_address_without_the_ray_backend_is_refused(tmp_path: Path) -> None:
+    result = run_cli("tournament", "run", write(tmp_path, GOOD), "--output", tmp_path / "out", "--address",
+                     "10.0.0.1:6379", "--quiet")
+    assert result.exit_code == 1 and "--address is for the ray backend" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_unknown_backend_is_refused(tmp_path: Path) -> None:
+    result = run_cli("tournament", "run", write(tmp_path, GOOD), "--output", tmp_path / "out", "--backend", "spark")
+    assert result.exit_code == 1 and "unknown backend 'spark' (backends: local, ray)" in result.output

@@ -1,0 +1,45 @@
+"""The Ray backend, for real: a local Ray started by the test, a small tournament on it,
+the same results as the local process pool."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tournaments.config import load_config
+from tournaments.runner import run_tournament
+from tournaments.store import Store
+
+pytest.importorskip("ray", reason="the ray extra is part of the test extra; `make test` installs it")
+
+CONFIG = """\
+format: contack-tournament/1
+name: on-ray
+ruleset: parker-1939
+entrants:
+  - {name: a, player: random}
+  - {name: b, player: random}
+  - {name: c, player: random}
+seats: [2, 3]
+deals: 3
+seed: 99
+"""
+
+
+def outcome(folder: Path) -> list[tuple]:
+    with Store.open_existing(folder) as store:
+        return [(g.key, g.scores, g.ranks, g.status, g.faults) for g in store.games()]
+
+
+def test_a_tournament_on_a_local_ray_gives_the_local_results(tmp_path: Path) -> None:
+    (tmp_path / "c.yaml").write_text(CONFIG, encoding="utf-8")
+    config = load_config(str(tmp_path / "c.yaml"))
+    on_ray = run_tournament(config, tmp_path / "ray", workers=2, backend="ray", quiet=True)
+    local = run_tournament(config, tmp_path / "local", workers=2, quiet=True)
+    assert on_ray.played == local.played == on_ray.total == 27
+    assert on_ray.statuses == {"ok": 27}
+    assert outcome(tmp_path / "ray") == outcome(tmp_path / "local")
+    ray_records = {p.name: p.read_text() for p in (tmp_path / "ray" / "records").glob("*.jsonl")}
+    local_records = {p.name: p.read_text() for p in (tmp_path / "local" / "records").glob("*.jsonl")}
+    assert ray_records == local_records and len(ray_records) == 27

@@ -1,0 +1,282 @@
+"""A tournament's configuration: YAML, checked by a JSON Schema, errors with file:line:column.
+
+The YAML is parsed with the ruleset loader's position-keeping parser, so every problem
+names the file, line and column of the key at fault. What the schema cannot say (unique
+entrant names, a ruleset that loads, installed bots, table sizes the ruleset allows) is
+checked after it, with the same kind of message. The checked config is an attrs value;
+its :meth:`TournamentConfig.fingerprint_document` is what a results database is tied to.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import attrs
+import jsonschema
+
+from contack_core.bots import Budget
+from contack_core.loader import KeyPath, Mark, Problem, RulesetError, format_path, parse_yaml
+
+CONFIG_FORMAT = "contack-tournament/1"
+
+#: Names that stand for a config shipped in this package (``contack tournament run demo``).
+SHIPPED_CONFIGS = {"demo": "demo.yaml"}
+
+_NAME = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}
+_SCALAR = {"type": ["string", "number", "integer", "boolean"]}
+
+SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "contack tournament",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["format", "name", "ruleset", "entrants", "seats", "deals"],
+    "properties": {
+        "format": {"const": CONFIG_FORMAT},
+        "name": _NAME,
+        "ruleset": {"type": "string", "minLength": 1,
+                    "description": "A shipped ruleset id, or a YAML path relative to this config."},
+        "options": {"type": "object", "additionalProperties": _SCALAR},
+        "entrants": {
+            "type": "array", "minItems": 1,
+            "items": {
+                "type": "object", "additionalProperties": False, "required": ["name", "player"],
+                "properties": {
+                    "name": _NAME,
+                    "player": {"type": "string", "minLength": 1, "pattern": r"^[^:,=\s]+$"},
+                    "params": {"type": "object", "additionalProperties": _SCALAR},
+                },
+            },
+        },
+        "seats": {
+            "description": "Seats per table: 1 (solitaire) or 2-7; a list plays every size given.",
+            "oneOf": [
+                {"type": "integer", "minimum": 1, "maximum": 7},
+                {"type": "array", "minItems": 1, "uniqueItems": True,
+                 "items": {"type": "integer", "minimum": 1, "maximum": 7}},
+            ],
+        },
+        "deals": {"type": "integer", "minimum": 1, "maximum": 1_000_000,
+                  "description": "Deals per meeting; each is replayed once per seat rotation."},
+        "seed": {"type": "integer", "minimum": 0, "maximum": 2**62},
+        "budget": {
+            "type": "object", "additionalProperties": False,
+            "properties": {
+                "time_per_move": {"type": ["number", "null"], "exclusiveMinimum": 0},
+                "iterations": {"type": ["integer", "null"], "minimum": 1},
+            },
+        },
+        "fault_policy": {"enum": ["pass", "forfeit"]},
+        "output": {"type": "string", "minLength": 1,
+                   "description": "Results directory; a relative path is taken from the working directory."},
+    },
+}
+
+
+class ConfigError(ValueError):
+    """A tournament config that cannot be used; ``problems`` lists every reason found."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+@attrs.frozen
+class Entrant:
+    """One competitor: a display name, the bot behind it and the bot's parameters."""
+
+    name: str
+    player: str
+    params: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def spec(self) -> str:
+        """The seat specification ``make_player`` reads: ``mcts:iterations=400``."""
+        if not self.params:
+            return self.player
+        return self.player + ":" + ",".join(f"{key}={_spec_value(value)}" for key, value in self.params.items())
+
+
+def _spec_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@attrs.frozen
+class TournamentConfig:
+    """A checked tournament configuration."""
+
+    name: str
+    ruleset: str  # a shipped id, or an absolute path to a ruleset file
+    options: Mapping[str, Any]
+    entrants: tuple[Entrant, ...]
+    seats: tuple[int, ...]
+    deals: int
+    seed: int
+    budget: Budget
+    fault_policy: str
+    output: Path
+    source: str  # where the config came from, for messages
+
+    def fingerprint_document(self, ruleset_digest: str) -> dict[str, Any]:
+        """Everything that decides the games' results; the output place and the source are not."""
+        return {
+            "name": self.name,
+            "ruleset": self.ruleset,
+            "ruleset_digest": ruleset_digest,
+            "options": dict(self.options),
+            "entrants": [{"name": e.name, "player": e.player, "params": dict(e.params)} for e in self.entrants],
+            "seats": list(self.seats),
+            "deals": self.deals,
+            "seed": self.seed,
+            "budget": attrs.asdict(self.budget),
+            "fault_policy": self.fault_policy,
+        }
+
+
+def fingerprint(document: Mapping[str, Any]) -> str:
+    blob = json.dumps(document, sort_keys=True, separators=(",", ":"), default=str)
+    return "sha256:" + hashlib.sha256(blob.encode()).hexdigest()
+
+
+def differences(old: Any, new: Any, path: str = "") -> Iterator[str]:
+    """Human-readable lines ``key.path: old -> new`` for every leaf that differs."""
+    if isinstance(old, Mapping) and isinstance(new, Mapping):
+        for key in list(old) + [k for k in new if k not in old]:
+            yield from differences(old.get(key), new.get(key), f"{path}.{key}" if path else str(key))
+        return
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for index, (a, b) in enumerate(zip(old, new)):
+            yield from differences(a, b, f"{path}.{index}" if path else str(index))
+        return
+    if old != new:
+        yield f"{path or '(top)'}: {json.dumps(old)} -> {json.dumps(new)}"
+
+
+# --------------------------------------------------------------------------- loading
+def find_config(reference: str) -> tuple[str, Path | None]:
+    """The YAML text and file of a config: a path, or the name of a shipped config."""
+    path = Path(reference)
+    if not path.is_file() and reference in SHIPPED_CONFIGS:
+        text = (resources.files("tournaments") / SHIPPED_CONFIGS[reference]).read_text(encoding="utf-8")
+        return text, None
+    try:
+        return path.read_text(encoding="utf-8"), path
+    except OSError as error:
+        shipped = ", ".join(SHIPPED_CONFIGS)
+        raise ConfigError([Problem(f"cannot read {reference}: {error.strerror or error} "
+                                   f"(shipped configs: {shipped})")]) from None
+    except UnicodeDecodeError:
+        raise ConfigError([Problem(f"{reference} is not UTF-8 text")]) from None
+
+
+def load_config(reference: str) -> TournamentConfig:
+    """Read, validate and check a tournament config (a file, or a shipped name like ``demo``)."""
+    text, path = find_config(reference)
+    source = str(path) if path is not None else f"<shipped {reference}>"
+    return parse_config(text, source, path.resolve().parent if path is not None else None)
+
+
+def parse_config(text: str, source: str, base: Path | None) -> TournamentConfig:
+    """Check a config's text; ``base`` is the folder relative ruleset paths start from."""
+    try:
+        data, marks = parse_yaml(text, source)
+    except RulesetError as error:
+        raise ConfigError(error.problems) from None
+
+    def problem(message: str, path: KeyPath) -> Problem:
+        for end in range(len(path), -1, -1):
+            mark = marks.get(path[:end])
+            if mark is not None:
+                return Problem(message, path, mark)
+        return Problem(message, path, Mark(source, 1, 1))
+
+    if not isinstance(data, dict):
+        raise ConfigError([problem("a tournament config is a YAML mapping of keys to values", ())])
+    schema_problems = []
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        path = tuple(error.absolute_path)
+        message = error.message
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            allowed = sorted((error.schema.get("properties") or {}).keys())
+            extra = [key for key in error.instance if key not in allowed]
+            if extra:
+                path = (*path, extra[0])
+            message = f"{message}; allowed keys: {', '.join(allowed)}"
+        elif error.validator == "oneOf" and path == ("seats",):
+            message = f"seats is a table size 1-7 or a list of them, not {json.dumps(error.instance)}"
+        elif error.validator == "pattern" and path and path[-1] in ("name",):
+            message = f"{json.dumps(error.instance)} is not a name: letters, digits and _.+- only"
+        elif error.validator == "pattern" and path and path[-1] == "player":
+            message = f"{json.dumps(error.instance)}: name the bot alone; its parameters go under params"
+        schema_problems.append(problem(message, path))
+    if schema_problems:
+        raise ConfigError(schema_problems)
+    return _check_meaning(data, source, base, problem)
+
+
+def _check_meaning(data: dict[str, Any], source: str, base: Path | None, problem: Any) -> TournamentConfig:
+    from contack_core.bots import PlayerSpecError, installed_players, make_player
+    from contack_core.loader import load_rules
+
+    problems: list[Problem] = []
+    entrants = tuple(Entrant(e["name"], e["player"], dict(e.get("params") or {})) for e in data["entrants"])
+    seen: dict[str, int] = {}
+    for index, entrant in enumerate(entrants):
+        if entrant.name in seen:
+            problems.append(problem(f"entrant name {entrant.name!r} is already used by entrant {seen[entrant.name]}",
+                                    ("entrants", index, "name")))
+        seen.setdefault(entrant.name, index)
+    available = installed_players()
+    for index, entrant in enumerate(entrants):
+        try:
+            player = make_player(entrant.spec(), 0, available)
+        except PlayerSpecError as error:
+            problems.append(problem(str(error), ("entrants", index)))
+        except Exception as error:  # a bot whose constructor crashes is bad input too
+            problems.append(problem(f"player {entrant.player!r} cannot be built: {error!r}", ("entrants", index)))
+        else:
+            getattr(player, "close", lambda: None)()
+
+    ruleset = data["ruleset"]
+    if ruleset.endswith((".yaml", ".yml")) or "/" in ruleset:
+        ruleset = str(((base or Path.cwd()) / ruleset).resolve())
+    options = dict(data.get("options") or {})
+    seats = tuple(sorted(data["seats"] if isinstance(data["seats"], list) else [data["seats"]]))
+    try:
+        rules = load_rules(ruleset, options)
+    except RulesetError as error:
+        problems.extend(problem(p.message if p.mark is None else f"in the ruleset: {p}", ("ruleset",))
+                        for p in error.problems)
+    else:
+        low, high = rules.players
+        for size in seats:
+            if not low <= size <= high:
+                problems.append(problem(f"{rules.id} is for {low} to {high} players, not tables of {size}",
+                                        ("seats",)))
+    for size in seats:
+        if size > len(entrants):
+            problems.append(problem(f"tables of {size} need at least {size} entrants; there are {len(entrants)}",
+                                    ("seats",)))
+    if len(entrants) < 2:
+        problems.append(problem("a tournament needs at least two entrants", ("entrants",)))
+    if problems:
+        raise ConfigError(problems)
+    budget = data.get("budget") or {}
+    return TournamentConfig(
+        name=data["name"], ruleset=ruleset, options=options, entrants=entrants, seats=seats,
+        deals=data["deals"], seed=data.get("seed", 0),
+        budget=Budget(budget.get("time_per_move"), budget.get("iterations")),
+        fault_policy=data.get("fault_policy", "pass"),
+        output=Path(data.get("output", f"tournament-{data['name']}")), source=source,
+    )
+
+
+__all__ = ["CONFIG_FORMAT", "SCHEMA", "Budget", "ConfigError", "Entrant", "TournamentConfig", "differences",
+           "fingerprint", "format_path", "load_config", "parse_config"]

@@ -1,0 +1,176 @@
+"""Playing a batch of tournament games in a worker: pure functions of the plan and the games.
+
+Whatever a game does (a bot that raises or returns an illegal action, an engine error), the
+batch goes on: the game comes back with a status and the fault, never as an exception, so
+a tournament never dies of one game. The result of a game depends only on its identity
+(deal seed and seating); timing is reported but decides nothing.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+import attrs
+
+from contack_core.bots import Budget, installed_players, make_player
+from contack_core.game import play_game
+from contack_core.loader import load_rules
+from contack_core.record import RecordWriter, header_for
+from tournaments.schedule import GameSpec, bot_seed
+
+#: Game statuses: finished cleanly; finished with bot faults the engine absorbed; forfeited
+#: by a seat whose bot failed; stopped by an error that is nobody's seat.
+OK, FAULTED, FORFEIT, ERROR = "ok", "faulted", "forfeit", "error"
+
+
+@attrs.frozen
+class Plan:
+    """What a worker needs to play any game of a tournament (small, picklable, machine-neutral)."""
+
+    ruleset: str
+    options: Mapping[str, Any]
+    names: tuple[str, ...]  # display name of each entrant
+    specs: tuple[str, ...]  # seat specification of each entrant, as make_player reads it
+    record_ruleset: str  # how records name the ruleset (relative to the records folder for a file)
+    #: Where workers write records themselves (they share the main's disk); None: records
+    #: travel back in the results and the main writes them (workers on other machines).
+    records_dir: str | None = None
+    budget: Budget = Budget()  # each move's limits, enforced by the game's referee
+    fault_policy: str = "pass"  # what a bot's fault costs: the move ("pass") or the game ("forfeit")
+
+
+@attrs.frozen
+class GameResult:
+    """A played game: identity, outcome, timing, faults and its record (JSON Lines text)."""
+
+    deal_seed: int
+    seating: tuple[int, ...]
+    scores: tuple[int, ...] | None
+    ranks: tuple[int, ...] | None  # 1 = best, ties share a rank
+    duration: float
+    status: str
+    faults: tuple[Mapping[str, Any], ...]
+    record: str | None  # the record's text, or None once written to the records folder
+
+
+def competition_ranks(scores: Sequence[int]) -> tuple[int, ...]:
+    """1 for the best score; equal scores share a rank and the next rank skips (1, 1, 3)."""
+    return tuple(1 + sum(other > score for other in scores) for score in scores)
+
+
+@lru_cache(maxsize=4)
+def _rules(ruleset: str, options: tuple[tuple[str, Any], ...]) -> Any:
+    """Compiled rules, once per worker process (loading costs more than a game)."""
+    return load_rules(ruleset, dict(options))
+
+
+def rules_for(plan: Plan) -> Any:
+    return _rules(plan.ruleset, tuple(sorted(plan.options.items())))
+
+
+@lru_cache(maxsize=1)
+def _player_classes() -> dict[str, Any]:
+    """The installed players' classes, once per worker process (scanning entry points is slow)."""
+    return {name: entry.load() for name, entry in installed_players().items()}
+
+
+@lru_cache(maxsize=4)
+def _header_base(ruleset: str, options: tuple[tuple[str, Any], ...], record_ruleset: str) -> dict[str, Any]:
+    """The record header fields every game of a tournament shares (the digest hashes the whole ruleset)."""
+    header = header_for(_rules(ruleset, options), [], None)
+    header["ruleset"] = record_ruleset
+    return header
+
+
+def record_header(plan: Plan, names: list[str], specs: list[str], deal_seed: int) -> dict[str, Any]:
+    base = _header_base(plan.ruleset, tuple(sorted(plan.options.items())), plan.record_ruleset)
+    return {"ruleset": base["ruleset"], "options": base["options"], "seats": names, "seed": deal_seed,
+            "players": specs, "engine": base["engine"], "ruleset_digest": base["ruleset_digest"]}
+
+
+def play_one(plan: Plan, game: GameSpec) -> GameResult:
+    """Play one game; every failure becomes the game's status, never an exception."""
+    start = time.perf_counter()
+    stream = io.StringIO()
+    seats = len(game.seating)
+    names = [plan.names[entrant] for entrant in game.seating]
+    specs = [plan.specs[entrant] for entrant in game.seating]
+    players: list[Any] = []
+    try:
+        rules = rules_for(plan)
+        header = record_header(plan, names, specs, game.deal_seed)
+        available = _player_classes()
+        players = [make_player(spec, bot_seed(game.deal_seed, names[seat]), available, rules)
+                   for seat, spec in enumerate(specs)]
+        writer = RecordWriter(stream, header)
+        # The referee inside play_game absorbs bot faults (a raise, an illegal action, an
+        # overrun) as the fault policy says and records them; what escapes is the engine's.
+        state = play_game(rules, players, game.deal_seed, [writer], budget=plan.budget,
+                          fault_policy=plan.fault_policy)
+    except Exception as error:  # an engine or set-up failure: record it, keep the tournament going
+        return _error(game, f"{type(error).__name__}: {error}", start, stream)
+    finally:
+        for player in players:
+            try:
+                player.close()
+            except Exception:  # a bot that fails to close must not take the batch down
+                pass
+    faults = tuple(_fault_dict(fault) for fault in state.faults)
+    if state.forfeited_by is not None:
+        return _forfeit(game, seats, state.forfeited_by, faults, start, stream)
+    scores = tuple(state.scores())
+    return GameResult(game.deal_seed, game.seating, scores, competition_ranks(scores),
+                      time.perf_counter() - start, FAULTED if faults else OK, faults, stream.getvalue())
+
+
+def _fault_dict(fault: Any) -> dict[str, Any]:
+    if attrs.has(type(fault)):
+        return attrs.asdict(fault)
+    return {"reason": str(fault)}
+
+
+def _forfeit(game: GameSpec, seats: int, seat: int, faults: tuple[Mapping[str, Any], ...], start: float,
+             stream: io.StringIO) -> GameResult:
+    """The faulty seat is last; the others share first place. No scores: the game did not finish."""
+    ranks = tuple(seats if s == seat else 1 for s in range(seats))
+    return GameResult(game.deal_seed, game.seating, None, ranks, time.perf_counter() - start, FORFEIT,
+                      faults, stream.getvalue())
+
+
+def _error(game: GameSpec, reason: str, start: float, stream: io.StringIO) -> GameResult:
+    return GameResult(game.deal_seed, game.seating, None, None, time.perf_counter() - start, ERROR,
+                      ({"seat": None, "kind": "error", "reason": reason},), stream.getvalue())
+
+
+def warm_worker(plan: Plan) -> None:
+    """Load what every game needs (rules, player classes, header) before the first game."""
+    rules_for(plan)
+    _player_classes()
+    record_header(plan, [], [], 0)
+
+
+def write_record(records_dir: str, key: str, text: str) -> None:
+    """Write a record under a temporary name, then rename: a record file is always whole."""
+    path = os.path.join(records_dir, key + ".jsonl")
+    with open(path + ".tmp", "w", encoding="utf-8") as stream:
+        stream.write(text)
+    os.replace(path + ".tmp", path)
+
+
+def play_batch(plan: Plan, games: Sequence[GameSpec]) -> list[GameResult]:
+    """Play games one after another in this process (the unit a worker or a Ray task runs).
+
+    With ``plan.records_dir`` the records are written here, in parallel, before the
+    results go back; the main process stores a row only after its record exists.
+    """
+    results = [play_one(plan, game) for game in games]
+    if plan.records_dir is None:
+        return results
+    for game, result in zip(games, results):
+        write_record(plan.records_dir, game.key, result.record or "")
+    return [attrs.evolve(result, record=None) for result in results]

@@ -1,0 +1,243 @@
+"""Running a tournament: the games not yet stored, in batches, on local processes or on Ray.
+
+The main process schedules, hands batches to the backend and stores each batch as it
+comes back; workers only play (:func:`tournaments.play.play_batch`). A batch is many
+games, so the cost of shipping it (a pickle each way, or a Ray task) stays small next to
+the games. At most a few batches per worker are in flight, so an interrupted run loses
+little. Both backends run the same function on the same games, so they give the same
+results for the same config.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any, Protocol
+
+import attrs
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from contack_core.loader import load_rules
+from tournaments.config import TournamentConfig
+from tournaments.play import GameResult, Plan, play_batch, warm_worker
+from tournaments.schedule import GameSpec, schedule
+from tournaments.store import RECORDS_FOLDER, Store
+
+#: Batches in flight per worker: enough to keep every worker busy while the main stores.
+IN_FLIGHT_PER_WORKER = 2
+#: Bounds of a batch: below the floor, shipping costs start to show; above the ceiling a
+#: kill loses too much and the progress bar moves in jumps.
+MIN_BATCH, MAX_BATCH = 8, 200
+
+
+class RunError(ValueError):
+    """A tournament that cannot run here (a backend that is not installed or not reachable)."""
+
+
+class Backend(Protocol):
+    workers: int
+
+    def start(self, plan: Plan) -> None:
+        """Start every worker and load the plan's rules there, so play time counts games only."""
+        ...
+
+    def run(self, plan: Plan, batches: Sequence[list[GameSpec]]) -> Iterator[tuple[list[GameSpec], list[GameResult]]]:
+        """Play the batches; yield each with its results as it completes, in any order."""
+        ...
+
+    def close(self) -> None: ...
+
+
+def available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+class LocalBackend:
+    """A pool of worker processes on this machine (spawned, so nothing of the parent leaks in)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.pool: ProcessPoolExecutor | None = None
+
+    def start(self, plan: Plan) -> None:
+        self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("spawn"),
+                                        initializer=warm_worker, initargs=(plan,))
+        # Workers are spawned on demand: as many tasks as workers, at once, start them all.
+        for future in [self.pool.submit(time.sleep, 0.05) for _ in range(self.workers)]:
+            future.result()
+
+    def run(self, plan: Plan, batches: Sequence[list[GameSpec]]) -> Iterator[tuple[list[GameSpec], list[GameResult]]]:
+        if self.pool is None:
+            self.start(plan)
+        assert self.pool is not None
+        queue = list(reversed(batches))
+        running: dict[Future[list[GameResult]], list[GameSpec]] = {}
+        try:
+            while queue or running:
+                while queue and len(running) < self.workers * IN_FLIGHT_PER_WORKER:
+                    batch = queue.pop()
+                    running[self.pool.submit(play_batch, plan, batch)] = batch
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield running.pop(future), future.result()
+        finally:
+            for future in running:
+                future.cancel()
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class RayBackend:
+    """Batches as Ray tasks: a local Ray started here, or a cluster at ``address``."""
+
+    def __init__(self, workers: int, address: str | None) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise RunError("the ray backend needs Ray: pip install 'contack[ray]'") from None
+        self.ray = ray
+        os.environ.setdefault("RAY_DEDUP_LOGS", "0")
+        try:
+            if address:
+                ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+            else:
+                ray.init(num_cpus=workers, include_dashboard=False, logging_level=logging.WARNING,
+                         log_to_driver=False)
+        except Exception as error:  # Ray raises many kinds for "cannot connect"
+            raise RunError(f"cannot start or reach Ray{' at ' + address if address else ''}: {error}") from None
+        self.workers = int(ray.cluster_resources().get("CPU", workers)) if address else workers
+        self.remote_batch = ray.remote(play_batch)
+
+    def start(self, plan: Plan) -> None:
+        warm = self.ray.remote(warm_worker)
+        self.ray.get([warm.remote(plan) for _ in range(self.workers)])
+
+    def run(self, plan: Plan, batches: Sequence[list[GameSpec]]) -> Iterator[tuple[list[GameSpec], list[GameResult]]]:
+        ray = self.ray
+        plan_ref = ray.put(plan)
+        queue = list(reversed(batches))
+        running: dict[Any, list[GameSpec]] = {}
+        try:
+            while queue or running:
+                while queue and len(running) < self.workers * IN_FLIGHT_PER_WORKER:
+                    batch = queue.pop()
+                    running[self.remote_batch.remote(plan_ref, batch)] = batch
+                done, _ = ray.wait(list(running), num_returns=1)
+                for ref in done:
+                    yield running.pop(ref), ray.get(ref)
+        finally:
+            for ref in running:
+                ray.cancel(ref, force=True)
+
+    def close(self) -> None:
+        self.ray.shutdown()
+
+
+def check_backend(kind: str, address: str | None) -> None:
+    if kind not in ("local", "ray"):
+        raise RunError(f"unknown backend {kind!r} (backends: local, ray)")
+    if kind == "local" and address:
+        raise RunError("--address is for the ray backend")
+
+
+def make_backend(kind: str, workers: int, address: str | None) -> Backend:
+    check_backend(kind, address)
+    return LocalBackend(workers) if kind == "local" else RayBackend(workers, address)
+
+
+@attrs.frozen
+class RunSummary:
+    """What a run did: games in the schedule, skipped as already stored, played now, and how fast."""
+
+    output: Path
+    total: int
+    skipped: int
+    played: int
+    seconds: float  # playing and storing, from the moment the backend was ready
+    startup: float  # starting the backend (worker processes, or Ray)
+    statuses: dict[str, int]
+
+    @property
+    def games_per_s(self) -> float:
+        return self.played / self.seconds if self.seconds > 0 else 0.0
+
+
+def make_plan(config: TournamentConfig, output: Path, workers_share_disk: bool = True) -> Plan:
+    """What the workers get; ``workers_share_disk``: they write the records themselves."""
+    records = (output / RECORDS_FOLDER).resolve()
+    ruleset = config.ruleset
+    if Path(ruleset).is_absolute():  # a ruleset file: records name it relative to themselves
+        ruleset = os.path.relpath(ruleset, records)
+    return Plan(config.ruleset, dict(config.options), tuple(e.name for e in config.entrants),
+                tuple(e.spec() for e in config.entrants), ruleset, str(records) if workers_share_disk else None,
+                config.budget, config.fault_policy)
+
+
+def batch_size(pending: int, workers: int) -> int:
+    """About eight batches per worker, within [MIN_BATCH, MAX_BATCH]."""
+    return max(MIN_BATCH, min(MAX_BATCH, pending // (workers * 8) or 1))
+
+
+def split(games: Sequence[GameSpec], size: int) -> list[list[GameSpec]]:
+    return [list(games[i:i + size]) for i in range(0, len(games), size)]
+
+
+def run_tournament(config: TournamentConfig, output: Path | None = None, workers: int | None = None,
+                   backend: str = "local", address: str | None = None, quiet: bool = False,
+                   console: Console | None = None, backend_instance: Backend | None = None) -> RunSummary:
+    """Play every game of the config not yet in the output folder's database."""
+    check_backend(backend, address)
+    output = output or config.output
+    rules = load_rules(config.ruleset, dict(config.options))
+    games = schedule(len(config.entrants), config.seats, config.deals, config.seed)
+    names = tuple(e.name for e in config.entrants)
+    with Store.create_or_resume(output, config.fingerprint_document(rules.digest())) as store:
+        finished = store.finished_keys()
+        pending = [game for game in games if game.key not in finished]
+        plan = make_plan(config, output, workers_share_disk=not (backend == "ray" and address))
+        statuses: Counter[str] = Counter()
+        startup = seconds = 0.0
+        if pending:
+            start = time.perf_counter()
+            engine = backend_instance or make_backend(backend, workers or available_cores(), address)
+            try:
+                engine.start(plan)
+                ready = time.perf_counter()
+                startup = ready - start
+                batches = split(pending, batch_size(len(pending), engine.workers))
+                _play_all(engine, plan, batches, store, names, statuses, len(pending), quiet, console)
+                seconds = time.perf_counter() - ready
+            finally:
+                if backend_instance is None:
+                    engine.close()
+    return RunSummary(output, len(games), len(games) - len(pending), sum(statuses.values()), seconds, startup,
+                      dict(statuses))
+
+
+def _play_all(engine: Backend, plan: Plan, batches: list[list[GameSpec]], store: Store, names: tuple[str, ...],
+              statuses: Counter[str], pending: int, quiet: bool, console: Console | None) -> None:
+    progress = Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]:>7.1f} games/s"), TextColumn("ETA"), TimeRemainingColumn(),
+        console=console or Console(stderr=True), disable=quiet, transient=False,
+    )
+    start = time.perf_counter()
+    with progress:
+        task = progress.add_task("games", total=pending, rate=0.0)
+        for batch, results in engine.run(plan, batches):
+            store.save(zip(batch, results), names)
+            statuses.update(result.status for result in results)
+            done = sum(statuses.values())
+            progress.update(task, completed=done, rate=done / max(time.perf_counter() - start, 1e-9))

@@ -1,0 +1,189 @@
+"""Tournament results: one SQLite database (WAL) per output folder, records beside it.
+
+One row per finished game, keyed by its identity (deal seed + seating), written in the
+same transaction for a whole batch, after the batch's records are on disk (each written
+to a temporary name and renamed). A process killed at any moment therefore loses at most
+the games in flight, and a rerun plays exactly the games without a row. The database
+keeps the fingerprint of the config that created it; a different config is refused with
+the list of what changed, so results of two tournaments never mix.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from tournaments.config import differences, fingerprint
+from tournaments.play import GameResult, write_record
+from tournaments.schedule import GameSpec
+
+DATABASE_NAME = "results.sqlite"
+RECORDS_FOLDER = "records"
+STORE_FORMAT = "contack-tournament-results/1"
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    key TEXT PRIMARY KEY,            -- identity: deal seed (hex) and seating
+    deal_seed INTEGER NOT NULL,
+    deal_index INTEGER NOT NULL,
+    table_size INTEGER NOT NULL,
+    rotation INTEGER NOT NULL,
+    seating TEXT NOT NULL,           -- JSON: entrant index in each seat
+    names TEXT NOT NULL,             -- JSON: entrant name in each seat
+    scores TEXT,                     -- JSON: final total of each seat (null if the game did not finish)
+    ranks TEXT,                      -- JSON: rank of each seat, 1 best, ties shared (null on error)
+    duration REAL NOT NULL,          -- seconds
+    status TEXT NOT NULL,            -- ok, faulted, forfeit, error
+    faults TEXT NOT NULL,            -- JSON list of {seat, kind, reason}
+    record TEXT NOT NULL,            -- the record file, relative to the database's folder
+    finished_at REAL NOT NULL        -- unix time
+);
+"""
+
+
+class StoreError(ValueError):
+    """A results folder that cannot be used (unreadable, or made by a different config)."""
+
+
+@attrs.frozen
+class GameRow:
+    """A stored game, as the report reads it."""
+
+    key: str
+    deal_seed: int
+    deal_index: int
+    table_size: int
+    rotation: int
+    seating: tuple[int, ...]
+    names: tuple[str, ...]
+    scores: tuple[int, ...] | None
+    ranks: tuple[int, ...] | None
+    duration: float
+    status: str
+    faults: tuple[Mapping[str, Any], ...]
+    record: str
+
+
+class Store:
+    """The results database of one tournament."""
+
+    def __init__(self, directory: Path, connection: sqlite3.Connection) -> None:
+        self.directory = directory
+        self.connection = connection
+
+    # ------------------------------------------------------------------ opening
+    @classmethod
+    def create_or_resume(cls, directory: Path, config_document: Mapping[str, Any]) -> Store:
+        """Open the folder's database for this config: create it, or check the config is unchanged."""
+        try:
+            (directory / RECORDS_FOLDER).mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(f"cannot create {directory}: {error.strerror or error}") from None
+        store = cls(directory, _connect(directory / DATABASE_NAME))
+        meta = store.meta()
+        wanted = fingerprint(config_document)
+        if not meta:
+            with store.connection:
+                store.connection.executemany("INSERT INTO meta VALUES (?, ?)", [
+                    ("format", STORE_FORMAT), ("fingerprint", wanted),
+                    ("config", json.dumps(config_document, sort_keys=True)), ("created", str(time.time())),
+                ])
+        elif meta.get("fingerprint") != wanted:
+            old = json.loads(meta.get("config", "{}"))
+            changed = list(differences(old, json.loads(json.dumps(config_document))))
+            store.close()
+            raise StoreError(f"{directory} holds results of a different config; refusing to mix them. "
+                             f"What changed: {'; '.join(changed) or 'the format'}. "
+                             f"Use another output folder, or restore the config.")
+        for leftover in (directory / RECORDS_FOLDER).glob("*.tmp"):  # records of games killed in flight
+            leftover.unlink(missing_ok=True)
+        return store
+
+    @classmethod
+    def open_existing(cls, directory: Path) -> Store:
+        """Open a results folder for reading (the report)."""
+        path = directory / DATABASE_NAME
+        if not path.is_file():
+            raise StoreError(f"no tournament results in {directory} (no {DATABASE_NAME})")
+        store = cls(directory, _connect(path))
+        if store.meta().get("format") != STORE_FORMAT:
+            store.close()
+            raise StoreError(f"{path} is not a contack tournament database")
+        return store
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ reading
+    def meta(self) -> dict[str, str]:
+        return dict(self.connection.execute("SELECT key, value FROM meta").fetchall())
+
+    def config_document(self) -> dict[str, Any]:
+        return json.loads(self.meta()["config"])
+
+    def finished_keys(self) -> set[str]:
+        return {key for (key,) in self.connection.execute("SELECT key FROM games")}
+
+    def count(self) -> int:
+        return int(self.connection.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+    def games(self) -> Iterator[GameRow]:
+        cursor = self.connection.execute(
+            "SELECT key, deal_seed, deal_index, table_size, rotation, seating, names, scores, ranks, duration, "
+            "status, faults, record FROM games ORDER BY deal_index, table_size, key")
+        for row in cursor:
+            scores = json.loads(row[7]) if row[7] is not None else None
+            ranks = json.loads(row[8]) if row[8] is not None else None
+            yield GameRow(row[0], row[1], row[2], row[3], row[4], tuple(json.loads(row[5])),
+                          tuple(json.loads(row[6])), tuple(scores) if scores is not None else None,
+                          tuple(ranks) if ranks is not None else None, row[9], row[10],
+                          tuple(json.loads(row[11])), row[12])
+
+    # ------------------------------------------------------------------ writing
+    def record_path(self, game: GameSpec) -> Path:
+        return self.directory / RECORDS_FOLDER / f"{game.key}.jsonl"
+
+    def save(self, played: Iterable[tuple[GameSpec, GameResult]], names: tuple[str, ...]) -> int:
+        """Write the records, then every row in one transaction; returns how many rows were new."""
+        rows = []
+        records = str(self.directory / RECORDS_FOLDER)
+        for game, result in played:
+            key = game.key
+            if result.record is not None:  # not yet written by the worker
+                write_record(records, key, result.record)
+            rows.append((
+                key, game.deal_seed, game.deal_index, game.table_size, game.rotation,
+                json.dumps(list(game.seating)), json.dumps([names[e] for e in game.seating]),
+                json.dumps(list(result.scores)) if result.scores is not None else None,
+                json.dumps(list(result.ranks)) if result.ranks is not None else None,
+                result.duration, result.status, json.dumps(list(result.faults), default=str),
+                f"{RECORDS_FOLDER}/{key}.jsonl", time.time(),
+            ))
+        with self.connection:
+            before = self.connection.total_changes
+            self.connection.executemany(f"INSERT OR IGNORE INTO games VALUES ({', '.join('?' * 14)})", rows)
+            return self.connection.total_changes - before
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    try:
+        connection = sqlite3.connect(path, timeout=30)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=NORMAL")
+        connection.executescript(_TABLES)
+    except sqlite3.DatabaseError as error:
+        raise StoreError(f"{path} is not a usable SQLite database: {error}") from None
+    return connection
