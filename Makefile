@@ -13,8 +13,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/contack play parker-1939 --seats random,random,random,random --seed 7 --record demo-game.jsonl
-	$(BIN)/contack audit demo-game.jsonl
+	$(BIN)/contack tournament run demo
+	$(BIN)/contack tournament report demo-tournament
 
 # The HTML replay test drives Debian's chromium through Playwright. Installing it needs root;
 # without it the browser test skips and says why.
@@ -33,4 +33,4 @@ strength: $(STAMP)
 	$(BIN)/python -m players.strength --bots random,greedy,cautious,mcts --deals 100 --seed 1
 
 clean:
-	rm -rf $(VENV) demo-game.jsonl
+	rm -rf $(VENV) demo-tournament
