@@ -3,7 +3,7 @@
 Install with ``pip install 'contack[rl]'`` (PettingZoo, Gymnasium, NumPy). Example::
 
     from contack_core.env_pettingzoo import ContackAECEnv
-    env = ContackAECEnv("parker-1939", seats=4, seed=7)
+    env = ContackAECEnv(RULESET_ID, seats=4, seed=7)   # any shipped id, or a ruleset file
     env.reset(seed=7)
     for agent in env.agent_iter():
         observation, reward, terminated, truncated, info = env.last()
@@ -141,7 +141,7 @@ class ContackAECEnv(AECEnv):
 
     metadata = {"name": "contack_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
-    def __init__(self, ruleset_id: str | Rules = "parker-1939", seats: int = 2,
+    def __init__(self, ruleset_id: str | Rules, seats: int = 2,
                  options: Mapping[str, Any] | None = None, seed: int | None = None,
                  radius: int | None = None, render_mode: str | None = None) -> None:
         super().__init__()

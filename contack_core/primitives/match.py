@@ -10,7 +10,34 @@ if TYPE_CHECKING:
     from contack_core.state import GameState
 
 
-class FixedHands(Primitive):
+class SidesMatch(Primitive):
+    """What every match rule shares: the ``counter`` it decides on, and its sides (``teams:
+    opposite`` pairs each seat with the one sitting opposite; otherwise each seat alone)."""
+
+    slot = "match"
+
+    def build(self, context: BuildContext) -> None:
+        self.counter = self.params["counter"]
+        if self.counter not in context.counters:
+            known = ", ".join(sorted(context.counters)) or "none"
+            raise PrimitiveError(f"no counter named {self.counter!r} in scoring (counters: {known})", "counter")
+        self.opposite_teams = self.params.get("teams", "none") == "opposite"
+
+    def teams(self, seat_count: int) -> list[list[int]]:
+        """The sides of the game: partners sitting opposite, or each seat alone."""
+        if not self.opposite_teams:
+            return [[seat] for seat in range(seat_count)]
+        if seat_count % 2:
+            raise ValueError(f"partners sit opposite each other: {seat_count} seats cannot pair up")
+        half = seat_count // 2
+        return [[seat, seat + half] for seat in range(half)]
+
+    def team_totals(self, state: GameState) -> list[int]:
+        totals = state.totals[self.counter]
+        return [sum(totals[seat] for seat in team) for team in self.teams(state.seat_count)]
+
+
+class FixedHands(SidesMatch):
     """A game of ``hands`` hands; the seats with the ``highest`` (or ``lowest``) total
     of ``counter`` win, every tied seat among them.
 
@@ -21,7 +48,6 @@ class FixedHands(Primitive):
     """
 
     name = "fixed-hands"
-    slot = "match"
     schema = {
         "type": "object",
         "required": ["hands", "counter"],
@@ -41,31 +67,14 @@ class FixedHands(Primitive):
         if not isinstance(self.hands, int) or self.hands < 1:
             raise PrimitiveError(f"hands must be a whole number of at least 1, found {self.hands!r}", "hands")
         self.highest = self.params.get("winner", "highest") == "highest"
-        self.counter = self.params["counter"]
-        if self.counter not in context.counters:
-            known = ", ".join(sorted(context.counters)) or "none"
-            raise PrimitiveError(f"no counter named {self.counter!r} in scoring (counters: {known})", "counter")
-        self.opposite_teams = self.params.get("teams", "none") == "opposite"
+        super().build(context)
         goal = self.params.get("goal")
         self.goal = None if goal is None else context.constant(goal, "goal")
         self.final_endings = frozenset(self.params.get("ends_game_on", ()))
 
-    def teams(self, seat_count: int) -> list[list[int]]:
-        """The sides of the game: partners sitting opposite, or each seat alone."""
-        if not self.opposite_teams:
-            return [[seat] for seat in range(seat_count)]
-        if seat_count % 2:
-            raise ValueError(f"partners sit opposite each other: {seat_count} seats cannot pair up")
-        half = seat_count // 2
-        return [[seat, seat + half] for seat in range(half)]
-
     def game_over(self, state: GameState) -> bool:
         results = state.hand_results
         return len(results) >= self.hands or (bool(results) and results[-1].reason in self.final_endings)
-
-    def team_totals(self, state: GameState) -> list[int]:
-        totals = state.totals[self.counter]
-        return [sum(totals[seat] for seat in team) for team in self.teams(state.seat_count)]
 
     def winners(self, state: GameState) -> list[int]:
         teams = self.teams(state.seat_count)

@@ -15,6 +15,7 @@ from contack_core.actions import IllegalAction, Move
 from contack_core.events import Event, Moved
 from contack_core.grid import DIRECTION_NAMES, PieceBoard, PieceKind, Square
 from contack_core.primitives.endings import HandEnding
+from contack_core.primitives.match import SidesMatch
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 from contack_core.primitives.turn import TurnRule
 from contack_core.tiles import TileSet
@@ -471,7 +472,7 @@ class PiecesLeft(Primitive):
             gains[seat] += board.alive[seat]
 
 
-class LastSideStanding(Primitive):
+class LastSideStanding(SidesMatch):
     """One game: the side with the last pieces on the board wins (every seat of it); when
     it ends with more than one side left (a tie, a blocked board, a move cap), nobody wins.
 
@@ -480,7 +481,6 @@ class LastSideStanding(Primitive):
     """
 
     name = "last-side-standing"
-    slot = "match"
     schema = {
         "type": "object",
         "required": ["counter"],
@@ -488,27 +488,8 @@ class LastSideStanding(Primitive):
         "additionalProperties": False,
     }
 
-    def build(self, context: BuildContext) -> None:
-        self.counter = self.params["counter"]
-        if self.counter not in context.counters:
-            known = ", ".join(sorted(context.counters)) or "none"
-            raise PrimitiveError(f"no counter named {self.counter!r} in scoring (counters: {known})", "counter")
-        self.opposite_teams = self.params.get("teams", "none") == "opposite"
-
-    def teams(self, seat_count: int) -> list[list[int]]:
-        if not self.opposite_teams:
-            return [[seat] for seat in range(seat_count)]
-        if seat_count % 2:
-            raise ValueError(f"partners sit opposite each other: {seat_count} seats cannot pair up")
-        half = seat_count // 2
-        return [[seat, seat + half] for seat in range(half)]
-
     def game_over(self, state: GameState) -> bool:
         return bool(state.hand_results)
-
-    def team_totals(self, state: GameState) -> list[int]:
-        totals = state.totals[self.counter]
-        return [sum(totals[seat] for seat in team) for team in self.teams(state.seat_count)]
 
     def winners(self, state: GameState) -> list[int]:
         if not state.hand_results:
