@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench scaling clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,8 +13,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/contack play parker-1939 --seats random,random,random,random --seed 7 --record demo-game.jsonl
-	$(BIN)/contack audit demo-game.jsonl
+	$(BIN)/contack tournament run demo --output demo-tournament
+	$(BIN)/contack tournament report demo-tournament
+	$(BIN)/contack audit $$(ls demo-tournament/records/*.jsonl | head -n 1)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
@@ -22,5 +23,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/contack bench parker-1939 --games 2000 --players 4 --compare ../shared/bench/reference_parker.py
 
+scaling: $(STAMP)
+	$(BIN)/python -m tournaments.scaling
+
 clean:
-	rm -rf $(VENV) demo-game.jsonl
+	rm -rf $(VENV) demo-game.jsonl demo-tournament

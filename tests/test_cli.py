@@ -333,7 +333,8 @@ def test_players_list_lists_random() -> None:
 # ----------------------------------------------------------------------------- end to end
 def test_console_script_end_to_end(seed7: tuple[Path, str], tmp_path: Path) -> None:
     """The installed `contack` script: play, then audit, in fresh processes (another hash seed)."""
-    exe = shutil.which("contack")
+    # The script beside this Python first: another `contack` on PATH may be another checkout's.
+    exe = shutil.which("contack", path=str(Path(sys.executable).parent)) or shutil.which("contack")
     assert exe is not None, "the contack console script is not on PATH"
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     played = subprocess.run([exe, "play", "parker-1939", "--seats", FOUR, "--seed", "7", "--record", "game.jsonl"],

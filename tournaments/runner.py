@@ -32,9 +32,11 @@ from tournaments.store import RECORDS_FOLDER, Store
 
 #: Batches in flight per worker: enough to keep every worker busy while the main stores.
 IN_FLIGHT_PER_WORKER = 2
-#: Bounds of a batch: below the floor, shipping costs start to show; above the ceiling a
-#: kill loses too much and the progress bar moves in jumps.
-MIN_BATCH, MAX_BATCH = 8, 200
+#: Bounds of a batch. A batch costs about a millisecond to ship and store, a random game
+#: about three, so even the floor keeps shipping under 5%; above the ceiling (a fifth of a
+#: second of random games) workers sit idle at the end waiting for the last batch, a kill
+#: loses more, and the progress bar moves in jumps.
+MIN_BATCH, MAX_BATCH = 8, 64
 
 
 class RunError(ValueError):
@@ -185,8 +187,8 @@ def make_plan(config: TournamentConfig, output: Path, workers_share_disk: bool =
 
 
 def batch_size(pending: int, workers: int) -> int:
-    """About eight batches per worker, within [MIN_BATCH, MAX_BATCH]."""
-    return max(MIN_BATCH, min(MAX_BATCH, pending // (workers * 8) or 1))
+    """At least sixteen batches per worker, within [MIN_BATCH, MAX_BATCH]."""
+    return max(MIN_BATCH, min(MAX_BATCH, pending // (workers * 16)))
 
 
 def split(games: Sequence[GameSpec], size: int) -> list[list[GameSpec]]:

@@ -33,8 +33,8 @@ def games_per_s(config: TournamentConfig, workers: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4000, help="games per run (a multiple of 4)")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--games", type=int, default=2000, help="games per run (a multiple of 4)")
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     config = scaling_config(max(1, args.games // 4), seed=1)
