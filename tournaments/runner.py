@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -64,6 +65,12 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
+def _start_local_worker(plan: Plan) -> None:
+    """A pool worker leaves Ctrl-C to the main process, which stops the run cleanly."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warm_worker(plan)
+
+
 class LocalBackend:
     """A pool of worker processes on this machine (spawned, so nothing of the parent leaks in)."""
 
@@ -73,7 +80,7 @@ class LocalBackend:
 
     def start(self, plan: Plan) -> None:
         self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("spawn"),
-                                        initializer=warm_worker, initargs=(plan,))
+                                        initializer=_start_local_worker, initargs=(plan,))
         # Workers are spawned on demand: as many tasks as workers, at once, start them all.
         for future in [self.pool.submit(time.sleep, 0.05) for _ in range(self.workers)]:
             future.result()
