@@ -35,8 +35,7 @@ from tournaments.store import RECORDS_FOLDER, Store
 IN_FLIGHT_PER_WORKER = 2
 #: Bounds of a batch. A batch costs about a millisecond to ship and store, a random game
 #: about three, so even the floor keeps shipping under 5%; above the ceiling (a fifth of a
-#: second of random games) workers sit idle at the end waiting for the last batch, a kill
-#: loses more, and the progress bar moves in jumps.
+#: second of random games) a kill loses more and the progress bar moves in jumps.
 MIN_BATCH, MAX_BATCH = 8, 64
 
 
@@ -193,13 +192,19 @@ def make_plan(config: TournamentConfig, output: Path, workers_share_disk: bool =
                 tuple(e.spec() for e in config.entrants), ruleset, str(records) if workers_share_disk else None)
 
 
-def batch_size(pending: int, workers: int) -> int:
-    """At least sixteen batches per worker, within [MIN_BATCH, MAX_BATCH]."""
-    return max(MIN_BATCH, min(MAX_BATCH, pending // (workers * 16)))
+def split(games: Sequence[GameSpec], workers: int) -> list[list[GameSpec]]:
+    """Batches that shrink as the work runs out (guided scheduling).
 
-
-def split(games: Sequence[GameSpec], size: int) -> list[list[GameSpec]]:
-    return [list(games[i:i + size]) for i in range(0, len(games), size)]
+    Each batch is an eighth of the remaining games per worker, within [MIN_BATCH, MAX_BATCH]:
+    big batches while there is plenty to do, small ones at the end, so no worker waits long
+    for another to finish the last batch.
+    """
+    batches, start = [], 0
+    while start < len(games):
+        size = max(MIN_BATCH, min(MAX_BATCH, (len(games) - start) // (workers * 8)))
+        batches.append(list(games[start:start + size]))
+        start += size
+    return batches
 
 
 def run_tournament(config: TournamentConfig, output: Path | None = None, workers: int | None = None,
@@ -224,7 +229,7 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
                 engine.start(plan)
                 ready = time.perf_counter()
                 startup = ready - start
-                batches = split(pending, batch_size(len(pending), engine.workers))
+                batches = split(pending, engine.workers)
                 _play_all(engine, plan, batches, store, names, statuses, len(pending), quiet, console)
                 seconds = time.perf_counter() - ready
             finally:
