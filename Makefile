@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench strength clean browser
+.PHONY: demo test bench strength scaling clean browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,8 +13,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/contack tournament run demo
+	$(BIN)/contack tournament run demo --output demo-tournament
 	$(BIN)/contack tournament report demo-tournament
+	$(BIN)/contack audit $$(ls demo-tournament/records/*.jsonl | head -n 1)
 
 # The HTML replay test drives Debian's chromium through Playwright. Installing it needs root;
 # without it the browser test skips and says why.
@@ -32,5 +33,8 @@ bench: $(STAMP)
 strength: $(STAMP)
 	$(BIN)/python -m players.strength --bots random,greedy,cautious,mcts --deals 100 --seed 1
 
+scaling: $(STAMP)
+	$(BIN)/python -m tournaments.scaling
+
 clean:
-	rm -rf $(VENV) demo-tournament
+	rm -rf $(VENV) demo-game.jsonl demo-tournament

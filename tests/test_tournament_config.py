@@ -65,10 +65,12 @@ def test_the_shipped_demo_loads_by_name() -> None:
     (GOOD.replace("seats: 2", "seats: 4"), ":8:1:", "tables of 4 need at least 4 entrants"),
     (GOOD.replace("seats: 2", "seats: 1"), ":8:1:", "not tables of 1"),
     (GOOD.replace("deals: 2", "deals: [2"), ":", "not valid YAML"),
-    (GOOD.replace("format: contack-tournament/1", "format: contack-tournament/9"), ":1:1:", "'contack-tournament/1' was expected"),
+    (GOOD.replace("format: contack-tournament/1", "format: contack-tournament/9"), ":1:1:",
+     "'contack-tournament/1' was expected"),
     ("- just\n- a list\n", ":1:1:", "a YAML mapping"),
     (GOOD.replace("seed: 4", "seed: 4\nfault_policy: ignore"), ":11:1:", "'ignore' is not one of"),
-    (GOOD.replace("seed: 4", "seed: 4\nbudget: {time_per_move: 0}"), ":11:10:", "budget.time_per_move: 0 is less than or equal to the minimum of 0"),
+    (GOOD.replace("seed: 4", "seed: 4\nbudget: {time_per_move: 0}"), ":11:10:",
+     "budget.time_per_move: 0 is less than or equal to the minimum of 0"),
 ])
 def test_bad_configs_name_the_place_and_the_reason(tmp_path: Path, text: str, where: str, says: str) -> None:
     found = problems(tmp_path, text)

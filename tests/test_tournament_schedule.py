@@ -106,3 +106,17 @@ def test_schedule_of_the_shipped_demo_matches_its_description() -> None:
     games = schedule(len(config.entrants), config.seats, config.deals, config.seed)
     assert len(games) == config.deals * (4 * 3 + 1 * 4)
     assert Path(config.output).name == "demo-tournament"
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 5000), st.integers(1, 8))
+def test_batches_cover_every_game_once_in_order_and_shrink_towards_the_end(games: int, workers: int) -> None:
+    from tournaments.runner import MAX_BATCH, MIN_BATCH, split
+
+    specs = list(range(games))  # split only slices: any sequence stands for the games
+    batches = split(specs, workers)
+    assert [g for batch in batches for g in batch] == specs
+    sizes = [len(b) for b in batches]
+    assert all(size <= MAX_BATCH for size in sizes)
+    assert all(size >= MIN_BATCH for size in sizes[:-1])
+    assert sizes == sorted(sizes, reverse=True)

@@ -200,21 +200,21 @@ def parse_config(text: str, source: str, base: Path | None) -> TournamentConfig:
         raise ConfigError([problem("a tournament config is a YAML mapping of keys to values", ())])
     schema_problems = []
     validator = jsonschema.Draft202012Validator(SCHEMA)
-    for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
-        path = tuple(error.absolute_path)
-        message = error.message
-        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-            allowed = sorted((error.schema.get("properties") or {}).keys())
-            extra = [key for key in error.instance if key not in allowed]
+    for violation in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        path = tuple(violation.absolute_path)
+        message = violation.message
+        if violation.validator == "additionalProperties" and isinstance(violation.instance, dict):
+            allowed = sorted((violation.schema.get("properties") or {}).keys())
+            extra = [key for key in violation.instance if key not in allowed]
             if extra:
                 path = (*path, extra[0])
             message = f"{message}; allowed keys: {', '.join(allowed)}"
-        elif error.validator == "oneOf" and path == ("seats",):
-            message = f"seats is a table size 1-7 or a list of them, not {json.dumps(error.instance)}"
-        elif error.validator == "pattern" and path and path[-1] in ("name",):
-            message = f"{json.dumps(error.instance)} is not a name: letters, digits and _.+- only"
-        elif error.validator == "pattern" and path and path[-1] == "player":
-            message = f"{json.dumps(error.instance)}: name the bot alone; its parameters go under params"
+        elif violation.validator == "oneOf" and path == ("seats",):
+            message = f"seats is a table size 1-7 or a list of them, not {json.dumps(violation.instance)}"
+        elif violation.validator == "pattern" and path and path[-1] == "name":
+            message = f"{json.dumps(violation.instance)} is not a name: letters, digits and _.+- only"
+        elif violation.validator == "pattern" and path and path[-1] == "player":
+            message = f"{json.dumps(violation.instance)}: name the bot alone; its parameters go under params"
         schema_problems.append(problem(message, path))
     if schema_problems:
         raise ConfigError(schema_problems)

@@ -135,8 +135,9 @@ def outcomes(rows: Sequence[GameRow]) -> list[Outcome]:
         if len(games) < 2:
             continue
         # A solitaire game that did not finish ranks below every finished one.
-        values = [g.scores[0] if g.scores is not None else -math.inf for g in games]
-        scores = tuple(g.scores[0] for g in games) if all(g.scores is not None for g in games) else None
+        finals = [g.scores[0] if g.scores is not None else None for g in games]
+        values = [-math.inf if score is None else score for score in finals]
+        scores = None if None in finals else tuple(score for score in finals if score is not None)
         result.append(Outcome(seed, tuple(g.seating[0] for g in games), tuple(competition_ranks(values)), scores))
     return result
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -32,9 +33,10 @@ from tournaments.store import RECORDS_FOLDER, Store
 
 #: Batches in flight per worker: enough to keep every worker busy while the main stores.
 IN_FLIGHT_PER_WORKER = 2
-#: Bounds of a batch: below the floor, shipping costs start to show; above the ceiling a
-#: kill loses too much and the progress bar moves in jumps.
-MIN_BATCH, MAX_BATCH = 8, 200
+#: Bounds of a batch. A batch costs about a millisecond to ship and store, a random game
+#: about three, so even the floor keeps shipping under 5%; above the ceiling (a fifth of a
+#: second of random games) a kill loses more and the progress bar moves in jumps.
+MIN_BATCH, MAX_BATCH = 8, 64
 
 
 class RunError(ValueError):
@@ -62,6 +64,12 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
+def _start_local_worker(plan: Plan) -> None:
+    """A pool worker leaves Ctrl-C to the main process, which stops the run cleanly."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warm_worker(plan)
+
+
 class LocalBackend:
     """A pool of worker processes on this machine (spawned, so nothing of the parent leaks in)."""
 
@@ -71,7 +79,7 @@ class LocalBackend:
 
     def start(self, plan: Plan) -> None:
         self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("spawn"),
-                                        initializer=warm_worker, initargs=(plan,))
+                                        initializer=_start_local_worker, initargs=(plan,))
         # Workers are spawned on demand: as many tasks as workers, at once, start them all.
         for future in [self.pool.submit(time.sleep, 0.05) for _ in range(self.workers)]:
             future.result()
@@ -185,13 +193,19 @@ def make_plan(config: TournamentConfig, output: Path, workers_share_disk: bool =
                 config.budget, config.fault_policy)
 
 
-def batch_size(pending: int, workers: int) -> int:
-    """About eight batches per worker, within [MIN_BATCH, MAX_BATCH]."""
-    return max(MIN_BATCH, min(MAX_BATCH, pending // (workers * 8) or 1))
+def split(games: Sequence[GameSpec], workers: int) -> list[list[GameSpec]]:
+    """Batches that shrink as the work runs out (guided scheduling).
 
-
-def split(games: Sequence[GameSpec], size: int) -> list[list[GameSpec]]:
-    return [list(games[i:i + size]) for i in range(0, len(games), size)]
+    Each batch is an eighth of the remaining games per worker, within [MIN_BATCH, MAX_BATCH]:
+    big batches while there is plenty to do, small ones at the end, so no worker waits long
+    for another to finish the last batch.
+    """
+    batches, start = [], 0
+    while start < len(games):
+        size = max(MIN_BATCH, min(MAX_BATCH, (len(games) - start) // (workers * 8)))
+        batches.append(list(games[start:start + size]))
+        start += size
+    return batches
 
 
 def run_tournament(config: TournamentConfig, output: Path | None = None, workers: int | None = None,
@@ -216,7 +230,7 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
                 engine.start(plan)
                 ready = time.perf_counter()
                 startup = ready - start
-                batches = split(pending, batch_size(len(pending), engine.workers))
+                batches = split(pending, engine.workers)
                 _play_all(engine, plan, batches, store, names, statuses, len(pending), quiet, console)
                 seconds = time.perf_counter() - ready
             finally:
