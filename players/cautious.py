@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from contack_core.actions import Play
-from contack_core.bots import Parameter, Player
-from players.common import TILE_FAMILY, best_reply_gain, immediate_gain, tile_weight
+from contack_core.bots import Parameter
+from players.common import best_reply_gain
+from players.greedy import GreedyPlayer
 
 if TYPE_CHECKING:
-    from contack_core.actions import Action
     from contack_core.state import GameState
 
 
-class CautiousPlayer(Player):
+class CautiousPlayer(GreedyPlayer):
     """Scores each play as its points minus ``weight`` times the best reply of the next seat.
 
     Hands are public, so the next seat's best immediate reply is known exactly (one ply);
@@ -22,7 +21,6 @@ class CautiousPlayer(Player):
 
     name = "cautious"
     description = "greedy, minus what the play opens for the next player (exact for one ply)"
-    supports = TILE_FAMILY
     parameters: ClassVar[dict[str, Parameter]] = {
         "weight": Parameter("weight", float, 1.0, "how much the next seat's best reply counts against a play"),
     }
@@ -31,16 +29,8 @@ class CautiousPlayer(Player):
         super().__init__(seed, **params)
         self.weight: float = self.params["weight"]
 
-    def choose(self, state: GameState) -> Action:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        seat = state.current
-        best, best_key = legal[0], None
-        for action in legal:
-            gain, after = immediate_gain(state, action, seat)
-            given = 0 if after is None or after.current == seat else best_reply_gain(after)
-            key = (gain - self.weight * given, type(action) is Play, tile_weight(state, action))
-            if best_key is None or key > best_key:
-                best, best_key = action, key
-        return best
+    def cost(self, after: GameState | None, seat: int) -> float:
+        """``weight`` times the next seat's best immediate reply (nothing if the turn stays)."""
+        if after is None or after.current == seat:
+            return 0
+        return self.weight * best_reply_gain(after)

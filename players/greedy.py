@@ -27,8 +27,12 @@ class GreedyPlayer(Player):
         seat = state.current
         best, best_key = legal[0], None
         for action in legal:
-            gain, _ = immediate_gain(state, action, seat)
-            key = (gain, type(action) is Play, tile_weight(state, action))
+            gain, after = immediate_gain(state, action, seat)
+            key = (gain - self.cost(after, seat), type(action) is Play, tile_weight(state, action))
             if best_key is None or key > best_key:
                 best, best_key = action, key
         return best
+
+    def cost(self, after: GameState | None, seat: int) -> float:
+        """What a play is marked down by, given the state it leads to (None: it ended the hand)."""
+        return 0
