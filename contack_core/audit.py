@@ -154,10 +154,17 @@ class _Auditor:
         assert state is not None
         if data["seat"] != state.current:
             raise IllegalAction(f"seat {state.current} opens the figure, not seat {data['seat']}")
-        tiles = state.rules.tiles
-        event = state.apply(Play(tiles.tile(data["tile"]), parse_cell(data["cell"])))
-        if data.get("points", 0) != event.points:  # type: ignore[union-attr]
-            raise IllegalAction(f"the opening play scores {event.points} points, not {data['points']}")  # type: ignore[union-attr]
+        self._play(data, "the opening play")
+
+    def _play(self, data: dict[str, Any], what: str) -> Played:
+        """Apply a play line and check the points it states."""
+        state = self.state
+        assert state is not None
+        event = state.apply(Play(state.rules.tiles.tile(data["tile"]), parse_cell(data["cell"])))
+        assert isinstance(event, Played)
+        if "points" in data and data["points"] != event.points:
+            raise IllegalAction(f"{what} scores {event.points} points, not {data['points']}")
+        return event
 
     def _chips(self, data: dict[str, Any]) -> None:
         if not self.effects:
@@ -209,10 +216,7 @@ class _Auditor:
         tiles = state.rules.tiles
         hands_before = len(state.hand_results)
         if kind == "play":
-            event = state.apply(Play(tiles.tile(data["tile"]), parse_cell(data["cell"])))
-            assert isinstance(event, Played)
-            if "points" in data and data["points"] != event.points:
-                raise IllegalAction(f"this play scores {event.points} points, not {data['points']}")
+            event = self._play(data, "this play")
             if "from" in data and data["from"] != (event.source or self._only_play_zone()):
                 raise IllegalAction(f"this tile comes from {event.source or self._only_play_zone()}, "
                                     f"not from {data['from']}")
