@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from contack_core.actions import Play
 from contack_core.bots import Parameter, Player
+from contack_core.chance import shuffled
 from players.common import TILE_FAMILY, immediate_gain, running_scores, tile_weight
 
 if TYPE_CHECKING:
@@ -106,9 +107,7 @@ class MctsPlayer(Player):
         rng = self.rng
         world = state.clone()
         for zone in self.hidden:  # sorted first, so the pile's real order cannot leak into the sample
-            pile = world.zones[zone]
-            pile.sort()
-            rng.shuffle(pile)
+            world.zones[zone] = shuffled(sorted(world.zones[zone]), rng)
         hand = world.hand_number
         node = root
         path = [root]

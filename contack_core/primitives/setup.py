@@ -10,6 +10,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from contack_core.actions import Deal, IllegalAction, Play, Shuffle
+from contack_core.chance import shuffled
 from contack_core.events import Dealt, Played, Shuffled
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
@@ -44,9 +45,7 @@ class ShuffleZone(SetupStep):
         self.zone = context.zone(self.params["zone"], "zone", ("pile",)).key
 
     def sample(self, state: GameState, rng: random.Random) -> Shuffle:
-        order = list(state.zones[self.zone])
-        rng.shuffle(order)
-        return Shuffle(self.zone, tuple(order))
+        return Shuffle(self.zone, tuple(shuffled(state.zones[self.zone], rng)))
 
     def apply(self, state: GameState, action: Any) -> Shuffled:
         if not isinstance(action, Shuffle) or action.zone != self.zone:
