@@ -27,8 +27,8 @@ from contack_core.loader import (
     find_ruleset,
     load_rules,
     read_document,
+    shipped_example_ids,
     shipped_ruleset_ids,
-    shipped_rulesets_dir,
 )
 from contack_core.narrate import Narrator
 from contack_core.record import RecordWriter, UnreadableRecord, header_for
@@ -71,8 +71,9 @@ def load_or_fail(reference: str, options: dict[str, str] | None = None) -> Rules
 # ------------------------------------------------------------------------------- rulesets
 @rulesets_app.command("list")
 def rulesets_list() -> None:
-    """The shipped rulesets, then the house-rule examples: id, players and title."""
-    examples = sorted(p.stem for p in (shipped_rulesets_dir() / "examples").glob("*.yaml"))
+    """The shipped rulesets, then the house-rule examples (named ``examples/NAME``): id, players and title."""
+    examples = shipped_example_ids()
+    width = max(20, *(len(name) + 1 for name in [*shipped_ruleset_ids(), *examples]))
     for heading, ids in (("", shipped_ruleset_ids()), ("\nhouse-rule examples (docs/house-rules.md):", examples)):
         if heading and ids:
             typer.echo(heading)
@@ -80,10 +81,10 @@ def rulesets_list() -> None:
             try:
                 rules = load_rules(ruleset_id)
             except RulesetError as error:
-                typer.echo(f"{ruleset_id:<20} (does not load: {error.problems[0]})")
+                typer.echo(f"{ruleset_id:<{width}} (does not load: {error.problems[0]})")
                 continue
             low, high = rules.players
-            typer.echo(f"{rules.id:<20} {low}-{high} players  {rules.title}")
+            typer.echo(f"{ruleset_id:<{width}} {low}-{high} players  {rules.title}")
 
 
 @rulesets_app.command("show")

@@ -78,8 +78,34 @@ def shipped_ruleset_ids() -> list[str]:
     return sorted(p.stem for p in shipped_rulesets_dir().glob("*.yaml"))
 
 
+#: How a shipped house-rule example is named: ``examples/threes`` (the bare ``threes`` works too).
+EXAMPLES_PREFIX = "examples/"
+
+
+def shipped_example(reference: str) -> Path | None:
+    """The shipped example file ``examples/NAME`` names, or None if it names none.
+
+    It is looked up before any path, so it names the shipped example whatever the working
+    directory holds (an ``examples/...`` naming no shipped example is a path, as before).
+    """
+    name = reference.removeprefix(EXAMPLES_PREFIX)
+    if name == reference or not name or "/" in name or name.endswith((".yaml", ".yml")):
+        return None
+    candidate = shipped_rulesets_dir() / "examples" / f"{name}.yaml"
+    return candidate if candidate.is_file() else None
+
+
+def shipped_example_ids() -> list[str]:
+    """Every shipped example, named as ``examples/NAME``."""
+    return sorted(EXAMPLES_PREFIX + p.stem for p in (shipped_rulesets_dir() / "examples").glob("*.yaml"))
+
+
 def find_ruleset(reference: str, relative_to: Path | None = None) -> Path:
-    """A ruleset file from a shipped ruleset id or a path (absolute or relative)."""
+    """A ruleset file from a shipped ruleset id, a shipped example (``examples/NAME`` or
+    ``NAME``) or a path (absolute or relative)."""
+    example = shipped_example(reference)
+    if example is not None:
+        return example
     candidates = []
     if reference.endswith((".yaml", ".yml")) or "/" in reference:
         if relative_to is not None:
@@ -91,7 +117,7 @@ def find_ruleset(reference: str, relative_to: Path | None = None) -> Path:
     for candidate in candidates:
         if candidate.is_file():
             return candidate
-    known = ", ".join(shipped_ruleset_ids())
+    known = ", ".join([*shipped_ruleset_ids(), *shipped_example_ids()])
     raise RulesetError([Problem(f"no ruleset {reference!r}: not a file, and not a shipped ruleset id ({known})")])
 
 

@@ -89,7 +89,42 @@ def test_examples_are_listed_in_their_own_group() -> None:
     shipped, _, examples = result.stdout.partition("house-rule examples")
     assert "parker-1939" in shipped and not any(e + " " in shipped for e in EXAMPLES)
     listed = [line.split()[0] for line in examples.splitlines()[1:] if line.strip()]
-    assert listed == sorted(EXAMPLES)
+    # Listed by the name that finds them anywhere: examples/NAME.
+    assert listed == sorted(f"examples/{example}" for example in EXAMPLES)
+    assert [load_rules(name).id for name in listed] == sorted(EXAMPLES)
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_an_example_is_named_examples_slash_its_name_wherever_a_ruleset_id_is_taken(example: str,
+                                                                                     tmp_path: Path) -> None:
+    prefixed = f"examples/{example}"
+    assert load_rules(prefixed).digest() == rules(example).digest()
+    show = run_cli("rulesets", "show", prefixed)
+    assert show.exit_code == 0 and f"({example}); resolved from: parker-1939 <- {example}" in show.stdout
+    assert run_cli("rulesets", "diff", example, prefixed).stdout.strip() == "no differences"
+    record = tmp_path / "game.jsonl"
+    played = run_cli("play", prefixed, "--seats", "random,random", "--seed", 2, "--record", record, "--quiet")
+    assert played.exit_code == 0, played.output
+    assert read_lines(record)[0]["ruleset"] == example  # found like a shipped ruleset: named by its id
+    assert audit_record(record).valid
+    # A house rule of one's own may extend an example by that name.
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(f"format: contack-ruleset/1\nid: mine\ntitle: Mine\nextends: {prefixed}\n", encoding="utf-8")
+    assert load_rules(mine).chain == ["parker-1939", example, "mine"]
+
+
+def test_examples_slash_names_the_shipped_example_whatever_the_working_directory_holds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "examples").mkdir()  # a folder of that name (this repository has one) changes nothing
+    assert load_rules("examples/threes").id == "threes"
+    # An examples/ path that names no shipped example is still a path, found or reported as before.
+    (tmp_path / "examples" / "mine.yaml").write_text(
+        "format: contack-ruleset/1\nid: mine\ntitle: Mine\nextends: examples/threes\n", encoding="utf-8")
+    assert load_rules("examples/mine.yaml").chain == ["parker-1939", "threes", "mine"]
+    missing = run_cli("play", "examples/nothing-here", "--seats", "random,random")
+    assert missing.exit_code == 1
+    assert "no ruleset 'examples/nothing-here'" in missing.output and "examples/threes" in missing.output
 
 
 # =========================================================================== rulesets diff
