@@ -16,6 +16,7 @@ Every problem is reported as ``file:line:column: at key.path: what is wrong``.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
@@ -259,7 +260,22 @@ def read_document(path: Path, seen: tuple[Path, ...] = ()) -> Document:
     parent = read_document(parent_path, (*seen, path.resolve()))
     parent_marks = dict(parent.marks)
     merged = merge(parent.data, data, parent_marks, marks)
-    return Document(merged, parent_marks, path, [*parent.chain, str(data.get("id", path.stem))])
+    if "id" not in data:
+        # A variant that does not name itself is its file, not its parent: named by the file's
+        # stem, as the chain names it and as a shipped file is found by id (records name the
+        # file itself by its path, relative to the record).
+        merged["id"] = id_from_file_name(path)
+        parent_marks.pop(("id",), None)
+        if "title" not in data and isinstance(merged.get("title"), str):
+            merged["title"] = f"{merged['title']} ({path.name})"  # told apart from its parent
+    return Document(merged, parent_marks, path, [*parent.chain, str(merged["id"])])
+
+
+def id_from_file_name(path: Path) -> str:
+    """The id of a ruleset file that names none: its stem (``my-rules.yaml`` -> ``my-rules``),
+    made a valid id if need be (``My Rules.yaml`` -> ``my-rules``)."""
+    slug = re.sub(r"[^a-z0-9_-]+", "-", path.stem.lower()).strip("-") or "ruleset"
+    return slug if slug[0].isalpha() else f"ruleset-{slug}"
 
 
 # --------------------------------------------------------------------------- options

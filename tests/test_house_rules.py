@@ -127,6 +127,52 @@ def test_examples_slash_names_the_shipped_example_whatever_the_working_directory
     assert "no ruleset 'examples/nothing-here'" in missing.output and "examples/threes" in missing.output
 
 
+# =========================================================================== a variant without an id
+def test_a_variant_without_an_id_is_named_by_its_file_not_by_its_parent(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rules").mkdir()
+    variant = tmp_path / "rules" / "lighter.yaml"
+    variant.write_text("format: contack-ruleset/1\nextends: parker-1939\noptions:\n  tile_penalty: {default: 5}\n",
+                       encoding="utf-8")
+    loaded = load_rules("rules/lighter.yaml")
+    assert loaded.id == "lighter" and loaded.chain == ["parker-1939", "lighter"]
+    assert loaded.title == f"{PARKER.title} (lighter.yaml)"
+    # The same file, however it is named, is the same ruleset.
+    assert load_rules(variant).digest() == loaded.digest()
+    show = run_cli("rulesets", "show", "rules/lighter.yaml")
+    assert show.exit_code == 0, show.output
+    assert show.stdout.startswith(f"# {PARKER.title} (lighter.yaml) (lighter); resolved from: parker-1939 <- lighter")
+    assert "\nid: lighter\n" in show.stdout and "\nid: parker-1939\n" not in show.stdout
+    # A record names the file relative to itself; the audit and the bench name the ruleset by its id.
+    (tmp_path / "games").mkdir()
+    played = run_cli("play", "rules/lighter.yaml", "--seats", "random,random", "--seed", 4, "--record",
+                     "games/g.jsonl", "--quiet")
+    assert played.exit_code == 0, played.output
+    assert read_lines(tmp_path / "games" / "g.jsonl")[0]["ruleset"] == "../rules/lighter.yaml"
+    audited = run_cli("audit", "games/g.jsonl")
+    assert audited.exit_code == 0 and audited.stdout.startswith("games/g.jsonl: sound (lighter,"), audited.output
+    bench = run_cli("bench", "rules/lighter.yaml", "--games", 1, "--players", 2, "--json")
+    assert json.loads(bench.stdout)["ruleset"] == "lighter"
+    too_many = run_cli("play", "rules/lighter.yaml", "--seats", "random")
+    assert too_many.exit_code == 1 and "lighter is for 2 to 7 players" in too_many.output
+
+
+def test_a_file_name_that_is_no_id_becomes_one_and_a_parent_without_an_id_is_named_in_the_chain(
+        tmp_path: Path) -> None:
+    odd = tmp_path / "Our House Rules.yaml"
+    odd.write_text("format: contack-ruleset/1\nextends: parker-1939\n", encoding="utf-8")
+    assert load_rules(odd).id == "our-house-rules"
+    numbered = tmp_path / "1950.yaml"
+    numbered.write_text("format: contack-ruleset/1\nextends: parker-1939\n", encoding="utf-8")
+    assert load_rules(numbered).id == "ruleset-1950"
+    child = tmp_path / "child.yaml"
+    child.write_text("format: contack-ruleset/1\nid: child\ntitle: Child\nextends: Our House Rules.yaml\n",
+                     encoding="utf-8")
+    loaded = load_rules(child)
+    assert (loaded.id, loaded.title, loaded.chain) == ("child", "Child", ["parker-1939", "our-house-rules", "child"])
+
+
 # =========================================================================== rulesets diff
 EXPECTED_DIFFS: dict[str, dict[str, tuple[object, object]]] = {
     "threes": {
