@@ -61,6 +61,11 @@ class PlayerSpecError(ValueError):
     """An unknown player, a bad parameter, or a ruleset the player does not support."""
 
 
+class MoveTimeout(Exception):
+    """Raised by a player that keeps the move clock itself (``keeps_time``) when a move
+    overran its ``budget``: the referee records it as a timeout, in the player's words."""
+
+
 @attrs.frozen
 class Parameter:
     """One tunable value of a bot: its type, its default and what it does."""
@@ -119,6 +124,11 @@ class Player:
     supports: ClassVar[frozenset[str] | None] = None
     #: False for a player that waits for a person: no clock runs on it.
     timed: ClassVar[bool] = True
+    #: True for a player that enforces ``budget.time_per_move`` itself, every wait in its
+    #: ``choose`` bounded (an external program it can kill): the referee then calls it
+    #: directly instead of on a copy of the state in a clocked thread, and its
+    #: :class:`MoveTimeout` is the timeout fault.
+    keeps_time: ClassVar[bool] = False
     #: Set by ``play_game`` before each game; a searching bot stops within it.
     budget: Budget = UNLIMITED
 

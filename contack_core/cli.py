@@ -23,11 +23,12 @@ from contack_core.bots import (
 from contack_core.game import FAULT_POLICIES, play_game, seat_seed
 from contack_core.loader import (
     RulesetError,
+    choose_options,
     find_ruleset,
     load_rules,
     read_document,
+    shipped_example_ids,
     shipped_ruleset_ids,
-    shipped_rulesets_dir,
 )
 from contack_core.narrate import Narrator
 from contack_core.record import RecordWriter, UnreadableRecord, header_for
@@ -70,8 +71,9 @@ def load_or_fail(reference: str, options: dict[str, str] | None = None) -> Rules
 # ------------------------------------------------------------------------------- rulesets
 @rulesets_app.command("list")
 def rulesets_list() -> None:
-    """The shipped rulesets, then the house-rule examples: id, players and title."""
-    examples = sorted(p.stem for p in (shipped_rulesets_dir() / "examples").glob("*.yaml"))
+    """The shipped rulesets, then the house-rule examples (named ``examples/NAME``): id, players and title."""
+    examples = shipped_example_ids()
+    width = max(20, *(len(name) + 1 for name in [*shipped_ruleset_ids(), *examples]))
     for heading, ids in (("", shipped_ruleset_ids()), ("\nhouse-rule examples (docs/house-rules.md):", examples)):
         if heading and ids:
             typer.echo(heading)
@@ -79,10 +81,10 @@ def rulesets_list() -> None:
             try:
                 rules = load_rules(ruleset_id)
             except RulesetError as error:
-                typer.echo(f"{ruleset_id:<20} (does not load: {error.problems[0]})")
+                typer.echo(f"{ruleset_id:<{width}} (does not load: {error.problems[0]})")
                 continue
             low, high = rules.players
-            typer.echo(f"{rules.id:<20} {low}-{high} players  {rules.title}")
+            typer.echo(f"{ruleset_id:<{width}} {low}-{high} players  {rules.title}")
 
 
 @rulesets_app.command("show")
@@ -151,17 +153,40 @@ def rulesets_primitives() -> None:
 
 
 @rulesets_app.command("diff")
-def rulesets_diff(first: str, second: str) -> None:
-    """Every key path whose value differs between two resolved rulesets."""
-    documents = []
-    for reference in (first, second):
+def rulesets_diff(
+    first: str,
+    second: str,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="An option for both rulesets, KEY=VALUE.")] = None,
+    option_a: Annotated[list[str] | None, typer.Option(
+        "--option-a", help="An option for the first ruleset only, KEY=VALUE.")] = None,
+    option_b: Annotated[list[str] | None, typer.Option(
+        "--option-b", help="An option for the second ruleset only, KEY=VALUE.")] = None,
+) -> None:
+    """Every key path whose value differs between two resolved rulesets (after extends).
+
+    With options, each side is compared as it is played with them: option patches applied,
+    and every option's value compared as ``options.NAME.value``.
+    """
+    shared = parse_options(option)
+    sides = [(first, {**shared, **parse_options(option_a)}), (second, {**shared, **parse_options(option_b)})]
+    with_options = bool(option or option_a or option_b)
+    documents, labels = [], []
+    for reference, chosen in sides:
         try:
-            documents.append(read_document(find_ruleset(reference)).data)
+            document = read_document(find_ruleset(reference))
+            if with_options:
+                values = choose_options(document, chosen)
+                for name, value in values.items():
+                    document.data["options"][name] = {**document.data["options"][name], "value": value}
         except RulesetError as error:
-            fail(str(error))
+            fail(f"{reference}: {error}")
+        documents.append(document.data)
+        labels.append(reference + (f" ({', '.join(f'{k}={v}' for k, v in chosen.items())})" if chosen else ""))
     differences = list(diff_documents(documents[0], documents[1]))
     for path, a, b in differences:
-        typer.echo(f"{path}:\n  {first}: {json.dumps(a, ensure_ascii=False)}\n  {second}: {json.dumps(b, ensure_ascii=False)}")
+        typer.echo(f"{path}:\n  {labels[0]}: {json.dumps(a, ensure_ascii=False)}\n"
+                   f"  {labels[1]}: {json.dumps(b, ensure_ascii=False)}")
     if not differences:
         typer.echo("no differences")
 

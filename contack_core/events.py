@@ -44,7 +44,8 @@ class Discarded:
 @attrs.define(slots=True)
 class ChipsMoved:
     """Chips changing hands as a consequence of a play: ``payer`` to ``payee`` (None is
-    the bank). ``reason`` says why: ``collect`` (a counting contact) or ``loan``."""
+    the bank). ``reason`` says why: ``collect`` (a counting contact), ``loan``, or
+    ``penalty`` (a cost paid to the bank at the end of a hand)."""
 
     payer: int | None
     payee: int | None

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import attrs
 
 from contack_core.actions import Action, Draw, IllegalAction, Pass, Shuffle
-from contack_core.bots import UNLIMITED, Budget, Player
+from contack_core.bots import UNLIMITED, Budget, MoveTimeout, Player
 from contack_core.events import Event, HandResult
 from contack_core.rules import Rules
 from contack_core.state import GameState
@@ -122,7 +122,7 @@ def play_game(rules: Rules, players: Sequence[Player], seed: int | None,
         else:
             seat = state.current
             player = players[seat]
-            if timed and player.timed:
+            if timed and player.timed and not player.keeps_time:
                 chosen = referee.choose_in_time(seat, player)
             else:
                 try:
@@ -221,6 +221,8 @@ class _Referee:
         return substitute
 
     def raised(self, seat: int, error: BaseException) -> Action | None:
+        if isinstance(error, MoveTimeout):  # a player that keeps the clock itself ran out of it
+            return self.move_fault(seat, str(error), "timeout")
         return self.move_fault(seat, f"choose raised {_error_text(error)}", "raised")
 
     def illegal(self, seat: int, action: object, error: Exception) -> Action | None:

@@ -16,6 +16,7 @@ Every problem is reported as ``file:line:column: at key.path: what is wrong``.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
@@ -78,8 +79,34 @@ def shipped_ruleset_ids() -> list[str]:
     return sorted(p.stem for p in shipped_rulesets_dir().glob("*.yaml"))
 
 
+#: How a shipped house-rule example is named: ``examples/threes`` (the bare ``threes`` works too).
+EXAMPLES_PREFIX = "examples/"
+
+
+def shipped_example(reference: str) -> Path | None:
+    """The shipped example file ``examples/NAME`` names, or None if it names none.
+
+    It is looked up before any path, so it names the shipped example whatever the working
+    directory holds (an ``examples/...`` naming no shipped example is a path, as before).
+    """
+    name = reference.removeprefix(EXAMPLES_PREFIX)
+    if name == reference or not name or "/" in name or name.endswith((".yaml", ".yml")):
+        return None
+    candidate = shipped_rulesets_dir() / "examples" / f"{name}.yaml"
+    return candidate if candidate.is_file() else None
+
+
+def shipped_example_ids() -> list[str]:
+    """Every shipped example, named as ``examples/NAME``."""
+    return sorted(EXAMPLES_PREFIX + p.stem for p in (shipped_rulesets_dir() / "examples").glob("*.yaml"))
+
+
 def find_ruleset(reference: str, relative_to: Path | None = None) -> Path:
-    """A ruleset file from a shipped ruleset id or a path (absolute or relative)."""
+    """A ruleset file from a shipped ruleset id, a shipped example (``examples/NAME`` or
+    ``NAME``) or a path (absolute or relative)."""
+    example = shipped_example(reference)
+    if example is not None:
+        return example
     candidates = []
     if reference.endswith((".yaml", ".yml")) or "/" in reference:
         if relative_to is not None:
@@ -91,7 +118,7 @@ def find_ruleset(reference: str, relative_to: Path | None = None) -> Path:
     for candidate in candidates:
         if candidate.is_file():
             return candidate
-    known = ", ".join(shipped_ruleset_ids())
+    known = ", ".join([*shipped_ruleset_ids(), *shipped_example_ids()])
     raise RulesetError([Problem(f"no ruleset {reference!r}: not a file, and not a shipped ruleset id ({known})")])
 
 
@@ -233,7 +260,22 @@ def read_document(path: Path, seen: tuple[Path, ...] = ()) -> Document:
     parent = read_document(parent_path, (*seen, path.resolve()))
     parent_marks = dict(parent.marks)
     merged = merge(parent.data, data, parent_marks, marks)
-    return Document(merged, parent_marks, path, [*parent.chain, str(data.get("id", path.stem))])
+    if "id" not in data:
+        # A variant that does not name itself is its file, not its parent: named by the file's
+        # stem, as the chain names it and as a shipped file is found by id (records name the
+        # file itself by its path, relative to the record).
+        merged["id"] = id_from_file_name(path)
+        parent_marks.pop(("id",), None)
+        if "title" not in data and isinstance(merged.get("title"), str):
+            merged["title"] = f"{merged['title']} ({path.name})"  # told apart from its parent
+    return Document(merged, parent_marks, path, [*parent.chain, str(merged["id"])])
+
+
+def id_from_file_name(path: Path) -> str:
+    """The id of a ruleset file that names none: its stem (``my-rules.yaml`` -> ``my-rules``),
+    made a valid id if need be (``My Rules.yaml`` -> ``my-rules``)."""
+    slug = re.sub(r"[^a-z0-9_-]+", "-", path.stem.lower()).strip("-") or "ruleset"
+    return slug if slug[0].isalpha() else f"ruleset-{slug}"
 
 
 # --------------------------------------------------------------------------- options

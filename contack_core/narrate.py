@@ -65,7 +65,7 @@ class Narrator:
             payer = rules.term("bank") if event.payer is None else self.who(event.payer, rules)
             payee = rules.term("bank") if event.payee is None else self.who(event.payee, rules)
             self.write(f"   {payer} -> {payee}: {event.count} {rules.term('chips')}"
-                       f"{' (' + rules.term('loan') + ')' if event.reason == 'loan' else ''}")
+                       f"{' (' + rules.term(event.reason) + ')' if event.reason != 'collect' else ''}")
         elif isinstance(event, Passed):
             self.write(f"{self.who(event.seat, rules)} {rules.term('pass')}")
         elif isinstance(event, Moved):

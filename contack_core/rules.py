@@ -40,7 +40,7 @@ DEFAULT_TERMS: Mapping[str, Any] = {
     "winners": "tie for the win", "went_out": "played out", "blocked": "the hand is blocked",
     "sealed": "no cell is left to play to", "all_passed": "every player passed in turn",
     "points": "points", "held": "held", "total": "total", "colours": {},
-    "discards": "lays aside", "chips": "chips", "bank": "the bank", "loan": "a loan", "placed": "tiles in the figure",
+    "discards": "lays aside", "chips": "chips", "bank": "the bank", "loan": "a loan", "penalty": "a penalty", "placed": "tiles in the figure",
     "partners": "partners", "partners_win": "win together as partners", "nobody_wins": "nobody wins", "completed": "every tile is in the figure",
     "time": "time is up", "seat": "seat", "at": "at",
 }

@@ -32,7 +32,7 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from contack_core.bots import Player, PlayerSpecError
+from contack_core.bots import MoveTimeout, Player, PlayerSpecError
 from players.protocol import PROTOCOL, action_json, event_json, find_action, legal_json, position_json
 
 if TYPE_CHECKING:
@@ -40,10 +40,14 @@ if TYPE_CHECKING:
     from contack_core.rules import Rules
     from contack_core.state import GameState
 
-#: Seconds a bot has to answer a position request, unless told otherwise.
+#: Seconds a bot has to answer a position request when neither the game's budget nor the
+#: player's own ``move_time`` says otherwise.
 DEFAULT_MOVE_TIME = 10.0
-#: Seconds a bot has to start and answer the handshake and the new-game message.
+#: Seconds a bot has to start and answer the handshake and the new-game message: starting a
+#: program (an interpreter, say) takes longer than a move, so a short move budget never
+#: shortens it; a longer move budget lengthens it.
 DEFAULT_START_TIME = 10.0
+
 #: Seconds a bot has to exit by itself after "quit" before it is killed.
 DEFAULT_QUIT_TIME = 1.0
 #: The longest line read from a bot (characters); a longer one is garbage.
@@ -65,6 +69,11 @@ class BotFailure(Exception):
         super().__init__(reason)
         self.reason = reason
         self.killed = killed
+
+
+class BotTimeout(BotFailure, MoveTimeout):
+    """An external bot did not answer within its limit (and was killed): under a game's
+    budget the referee records it as the move's timeout."""
 
 
 class UnsupportedRuleset(BotFailure, PlayerSpecError):
@@ -234,14 +243,18 @@ class ExternalPlayer(Player):
     description: ClassVar[str] = "an external program speaking the contack-bot/1 protocol (docs/external-bots.md)"
     #: Which rulesets an external bot supports is learnt from its handshake.
     supports: ClassVar[frozenset[str] | None] = None
+    #: Every wait on the program is bounded by the game's budget (or the player's own
+    #: limits), and a bot that overruns is killed at once: no referee thread is needed.
+    keeps_time: ClassVar[bool] = True
 
     def __init__(self, seed: int | str | None = None, *, command: str | list[str],
-                 move_time: float = DEFAULT_MOVE_TIME, start_time: float = DEFAULT_START_TIME,
+                 move_time: float | None = None, start_time: float | None = None,
                  quit_time: float = DEFAULT_QUIT_TIME) -> None:
         self.seed = seed
         self.argv = parse_command(command)
-        self.move_time = float(move_time)
-        self.start_time = float(start_time)
+        #: The limits asked for by whoever made the player (None: the defaults or the budget).
+        self.move_time = None if move_time is None else float(move_time)
+        self.start_time = None if start_time is None else float(start_time)
         self.quit_time = float(quit_time)
         self.bot: BotProcess | None = None
         #: What the bot said in its handshake: its "name" and the "rulesets" it plays.
@@ -249,6 +262,23 @@ class ExternalPlayer(Player):
         self.failure: BotFailure | None = None
         self.in_game = False
         self.rules: Rules | None = None
+
+    # ----------------------------------------------------------------- limits
+    @property
+    def move_limit(self) -> float:
+        """Seconds the bot has per move: the game's budget (``play_game`` sets ``budget``), or
+        the player's ``move_time`` if that is shorter, or DEFAULT_MOVE_TIME with neither."""
+        budget = self.budget.time_per_move
+        limits = [limit for limit in (budget, self.move_time) if limit is not None]
+        return min(limits) if limits else DEFAULT_MOVE_TIME
+
+    @property
+    def start_limit(self) -> float:
+        """Seconds the bot has to start and answer "hello" and "ready": its own ``start_time``,
+        else DEFAULT_START_TIME, or the move budget if that is longer."""
+        if self.start_time is not None:
+            return self.start_time
+        return max(DEFAULT_START_TIME, self.budget.time_per_move or 0.0)
 
     # ----------------------------------------------------------------- labels
     @property
@@ -264,16 +294,17 @@ class ExternalPlayer(Player):
         return self.bot.process.pid if self.bot is not None else None
 
     # ----------------------------------------------------------------- talking
-    def _fail(self, reason: str) -> BotFailure:
+    def _fail(self, reason: str, kind: type[BotFailure] = BotFailure) -> BotFailure:
         """Kill the bot and build the failure to raise; later requests fail at once with it."""
         if self.bot is not None:
             self.bot.kill()
         self.in_game = False
-        self.failure = BotFailure(f"{self.label} {reason}")
+        self.failure = kind(f"{self.label} {reason}")
         return self.failure
 
     def _receive(self, expected: str, limit: float) -> dict[str, Any]:
-        """The next message of type ``expected``, within ``limit`` seconds, or BotFailure."""
+        """The next message of type ``expected``, within ``limit`` seconds, or BotFailure
+        (:class:`BotTimeout` when the time ran out)."""
         assert self.bot is not None
         deadline = time.monotonic() + limit
         while True:
@@ -281,7 +312,7 @@ class ExternalPlayer(Player):
             try:
                 line = self.bot.lines.get(timeout=max(remaining, 0)) if remaining > 0 else self.bot.lines.get_nowait()
             except queue.Empty:
-                raise self._fail(f'did not answer with "{expected}" within {limit:g} s; killed') from None
+                raise self._fail(f'did not answer with "{expected}" within {limit:g} s; killed', BotTimeout) from None
             if line is _EOF:
                 raise self._fail(f'{self.bot.exit_description()} while "{expected}" was awaited')
             text = line.strip()
@@ -322,7 +353,7 @@ class ExternalPlayer(Player):
         from contack_core import __version__
 
         self.bot.send({"type": "hello", "protocol": PROTOCOL, "engine": f"contack {__version__}"})
-        hello = self._receive("hello", self.start_time)
+        hello = self._receive("hello", self.start_limit)
         if hello.get("protocol") != PROTOCOL:
             raise self._fail(f"speaks protocol {hello.get('protocol')!r}, not {PROTOCOL!r}; killed")
         rulesets = hello.get("rulesets")
@@ -350,8 +381,9 @@ class ExternalPlayer(Player):
         self.rules = rules
         self.bot.send({"type": "new_game", "ruleset": rules.id, "options": rules.options, "seat": seat,
                        "seats": seat_count, "seed": self.seed,
-                       "tiles": list(rules.tiles.names), "colours": list(rules.tiles.colours)})
-        self._receive("ready", self.start_time)
+                       "tiles": list(rules.tiles.names), "colours": list(rules.tiles.colours),
+                       "time_per_move": self.move_limit})
+        self._receive("ready", self.start_limit)
         self.in_game = True
 
     def choose(self, state: GameState) -> Action:
@@ -364,7 +396,7 @@ class ExternalPlayer(Player):
         legal = state.legal_actions()
         self.bot.send({"type": "position", "seat": state.current_seat(), "position": position_json(state),
                        "legal": legal_json(state.rules, legal)})
-        reply = self._receive("action", self.move_time)
+        reply = self._receive("action", self.move_limit)
         try:
             return find_action(state.rules, legal, reply)
         except ValueError as error:

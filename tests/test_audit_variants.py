@@ -195,6 +195,37 @@ def test_a_hand_typed_record_without_chips_lines_audits_sound(club, tmp_path: Pa
     rejected(tmp_path / "bare.jsonl", bare, len(bare), "the totals are")
 
 
+@pytest.fixture(scope="module")
+def club_penalty(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict]]:
+    """A club game with a tile penalty that seats cannot always pay in full."""
+    directory = tmp_path_factory.mktemp("club-penalty")
+    return recorded(directory, "club-contack", 2, seed=0, chips_per_player=2, tile_penalty_chips=1, hands=1)
+
+
+def test_tile_penalties_are_recorded_and_audit_sound(club_penalty: tuple[Path, list[dict]]) -> None:
+    _, lines = club_penalty  # recorded() has audited it sound
+    penalties = [line for line in lines if line.get("event") == "chips" and line["reason"] == "penalty"]
+    assert penalties and all(line["to"] == "bank" for line in penalties)
+    hand_end = next(line for line in lines if line.get("event") == "hand_end")
+    # Each seat pays at most what it holds: nobody ends below zero.
+    assert min(lines[-1]["totals"]) >= 0
+    assert sum(hand_end["scores"]) == -sum(line["count"] for line in penalties)
+
+
+def test_a_wrong_tile_penalty_is_rejected(club_penalty: tuple[Path, list[dict]], tmp_path: Path) -> None:
+    _, lines = club_penalty
+    i = index_of(lines, lambda ln: ln["event"] == "chips" and ln["reason"] == "penalty")
+    line = lines[i]
+    corrupted = copy.deepcopy(lines)
+    corrupted[i]["count"] += 1  # more than the seat holds, or than its tiles cost
+    rejected(tmp_path / "r.jsonl", corrupted, i + 1,
+             f"the chips due here move {line['count']} from {line['from']} to bank (penalty), "
+             f"not {line['count'] + 1} from {line['from']} to bank (penalty)")
+    corrupted = copy.deepcopy(lines)
+    corrupted[i]["to"] = 1 - line["from"]
+    rejected(tmp_path / "r.jsonl", corrupted, i + 1, "(penalty), not")
+
+
 # =========================================================================== discards
 @pytest.fixture(scope="module")
 def solitaire_1(tmp_path_factory: pytest.TempPathFactory) -> list[dict]:

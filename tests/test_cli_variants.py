@@ -146,3 +146,40 @@ def test_bench_runs_every_shipped_ruleset() -> None:
         result = run("bench", ruleset_id, "--games", 1, "--players", low, "--json")
         assert result.exit_code == 0, result.output
         assert json.loads(result.stdout)["ruleset"] == ruleset_id
+
+
+# --------------------------------------------------------------------------- diff with options
+def test_diff_with_an_option_on_one_side_shows_what_the_option_changes() -> None:
+    """contactack's partnerships=on patches the document: four players, teams opposite."""
+    from test_house_rules import parse_diff
+
+    assert run("rulesets", "diff", "contactack", "contactack").stdout.strip() == "no differences"
+    result = run("rulesets", "diff", "contactack", "contactack", "--option-b", "partnerships=on")
+    assert result.exit_code == 0, result.output
+    assert parse_diff(result.stdout) == {
+        "players.min": (2, 4), "players.max": (7, 4), "match.teams": (None, "opposite"),
+        "options.partnerships.value": ("off", "on"),
+    }
+    assert "  contactack: " in result.stdout and "  contactack (partnerships=on): " in result.stdout
+
+
+def test_diff_options_apply_to_both_sides_and_a_side_option_overrides_them() -> None:
+    """--option goes to both rulesets; --option-a / --option-b to one, over --option. An
+    integer option patches nothing, so its value is what differs."""
+    from test_house_rules import parse_diff
+
+    same = run("rulesets", "diff", "contactack", "contactack", "--option", "partnerships=on")
+    assert same.exit_code == 0 and same.stdout.strip() == "no differences", same.output
+    result = run("rulesets", "diff", "parker-1939", "parker-1939", "--option", "hands=1", "--option-b", "hands=2")
+    assert result.exit_code == 0, result.output
+    assert parse_diff(result.stdout) == {"options.hands.value": (1, 2)}
+    # Between two rulesets, the option applies to each (club-contack has its own chips options).
+    both = parse_diff(run("rulesets", "diff", "parker-1939", "spanish-edition", "-o", "tile_penalty=5").stdout)
+    assert "options.tile_penalty.value" not in both and both["id"] == ("parker-1939", "spanish-edition")
+
+
+def test_diff_refuses_an_option_a_side_does_not_have() -> None:
+    result = run("rulesets", "diff", "parker-1939", "club-contack", "--option", "chips_per_player=3")
+    assert result.exit_code == 1
+    assert "parker-1939: unknown option 'chips_per_player'" in result.output
+    assert "Traceback" not in result.output

@@ -18,10 +18,11 @@ import pytest
 
 from contack_core import GameState
 from contack_core.actions import DRAW, PASS, Play
-from contack_core.bots import PlayerSpecError, installed_players, make_player, split_seats
+from contack_core.bots import Budget, PlayerSpecError, installed_players, make_player, split_seats
 from contack_core.events import Played
 from helpers import RULES, read_lines, run_cli, tile
-from players.external import BotFailure, ExternalPlayer, UnsupportedRuleset, parse_command
+from players.external import (DEFAULT_MOVE_TIME, DEFAULT_START_TIME, BotFailure, BotTimeout, ExternalPlayer,
+                              UnsupportedRuleset, parse_command)
 from players.protocol import action_json, find_action, legal_json, position_json
 
 REPO = Path(__file__).resolve().parent.parent
@@ -357,6 +358,77 @@ def test_a_killed_bot_is_started_afresh_for_the_next_game(tmp_path: Path) -> Non
     state = opened_state()
     assert player.choose(state) in state.legal_actions()
     player.close()
+
+
+# ----------------------------------------------------------------------------- the game's budget
+HANGS_ON_POSITION = '''
+    if t == "position":
+        time.sleep(600)
+    '''
+
+
+def test_the_move_limit_is_the_games_budget_and_the_start_limit_stays_sensible() -> None:
+    player = ExternalPlayer(seed=1, command=f"{PYTHON} -c pass")
+    assert (player.move_limit, player.start_limit) == (DEFAULT_MOVE_TIME, DEFAULT_START_TIME)
+    player.budget = Budget(time_per_move=0.05)  # a short move budget never shortens the start
+    assert (player.move_limit, player.start_limit) == (0.05, DEFAULT_START_TIME)
+    player.budget = Budget(time_per_move=30.0)  # a long one lengthens it
+    assert (player.move_limit, player.start_limit) == (30.0, 30.0)
+    # The player's own limits: a shorter move_time wins over the budget; start_time replaces the default.
+    own = ExternalPlayer(seed=1, command=f"{PYTHON} -c pass", move_time=2, start_time=1)
+    own.budget = Budget(time_per_move=30.0)
+    assert (own.move_limit, own.start_limit) == (2.0, 1.0)
+    own.budget = Budget(time_per_move=0.5)
+    assert own.move_limit == 0.5
+
+
+def test_a_hanging_bot_is_killed_at_the_games_budget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    transcript = tmp_path / "transcript.jsonl"
+    monkeypatch.setenv("BOT_TRANSCRIPT", str(transcript))
+    player = ExternalPlayer(seed=1, command=script(tmp_path, "hangs.py", HANGS_ON_POSITION))
+    player.budget = Budget(time_per_move=0.01)
+    player.start_game(RULES, 0, 2)  # starting Python takes longer than the move budget: still fine
+    player.budget = Budget(time_per_move=0.3)
+    started = time.monotonic()
+    with pytest.raises(BotTimeout, match=r'did not answer with "action" within 0.3 s; killed'):
+        player.choose(opened_state())
+    assert time.monotonic() - started < DEFAULT_MOVE_TIME / 2
+    assert gone_soon(player.pid)
+    [new_game] = [m for m in read_lines(transcript) if m["type"] == "new_game"]
+    assert new_game["time_per_move"] == 0.01  # the bot is told its limit
+
+
+def _faults(lines: list[dict]) -> list[dict]:
+    return [line for line in lines if line.get("event") == "fault"]
+
+
+def test_contack_play_time_limit_is_the_external_bots_limit(tmp_path: Path) -> None:
+    """The fault is the bot's own timeout at --time-limit: it names the bot and says it was killed."""
+    slow = script(tmp_path, "slow.py", HANGS_ON_POSITION)
+    record = tmp_path / "game.jsonl"
+    result = run_cli("play", "parker-1939", "--seats", f"exec:{slow},random", "--seed", 1, "--option", "hands=1",
+                     "--time-limit", "0.3", "--record", record, "--quiet")
+    assert result.exit_code == 0, result.output
+    first = _faults(read_lines(record))[0]
+    assert first["seat"] == 0 and first["kind"] == "timeout"
+    assert first["reason"].startswith("external bot 'slow'")
+    assert first["reason"].endswith('did not answer with "action" within 0.3 s; killed')
+    assert run_cli("audit", record).exit_code == 0
+
+
+def test_a_tournament_budget_is_the_external_bots_limit(tmp_path: Path) -> None:
+    from tournaments.play import FORFEIT, Plan, play_one
+    from tournaments.schedule import GameSpec
+
+    slow = script(tmp_path, "slow.py", HANGS_ON_POSITION)
+    plan = Plan(ruleset="parker-1939", options={"hands": 1}, names=("slow", "random"),
+                specs=(f"exec:{slow}", "random"), record_ruleset="parker-1939",
+                budget=Budget(time_per_move=0.3), fault_policy="forfeit")
+    result = play_one(plan, GameSpec(deal_seed=3, seating=(0, 1), deal_index=0, meeting=(0, 1), rotation=0))
+    assert result.status == FORFEIT
+    [fault] = result.faults
+    assert fault["kind"] == "timeout" and fault["seat"] == 0
+    assert 'did not answer with "action" within 0.3 s; killed' in fault["reason"]
 
 
 # ----------------------------------------------------------------------------- whole games

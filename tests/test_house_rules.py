@@ -89,7 +89,88 @@ def test_examples_are_listed_in_their_own_group() -> None:
     shipped, _, examples = result.stdout.partition("house-rule examples")
     assert "parker-1939" in shipped and not any(e + " " in shipped for e in EXAMPLES)
     listed = [line.split()[0] for line in examples.splitlines()[1:] if line.strip()]
-    assert listed == sorted(EXAMPLES)
+    # Listed by the name that finds them anywhere: examples/NAME.
+    assert listed == sorted(f"examples/{example}" for example in EXAMPLES)
+    assert [load_rules(name).id for name in listed] == sorted(EXAMPLES)
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_an_example_is_named_examples_slash_its_name_wherever_a_ruleset_id_is_taken(example: str,
+                                                                                     tmp_path: Path) -> None:
+    prefixed = f"examples/{example}"
+    assert load_rules(prefixed).digest() == rules(example).digest()
+    show = run_cli("rulesets", "show", prefixed)
+    assert show.exit_code == 0 and f"({example}); resolved from: parker-1939 <- {example}" in show.stdout
+    assert run_cli("rulesets", "diff", example, prefixed).stdout.strip() == "no differences"
+    record = tmp_path / "game.jsonl"
+    played = run_cli("play", prefixed, "--seats", "random,random", "--seed", 2, "--record", record, "--quiet")
+    assert played.exit_code == 0, played.output
+    assert read_lines(record)[0]["ruleset"] == example  # found like a shipped ruleset: named by its id
+    assert audit_record(record).valid
+    # A house rule of one's own may extend an example by that name.
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(f"format: contack-ruleset/1\nid: mine\ntitle: Mine\nextends: {prefixed}\n", encoding="utf-8")
+    assert load_rules(mine).chain == ["parker-1939", example, "mine"]
+
+
+def test_examples_slash_names_the_shipped_example_whatever_the_working_directory_holds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "examples").mkdir()  # a folder of that name (this repository has one) changes nothing
+    assert load_rules("examples/threes").id == "threes"
+    # An examples/ path that names no shipped example is still a path, found or reported as before.
+    (tmp_path / "examples" / "mine.yaml").write_text(
+        "format: contack-ruleset/1\nid: mine\ntitle: Mine\nextends: examples/threes\n", encoding="utf-8")
+    assert load_rules("examples/mine.yaml").chain == ["parker-1939", "threes", "mine"]
+    missing = run_cli("play", "examples/nothing-here", "--seats", "random,random")
+    assert missing.exit_code == 1
+    assert "no ruleset 'examples/nothing-here'" in missing.output and "examples/threes" in missing.output
+
+
+# =========================================================================== a variant without an id
+def test_a_variant_without_an_id_is_named_by_its_file_not_by_its_parent(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rules").mkdir()
+    variant = tmp_path / "rules" / "lighter.yaml"
+    variant.write_text("format: contack-ruleset/1\nextends: parker-1939\noptions:\n  tile_penalty: {default: 5}\n",
+                       encoding="utf-8")
+    loaded = load_rules("rules/lighter.yaml")
+    assert loaded.id == "lighter" and loaded.chain == ["parker-1939", "lighter"]
+    assert loaded.title == f"{PARKER.title} (lighter.yaml)"
+    # The same file, however it is named, is the same ruleset.
+    assert load_rules(variant).digest() == loaded.digest()
+    show = run_cli("rulesets", "show", "rules/lighter.yaml")
+    assert show.exit_code == 0, show.output
+    assert show.stdout.startswith(f"# {PARKER.title} (lighter.yaml) (lighter); resolved from: parker-1939 <- lighter")
+    assert "\nid: lighter\n" in show.stdout and "\nid: parker-1939\n" not in show.stdout
+    # A record names the file relative to itself; the audit and the bench name the ruleset by its id.
+    (tmp_path / "games").mkdir()
+    played = run_cli("play", "rules/lighter.yaml", "--seats", "random,random", "--seed", 4, "--record",
+                     "games/g.jsonl", "--quiet")
+    assert played.exit_code == 0, played.output
+    assert read_lines(tmp_path / "games" / "g.jsonl")[0]["ruleset"] == "../rules/lighter.yaml"
+    audited = run_cli("audit", "games/g.jsonl")
+    assert audited.exit_code == 0 and audited.stdout.startswith("games/g.jsonl: sound (lighter,"), audited.output
+    bench = run_cli("bench", "rules/lighter.yaml", "--games", 1, "--players", 2, "--json")
+    assert json.loads(bench.stdout)["ruleset"] == "lighter"
+    too_many = run_cli("play", "rules/lighter.yaml", "--seats", "random")
+    assert too_many.exit_code == 1 and "lighter is for 2 to 7 players" in too_many.output
+
+
+def test_a_file_name_that_is_no_id_becomes_one_and_a_parent_without_an_id_is_named_in_the_chain(
+        tmp_path: Path) -> None:
+    odd = tmp_path / "Our House Rules.yaml"
+    odd.write_text("format: contack-ruleset/1\nextends: parker-1939\n", encoding="utf-8")
+    assert load_rules(odd).id == "our-house-rules"
+    numbered = tmp_path / "1950.yaml"
+    numbered.write_text("format: contack-ruleset/1\nextends: parker-1939\n", encoding="utf-8")
+    assert load_rules(numbered).id == "ruleset-1950"
+    child = tmp_path / "child.yaml"
+    child.write_text("format: contack-ruleset/1\nid: child\ntitle: Child\nextends: Our House Rules.yaml\n",
+                     encoding="utf-8")
+    loaded = load_rules(child)
+    assert (loaded.id, loaded.title, loaded.chain) == ("child", "Child", ["parker-1939", "our-house-rules", "child"])
 
 
 # =========================================================================== rulesets diff

@@ -415,8 +415,6 @@ def test_club_has_no_tile_penalty_unless_the_table_sets_one() -> None:
         assert result.scores == expected
 
 
-@pytest.mark.xfail(strict=True, reason="design question: the tile_penalty_chips option takes chips a seat does not "
-                   "have (its chips go below zero), though the three-hand game otherwise pays what it has")
 def test_club_tile_penalty_is_paid_from_the_chips_a_seat_has() -> None:
     """004 lets a short player borrow only in the timed game; otherwise he pays what he has."""
     state = random_game(rules("club-contack", chips_per_player=2, tile_penalty_chips=1, hands=1), 2, seed=0)
@@ -424,6 +422,35 @@ def test_club_tile_penalty_is_paid_from_the_chips_a_seat_has() -> None:
     assert result.held != (0, 0) and result.reason != "time"
     # Without loans a seat's total is the chips it holds: never fewer than none.
     assert min(state.scores()) >= 0, state.scores()
+
+
+def test_club_tile_penalty_short_of_chips_pays_what_it_has() -> None:
+    """The three-hand game: a seat owing more chips for its tiles than it holds pays them all
+    to the bank and no more; each payment is a chips effect (reason ``penalty``)."""
+    state, _ = _three_seat_chips(rules("club-contack", chips_per_player=5, tile_penalty_chips=2))
+    assert [held(state, s) for s in range(3)] == [5 + 2 - 3, 5 - 1 + 6, 5 - 1 - 3]
+    state.rules.counters["chips"].on_hand_end(state)  # four tiles held each: 8 chips due from each
+    assert chips(state) == [(0, None, 4, "penalty"), (1, None, 8, "penalty"), (2, None, 1, "penalty")]
+    assert [held(state, s) for s in range(3)] == [0, 2, 0]
+    assert state.hand_gains["chips"] == [2 - 3 - 4, -1 + 6 - 8, -1 - 3 - 1]
+
+
+def test_club_timed_tile_penalty_borrows_what_a_seat_lacks() -> None:
+    """004's timed game: "podrá pedir prestado de otro jugador o del Banco las que necesite":
+    the penalty is paid in full, the shortfall lent by the richest other player (or the bank
+    when no other player has enough); totals count the debts."""
+    state, moved = _three_seat_chips(rules("club-contack", chips_per_player=5, tile_penalty_chips=2, timed="on",
+                                           clock_turns=3, lender="players"))
+    # Seat 1's 15 leaves them holding 4, 10 and 1; then the clock ends the hand and each owes
+    # 8 chips for four tiles held. Seat 0 borrows 4 from seat 1 (the richest); seat 1, left
+    # with 6, finds nobody else holding 2 and borrows from the bank, as does seat 2 (short 7).
+    assert moved[2] == [(0, 1, 3, "collect"), (2, 1, 3, "collect"),
+                        (1, 0, 4, "loan"), (0, None, 8, "penalty"),
+                        (None, 1, 2, "loan"), (1, None, 8, "penalty"),
+                        (None, 2, 7, "loan"), (2, None, 8, "penalty")]
+    [result] = state.hand_results
+    assert result.scores == (2 - 3 - 8, -1 + 6 - 8, -1 - 3 - 8)
+    assert state.scores() == [5 + score for score in result.scores]
 
 
 # =========================================================================== solitaire-1

@@ -104,6 +104,11 @@ def test_a_ruleset_file_is_found_relative_to_the_config(tmp_path: Path) -> None:
     assert config.ruleset == str((tmp_path / "rules" / "mine.yaml").resolve())
 
 
+def test_a_shipped_example_is_named_examples_slash_its_name(tmp_path: Path) -> None:
+    config = load_config(str(write(tmp_path, GOOD.replace("ruleset: parker-1939", "ruleset: examples/threes"))))
+    assert config.ruleset == "examples/threes"
+
+
 def test_an_address_without_the_ray_backend_is_refused(tmp_path: Path) -> None:
     result = run_cli("tournament", "run", write(tmp_path, GOOD), "--output", tmp_path / "out", "--address",
                      "10.0.0.1:6379", "--quiet")

@@ -223,7 +223,7 @@ def parse_config(text: str, source: str, base: Path | None) -> TournamentConfig:
 
 def _check_meaning(data: dict[str, Any], source: str, base: Path | None, problem: Any) -> TournamentConfig:
     from contack_core.bots import PlayerSpecError, installed_players, make_player
-    from contack_core.loader import load_rules
+    from contack_core.loader import load_rules, shipped_example
 
     problems: list[Problem] = []
     entrants = tuple(Entrant(e["name"], e["player"], dict(e.get("params") or {})) for e in data["entrants"])
@@ -245,7 +245,7 @@ def _check_meaning(data: dict[str, Any], source: str, base: Path | None, problem
             getattr(player, "close", lambda: None)()
 
     ruleset = data["ruleset"]
-    if ruleset.endswith((".yaml", ".yml")) or "/" in ruleset:
+    if (ruleset.endswith((".yaml", ".yml")) or "/" in ruleset) and shipped_example(ruleset) is None:
         ruleset = str(((base or Path.cwd()) / ruleset).resolve())
     options = dict(data.get("options") or {})
     seats = tuple(sorted(data["seats"] if isinstance(data["seats"], list) else [data["seats"]]))

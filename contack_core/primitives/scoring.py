@@ -69,7 +69,9 @@ class CollectFromOthers(Counter):
     or borrows the rest (``borrow``) from the ``lender``: the ``bank``, or among the
     ``players`` the other seat holding most chips (the bank when nobody else has any).
     A seat's total is what it holds plus what it is owed minus what it owes, so debts are
-    settled in the totals at the end. Every payment and loan is an effect the record keeps.
+    settled in the totals at the end. A negative ``on_hand_end`` (a penalty for tiles
+    held, say) is paid to the bank under the same ``when_short`` rule. Every payment and
+    loan is an effect the record keeps.
     """
 
     name = "collect-from-others"
@@ -122,7 +124,30 @@ class CollectFromOthers(Counter):
                 gains[event.seat] += paid
                 state.effects.append(ChipsMoved(payer=payer, payee=event.seat, count=paid, reason="collect"))
 
-    def _lend(self, state: GameState, borrower: int, payee: int, amount: int) -> None:
+    def on_hand_end(self, state: GameState) -> None:
+        """``on_hand_end`` as for a counter, except that a cost (a negative value, paid to the
+        bank) is a payment like any other: a seat short of chips pays what it has or borrows
+        the rest, as ``when_short`` says, and the payment is an effect the record keeps."""
+        gains = state.hand_gains[self.key]
+        for seat in range(state.seat_count):
+            values = {"tiles_held": state.tiles_held(seat), "went_out": int(state.went_out == seat),
+                      "seats": state.seat_count, "figure_tiles": len(state.figure.tile_at)}
+            gain = self.hand_end_gain.evaluate(values)
+            if gain >= 0:
+                gains[seat] += gain
+                continue
+            due = -gain
+            short = due - max(self.held(state, seat), 0)
+            if short > 0:
+                if self.borrow:
+                    self._lend(state, seat, None, short)
+                else:
+                    due -= short
+            if due:
+                gains[seat] -= due
+                state.effects.append(ChipsMoved(payer=seat, payee=None, count=due, reason="penalty"))
+
+    def _lend(self, state: GameState, borrower: int, payee: int | None, amount: int) -> None:
         lender: int | None = None
         if self.lend_from_players:
             others = [s for s in range(state.seat_count) if s not in (borrower, payee)]
