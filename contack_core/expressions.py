@@ -157,63 +157,95 @@ def compile_expression(
     return Expression(source=text, names=tuple(params), function=function)
 
 
-class _LazyNames(ast.NodeTransformer):
-    """Rewrite each named value ``n`` into the call ``_get_n(_state)``."""
+class _InlineNames(ast.NodeTransformer):
+    """Replace each named value with the engine's own expression for it (trusted source)."""
 
-    def __init__(self, lazy: set[str]) -> None:
-        self.lazy = lazy
+    def __init__(self, inline: Mapping[str, str]) -> None:
+        self.inline = inline
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
-        if node.id not in self.lazy:
-            return node
-        return ast.Call(func=ast.Name(id=f"_get_{node.id}", ctx=ast.Load()),
-                        args=[ast.Name(id="_state", ctx=ast.Load())], keywords=[])
+        source = self.inline.get(node.id)
+        return node if source is None else ast.parse(source, mode="eval").body
+
+
+@attrs.frozen
+class TurnStep:
+    """One turn rule as the compiled turn program sees it.
+
+    ``when``: the ruleset's condition (None: always). ``generator``: the engine's Python
+    expression over ``_state`` listing the rule's legal actions, with ``bindings`` naming
+    the objects it uses. ``can_name``: the name later conditions read. ``action_type`` and
+    ``rule``: what the program records as allowed when the rule offers actions.
+    """
+
+    when: str | None
+    can_name: str
+    generator: str
+    bindings: Mapping[str, Any]
+    action_type: type
+    rule: Any
 
 
 def compile_turn_program(
-    rules: list[tuple[str | None, str]],
-    getters: Mapping[str, Callable[[Any], Any]],
+    steps: list[TurnStep],
+    values: Mapping[str, str],
     constants: Mapping[str, Any] | None = None,
-) -> Callable[[Any, Any], list[Any]]:
-    """Compile a turn's rules into one function ``f(state, generators) -> [(index, actions)]``.
+) -> Callable[[Any], list[Any]]:
+    """Compile a turn's rules into one function ``f(state) -> legal actions``.
 
-    ``rules`` lists each turn rule's ``(when source or None, can-name)`` in order. The
-    result calls ``generators[i](state)`` for each rule whose ``when`` holds, in order,
-    with every ``can_<rule>`` kept in a local variable and every other name computed by
-    ``getters[name](state)`` only when the condition reaches it. Conditions are checked
-    against the whitelist exactly as :func:`compile_expression` does.
+    For each step whose ``when`` holds, in order, the function evaluates the step's
+    generator; when it offers actions they join the result and ``state._allowed`` maps the
+    action type to the rule. ``values`` gives the engine's expression over ``_state`` for
+    every named value a condition may read (``hand_count`` is
+    ``len(_state.seat_zones['hand'][_state.current])``); it is inlined where the condition
+    reads it, so the program makes no call but the generators'. Conditions are checked
+    against the whitelist exactly as :func:`compile_expression` does before any of the
+    engine's code is put in.
     """
     constants = dict(constants or {})
-    body: list[ast.stmt] = [ast.parse("_out = []").body[0]]
-    lazy: set[str] = set()
-    for index, (when, can_name) in enumerate(rules):
-        call = ast.parse(f"_found = _generators[{index}](_state)").body[0]
-        record = ast.parse(f"{can_name} = bool(_found)\nif _found: _out.append(({index}, _found))").body
-        if when is None:
-            body.extend([call, *record])
+    namespace: dict[str, Any] = {"__builtins__": {"len": len}, **SAFE_FUNCTIONS, "_pow": _bounded_pow, **constants}
+    lines = ["def turn_program(_state):", "    _allowed = _state._allowed = {}", "    _actions = []"]
+    conditions: list[ast.expr] = []
+    for index, step in enumerate(steps):
+        namespace.update(step.bindings)
+        namespace[f"_type{index}"] = step.action_type
+        namespace[f"_rule{index}"] = step.rule
+        body = [f"_found = {step.generator}",
+                "if _found:",
+                f"    {step.can_name} = True",
+                f"    _allowed[_type{index}] = _rule{index}",
+                f"    _actions = _actions + _found if _actions else _found",
+                "else:",
+                f"    {step.can_name} = False"]
+        if step.when is None:
+            lines.extend("    " + line for line in body)
             continue
-        known = set(getters) | set(constants) | {name for _, name in rules[:index]}
-        tree, names, _ = _check(when, known)
-        for name in names:
-            if name not in constants and not name.startswith("can_"):
-                lazy.add(name)
-        condition = _BoundPowers().visit(_LazyNames({n for n in names if n in getters}).visit(tree.body))
-        body.append(ast.If(test=condition, body=[call, *record],
-                           orelse=[ast.parse(f"{can_name} = False").body[0]]))
-    body.append(ast.parse("return _out").body[0])
-    function = ast.FunctionDef(
-        name="turn_program",
-        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg="_state"), ast.arg(arg="_generators")], vararg=None,
-                           kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
-        body=body, decorator_list=[], returns=None,
-        **({"type_params": []} if "type_params" in ast.FunctionDef._fields else {}),
-    )
-    module = ast.Module(body=[function], type_ignores=[])
+        known = set(values) | set(constants) | {other.can_name for other in steps[:index]}
+        tree, _, _ = _check(step.when, known)
+        conditions.append(_BoundPowers().visit(_InlineNames(values).visit(tree.body)))
+        lines.append(f"    if _condition{len(conditions) - 1}:")
+        lines.extend("        " + line for line in body)
+        lines.extend(["    else:", f"        {step.can_name} = False"])
+    lines.append("    return _actions")
+    module = ast.parse("\n".join(lines))
+    # The checked conditions go in as trees, never as text, so nothing the ruleset wrote is
+    # parsed again after the whitelist has seen it.
+    module = _PutConditions(conditions).visit(module)
     ast.fix_missing_locations(module)
-    namespace: dict[str, Any] = {"__builtins__": {"bool": bool}, **SAFE_FUNCTIONS, "_pow": _bounded_pow, **constants,
-                                 **{f"_get_{name}": getters[name] for name in lazy}}
     exec(compile(module, "<ruleset turn>", "exec"), namespace)  # noqa: S102 - checked conditions only
     return namespace["turn_program"]
+
+
+class _PutConditions(ast.NodeTransformer):
+    """Replace the placeholder names ``_condition<i>`` with the checked condition trees."""
+
+    def __init__(self, conditions: list[ast.expr]) -> None:
+        self.conditions = conditions
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id.startswith("_condition"):
+            return self.conditions[int(node.id.removeprefix("_condition"))]
+        return node
 
 
 def evaluate_safely(expression: Expression, values: Mapping[str, Any]) -> Any:

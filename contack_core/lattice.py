@@ -145,18 +145,3 @@ class Figure:
             demands[n2] = old | side_codes[2]
             if opening_min == 1 or (old and (opening_min == 2 or sides_touched(old) >= opening_min - 1)):
                 openings[n2] = None
-
-    def open_cells_next_to_last(self) -> list[Cell]:
-        """The empty cells next to the last tile laid (unrolled: called after every play)."""
-        if self.last is None:
-            return []
-        tile_at = self.tile_at
-        n0, n1, n2 = self._neighbours[self.last]
-        cells = []
-        if n0 not in tile_at:
-            cells.append(n0)
-        if n1 not in tile_at:
-            cells.append(n1)
-        if n2 not in tile_at:
-            cells.append(n2)
-        return cells

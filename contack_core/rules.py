@@ -12,7 +12,7 @@ import attrs
 
 from contack_core.actions import Action, Play
 from contack_core.events import Discarded, Drew, Moved, Passed, Played
-from contack_core.expressions import compile_turn_program
+from contack_core.expressions import TurnStep, compile_turn_program
 from contack_core.lattice import Figure
 from contack_core.loader import Document, build_primitives
 from contack_core.primitives.registry import Registry
@@ -22,13 +22,14 @@ from contack_core.tiles import TileSet
 if TYPE_CHECKING:
     from contack_core.state import GameState
 
-#: Values every turn rule's ``when`` may read, besides ``<zone>_count`` and ``can_<rule>``.
-TURN_VALUES: Mapping[str, Callable[[GameState], Any]] = {
-    "drawn": lambda state: state.drawn,
-    "passes": lambda state: state.passes,
-    "seats": lambda state: state.seat_count,
-    "hand_number": lambda state: state.hand_number,
-    "turns": lambda state: state.turns,
+#: Values every turn rule's ``when`` may read, besides ``<zone>_count`` and ``can_<rule>``:
+#: each as the engine's expression over ``_state``, inlined into the compiled turn program.
+TURN_VALUES: Mapping[str, str] = {
+    "drawn": "_state.drawn",
+    "passes": "_state.passes",
+    "seats": "_state.seat_count",
+    "hand_number": "_state.hand_number",
+    "turns": "_state.turns",
 }
 
 #: Narration words a ruleset may leave out; English defaults.
@@ -57,16 +58,15 @@ def _turn_names(data: Mapping[str, Any]) -> Callable[[str], frozenset[str]]:
     return names
 
 
-def _turn_getters(zones: Mapping[str, Any]) -> dict[str, Callable[[GameState], Any]]:
-    """Every named value a turn rule's ``when`` may read, as a function of the state."""
-    getters = dict(TURN_VALUES)
+def _turn_values(zones: Mapping[str, Any]) -> dict[str, str]:
+    """Every named value a turn rule's ``when`` may read, as an expression over ``_state``."""
+    values = dict(TURN_VALUES)
     for zone in zones.values():
-        key = zone.key
         if zone.per_seat:
-            getters[f"{key}_count"] = lambda state, key=key: len(state.seat_zones[key][state.current])
+            values[f"{zone.key}_count"] = f"len(_state.seat_zones[{zone.key!r}][_state.current])"
         else:
-            getters[f"{key}_count"] = lambda state, key=key: len(state.zones[key])
-    return getters
+            values[f"{zone.key}_count"] = f"len(_state.zones[{zone.key!r}])"
+    return values
 
 
 @attrs.define(eq=False)
@@ -94,18 +94,21 @@ class Rules:
     counter_list: list[Any] = attrs.field(init=False)
     endings_after: dict[type, list[Any]] = attrs.field(init=False)
     endings_when_stuck: list[Any] = attrs.field(init=False)
-    turn_program: Callable[[GameState, Any], list[tuple[int, list[Action]]]] = attrs.field(init=False)
-    turn_generators: tuple[Callable[[GameState], list[Action]], ...] = attrs.field(init=False)
+    #: The turn rules compiled into one function: ``turn_program(state)`` lists the legal
+    #: actions of the seat to act and records in ``state._allowed`` which rule offers each kind.
+    turn_program: Callable[[GameState], list[Action]] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
         self.counter_list = list(self.counters.values())
         self.endings_after = {kind: [e for e in self.hand_end if kind in e.after]
                               for kind in (Played, Drew, Discarded, Passed, Moved)}
         self.endings_when_stuck = [e for e in self.hand_end if e.when_stuck]
-        self.turn_program = compile_turn_program(
-            [(rule.when.source if rule.when is not None else None, rule.can_name) for rule in self.turn],
-            _turn_getters(self.zones), self.options)
-        self.turn_generators = tuple(rule.generate for rule in self.turn)
+        steps = []
+        for index, rule in enumerate(self.turn):
+            generator, bindings = rule.generator_source(f"_turn{index}")
+            steps.append(TurnStep(when=None if rule.when is None else rule.when.source, can_name=rule.can_name,
+                                  generator=generator, bindings=bindings, action_type=rule.action_type, rule=rule))
+        self.turn_program = compile_turn_program(steps, _turn_values(self.zones), self.options)
 
     @classmethod
     def build(cls, document: Document, options: Mapping[str, Any], registry: Registry) -> Rules:

@@ -64,9 +64,19 @@ class GameState:
 
     def legal_actions(self) -> list[Action]:
         """The actions the current seat may take (empty at a chance node or when over)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            if self.over:
+                self._allowed = {}
+                legal = []
+            elif self.step < len(self.rules.setup):
+                self._allowed = {}
+                step = self.rules.setup[self.step]
+                legal = [] if step.chance else step.legal(self)
+            else:
+                legal = self.rules.turn_program(self)  # also fills self._allowed
+            self._legal = legal
+        return legal
 
     def sample_chance(self, rng: random.Random) -> Action:
         """Draw the next chance outcome (a shuffle, a deal) with the caller's RNG."""
@@ -92,7 +102,7 @@ class GameState:
             return event
         if kind is Play:  # the hot path of every playout, inlined
             if self._legal is None:
-                self._legal = self._compute_legal()
+                self.legal_actions()
             rule = self._allowed.get(Play)
             event = None if rule is None else rule.apply(self, action)
             if event is None:
@@ -219,23 +229,6 @@ class GameState:
         self.current = (self.current + 1) % self.seat_count
         self.drawn = 0
         self._legal = None
-
-    def _compute_legal(self) -> list[Action]:
-        self._allowed = {}
-        if self.over:
-            return []
-        rules = self.rules
-        if self.step < len(rules.setup):
-            step = rules.setup[self.step]
-            return [] if step.chance else step.legal(self)
-        actions: list[Action] = []
-        allowed = self._allowed
-        turn = rules.turn
-        for index, found in rules.turn_program(self, rules.turn_generators):
-            rule = turn[index]
-            allowed[rule.action_type] = rule
-            actions = found if not actions else actions + found
-        return actions
 
     def _rule_for(self, action: Action) -> Any:
         self.legal_actions()

@@ -140,7 +140,7 @@ def test_figure_tracks_contacts_and_openings():
     # (-1, 0) now touches (0, 0) on its right side and (-1, 1) on its top: an opening.
     assert touching(figure, (-1, 0)) == 2
     assert list(figure.openings) == [(-1, 0)]
-    assert set(figure.open_cells_next_to_last()) == {(-1, 0), (-2, 1)}
+    assert set(RULES.placement.legal_cells(figure)) == {(-1, 0), (-2, 1)}  # next to the last tile, and the opening
     demand = decode_demand(figure.demands[(-1, 0)])
     assert demand[0] == (0, 9)     # top: blue 9 of 09-10-01
     assert demand[1] is None       # left: open

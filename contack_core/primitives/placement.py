@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from contack_core.actions import Play
 from contack_core.events import Played
-from contack_core.lattice import Cell, Figure, decode_demand, edge_code, sides_touched
+from contack_core.lattice import Cell, Figure, decode_demand, edge_code
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
@@ -62,34 +62,56 @@ class ContactPlacement(Primitive):
                    for side in range(3)) for rotation in range(3)]
             for values in tiles.values
         ]
-        self._fits: dict[int, dict[int, tuple[int, int]]] = {}
+        # Compiled lookups, filled as demands are met: demand -> {tile: (rotation, points, contacts)}
+        # and demand -> bitmask of the tiles that fit; (side, edge code) -> bitmask over
+        # tile * 3 + rotation of the turned tiles that may touch that edge on that side.
+        self._fits: dict[int, dict[int, tuple[int, int, int]]] = {}
+        self._fit_masks: dict[int, int] = {}
+        self._side_masks: dict[tuple[int, int], int] = {}
         self._play_objects: dict[Cell, list[Play | None]] = {}
 
     # ------------------------------------------------------------------ compiled lookups
-    def fits(self, demand: int) -> dict[int, tuple[int, int]]:
-        """Tiles that may fill a cell with this demand: tile -> (rotation, points)."""
+    def fits(self, demand: int) -> dict[int, tuple[int, int, int]]:
+        """Tiles that may fill a cell with this demand: tile -> (rotation, points, contacts),
+        ``contacts`` being the number of tiles the cell touches."""
         found = self._fits.get(demand)
         if found is None:
-            found = self._fits[demand] = self._compute_fits(demand)
+            found = self._compute_fits(demand)
         return found
 
-    def _compute_fits(self, demand: int) -> dict[int, tuple[int, int]]:
-        ok, pair_points, must_match = self.contact_ok, self.pair_points, self.colours_must_match
-        found: dict[int, tuple[int, int]] = {}
+    def _compute_fits(self, demand: int) -> dict[int, tuple[int, int, int]]:
+        """Fill both tables for ``demand``: intersect the side masks, then score the few
+        (tile, rotation) pairs left, keeping each tile's first rotation that fits."""
         sides = [(side, need) for side, need in enumerate(decode_demand(demand)) if need is not None]
-        for tile, values in enumerate(self.tiles.values):
-            for rotation in range(3):
-                points = 0
-                for side, (colour, value) in sides:
-                    edge = (side - rotation) % 3
-                    mine = values[edge]
-                    if (must_match and edge != colour) or not ok[mine][value]:
-                        break
-                    points += pair_points[mine][value]
-                else:
-                    found[tile] = (rotation, points)
-                    break
+        candidates = -1
+        for side, (colour, value) in sides:
+            candidates &= self._side_mask(side, colour, value)
+        found: dict[int, tuple[int, int, int]] = {}
+        values, pair_points = self.tiles.values, self.pair_points
+        while candidates > 0:
+            lowest = candidates & -candidates
+            candidates ^= lowest
+            tile, rotation = divmod(lowest.bit_length() - 1, 3)
+            if tile not in found:
+                points = sum(pair_points[values[tile][(side - rotation) % 3]][value] for side, (_, value) in sides)
+                found[tile] = (rotation, points, len(sides))
+        self._fits[demand] = found
+        self._fit_masks[demand] = sum(1 << tile for tile in found)
         return found
+
+    def _side_mask(self, side: int, colour: int, value: int) -> int:
+        """The turned tiles whose edge on ``side`` may touch a ``colour`` edge worth ``value``."""
+        key = (side, edge_code(colour, value))
+        mask = self._side_masks.get(key)
+        if mask is None:
+            mask = 0
+            for tile, values in enumerate(self.tiles.values):
+                for rotation in range(3):
+                    edge = (side - rotation) % 3
+                    if (not self.colours_must_match or edge == colour) and self.contact_ok[values[edge]][value]:
+                        mask |= 1 << (tile * 3 + rotation)
+            self._side_masks[key] = mask
+        return mask
 
     def _play_row(self, cell: Cell) -> list[Play | None]:
         row = self._play_objects.get(cell)
@@ -107,35 +129,49 @@ class ContactPlacement(Primitive):
 
     # ------------------------------------------------------------------ queries on a figure
     def legal_cells(self, figure: Figure) -> list[Cell]:
-        """Cells a tile may go to now: next to the last tile, and every opening (cached)."""
+        """Cells a tile may go to now: the empty cells next to the last tile, and every
+        opening (cached on the figure until the next placement)."""
         cells = figure.legal_cells
         if cells is None:
-            cells = figure.open_cells_next_to_last() if self.last_played else []
+            cells = []
+            if self.last_played and figure.last is not None:
+                tile_at = figure.tile_at
+                for cell in figure.neighbours(figure.last):
+                    if cell not in tile_at:
+                        cells.append(cell)
             if figure.openings:
-                cells = cells + [cell for cell in figure.openings if cell not in cells]
+                cells.extend(cell for cell in figure.openings if cell not in cells)
             figure.legal_cells = cells
         return cells
 
     def plays(self, figure: Figure, tiles: list[int]) -> list[Play]:
-        """Every legal play of ``tiles`` on ``figure`` (the innermost loop of a playout)."""
+        """Every legal play of ``tiles`` on ``figure`` (the innermost loop of a playout):
+        per cell, the bitmask of the tiles that fit its demand against the tiles held."""
         cells = figure.legal_cells
         if cells is None:
             cells = self.legal_cells(figure)
+        held = 0
+        for tile in tiles:
+            held |= 1 << tile
         demands = figure.demands
-        fits_cache = self._fits
+        fit_masks = self._fit_masks
         rows = self._play_objects
         out: list[Play] = []
         for cell in cells:
-            fits = fits_cache.get(demands[cell])
-            if fits is None:
-                fits = self.fits(demands[cell])
-            if not fits:  # a dead opening: no tile of the set fits it
-                continue
-            row = rows.get(cell)
-            for tile in tiles:
-                if tile in fits:
-                    play = row[tile] if row is not None else None
-                    out.append(play if play is not None else self.play_object(tile, cell))
+            fitting = fit_masks.get(demands[cell])
+            if fitting is None:
+                self._compute_fits(demands[cell])
+                fitting = fit_masks[demands[cell]]
+            fitting &= held
+            if fitting:
+                row = rows.get(cell)
+                if row is None:
+                    row = self._play_row(cell)
+                while fitting:
+                    lowest = fitting & -fitting
+                    fitting ^= lowest
+                    tile = lowest.bit_length() - 1
+                    out.append(row[tile] or self.play_object(tile, cell))
         return out
 
     def play_from(self, state: GameState, seat: int, zone: list[int], tile: int, cell: Cell) -> Played | None:
@@ -146,14 +182,15 @@ class ContactPlacement(Primitive):
             cells = self.legal_cells(figure)
         if cell not in cells:
             return None
-        fits = self._fits.get(figure.demands[cell])
-        fit = (fits if fits is not None else self.fits(figure.demands[cell])).get(tile)
+        demand = figure.demands[cell]
+        fits = self._fits.get(demand)
+        fit = (fits if fits is not None else self._compute_fits(demand)).get(tile)
         if fit is None:
             return None
         zone.remove(tile)
-        contacts = sides_touched(figure.demands[cell])
-        figure.place(tile, cell, fit[0], self.side_codes[tile][fit[0]])
-        return Played(seat, tile, cell, fit[1], contacts, contacts >= 2)
+        rotation, points, contacts = fit
+        figure.place(tile, cell, rotation, self.side_codes[tile][rotation])
+        return Played(seat, tile, cell, points, contacts, contacts >= 2)
 
     def place(self, state: GameState, seat: int, tile: int, cell: Cell, rotation: int, points: int) -> Played:
         figure = state.figure

@@ -35,6 +35,13 @@ class TurnRule(Primitive):
     def generate(self, state: GameState) -> list[Action]:
         raise NotImplementedError
 
+    def generator_source(self, prefix: str) -> tuple[str, dict[str, Any]]:
+        """This rule's legal actions as a Python expression over ``_state``, and the names it
+        binds (each starting with ``prefix``), for the compiled turn program. The default
+        calls :meth:`generate`; a rule on the hot path of playouts spells its generator out,
+        saving calls on every decision."""
+        return f"{prefix}_generate(_state)", {f"{prefix}_generate": self.generate}
+
 
 class PlayTile(TurnRule):
     """Lay one tile on the figure, where the placement rule allows: any tile of the seat's
@@ -75,6 +82,12 @@ class PlayTile(TurnRule):
         if self.single_zone is not None:
             return self.placement.plays(state.figure, state.seat_zones[self.single_zone][state.current])
         return self.placement.plays(state.figure, self.tiles(state))  # type: ignore[return-value]
+
+    def generator_source(self, prefix: str) -> tuple[str, dict[str, Any]]:
+        if self.single_zone is None:
+            return super().generator_source(prefix)
+        return (f"{prefix}_plays(_state.figure, _state.seat_zones[{self.single_zone!r}][_state.current])",
+                {f"{prefix}_plays": self.placement.plays})
 
     def apply(self, state: GameState, action: Play) -> Played | None:
         """Lay the tile, or return None (changing nothing) if this play is not legal."""
@@ -117,6 +130,9 @@ class DrawTile(TurnRule):
 
     def generate(self, state: GameState) -> list[Action]:
         return [DRAW] if state.zones[self.source] else []
+
+    def generator_source(self, prefix: str) -> tuple[str, dict[str, Any]]:
+        return f"[{prefix}_draw] if _state.zones[{self.source!r}] else []", {f"{prefix}_draw": DRAW}
 
     def apply(self, state: GameState, action: Draw) -> Drew:
         pile = state.zones[self.source]
@@ -176,6 +192,9 @@ class PassTurn(TurnRule):
 
     def generate(self, state: GameState) -> list[Action]:
         return [PASS]
+
+    def generator_source(self, prefix: str) -> tuple[str, dict[str, Any]]:
+        return f"[{prefix}_pass]", {f"{prefix}_pass": PASS}
 
 
 def check_turn_rules(rules: list[TurnRule]) -> None:
