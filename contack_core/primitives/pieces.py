@@ -45,6 +45,15 @@ def edge_points(edge: str, size: int, start: int, count: int) -> list[Square]:
     return [(last, i) for i in along]
 
 
+def require_square_grid(context: BuildContext, name: str) -> None:
+    """Refuse, at load, a primitive of pieces on a board that is not a square grid (it would
+    fail at the first move otherwise)."""
+    if not isinstance(context.board, SquareGrid):
+        found = getattr(context.board, "name", None)
+        raise PrimitiveError(f"{name} works on a square-grid board of pieces; this ruleset's board is "
+                             f"{'a ' + found if found else 'missing'}")
+
+
 class CornerTiles(Primitive):
     """Square pieces numbered at their four corners, in ``colours``, of the ``kinds`` listed.
 
@@ -52,6 +61,10 @@ class CornerTiles(Primitive):
     a piece starts on its edge), the ``reverse`` numbers shown once it is turned over, and
     the ``steps`` it moves. Kinds are named in rulesets and records by their key; the tile
     set the narration uses names each face as its numbers (``03-04-05-06``).
+
+    ``supply`` (optional) is how many pieces of each kind every colour has in the box, so
+    that a start layout asking for more is refused when the ruleset loads; without it the
+    box is bottomless.
     """
 
     name = "corner-tiles"
@@ -70,6 +83,9 @@ class CornerTiles(Primitive):
                     "additionalProperties": False,
                 },
             },
+            "supply": {"type": "object",
+                       "additionalProperties": {"type": "object",
+                                                "additionalProperties": {"type": "integer", "minimum": 0}}},
         },
         "additionalProperties": False,
     }
@@ -85,6 +101,19 @@ class CornerTiles(Primitive):
             kinds.append(PieceKind(name, tuple(spec["face"]), tuple(spec["reverse"]), steps))  # type: ignore[arg-type]
         self.kinds = tuple(kinds)
         self.kind_index = {kind.name: i for i, kind in enumerate(self.kinds)}
+        #: (colour, kind name) -> pieces in the box; None when the ruleset sets no limit.
+        self.supply: dict[tuple[str, str], int] | None = None
+        if "supply" in self.params:
+            self.supply = {}
+            for colour, counts in self.params["supply"].items():
+                if colour not in self.colours:
+                    raise PrimitiveError(f"no colour {colour!r} (colours: {', '.join(self.colours)})",
+                                         f"supply.{colour}")
+                for kind, count in counts.items():
+                    if kind not in self.kind_index:
+                        raise PrimitiveError(f"no kind {kind!r} (kinds: {', '.join(self.kind_index)})",
+                                             f"supply.{colour}.{kind}")
+                    self.supply[(colour, kind)] = count
         faces = {kind.face: None for kind in kinds} | {kind.reverse: None for kind in kinds}
         self.tiles = TileSet(colours=("north-west", "north-east", "south-east", "south-west"), values=tuple(faces))
 
@@ -149,7 +178,13 @@ class StartPositions(Primitive):
     and its ``pieces`` in order along the edge (west to east, south to north), each written
     ``"<colour> <kind>"``. Pieces face the middle of the board: the first two printed
     corners of each kind lie at the front. A seat's flip targets are the ringed points of
-    the edge opposite its home edge.
+    the edge opposite its home edge. ``max_pieces`` (optional) caps the pieces laid out in
+    any one layout.
+
+    Everything is checked when the ruleset loads, not when a game begins: every seat count
+    the ruleset's ``players`` allows has a layout, each lays out every seat once, pieces stay
+    on the board and never share a point, and no layout uses more pieces of a colour and
+    kind than the components' ``supply`` holds.
     """
 
     name = "start-positions"
@@ -173,6 +208,7 @@ class StartPositions(Primitive):
                               "additionalProperties": False},
                 },
             },
+            "max_pieces": {"type": "integer", "minimum": 1},
         },
         "additionalProperties": False,
     }
@@ -181,29 +217,74 @@ class StartPositions(Primitive):
         pieces = [c for c in context.components.values() if isinstance(c, CornerTiles)]
         if not pieces:
             raise PrimitiveError("start-positions needs corner-tiles in components", "layouts")
-        components = pieces[0]
+        require_square_grid(context, self.name)
         self.layouts: dict[int, list[tuple[int, str, int, list[tuple[str, int]]]]] = {}
         for count, rows in self.params["layouts"].items():
-            laid = []
-            seats_seen = set()
-            for i, row in enumerate(rows):
-                where = f"layouts.{count}.{i}"
-                if row["seat"] >= int(count) or row["seat"] in seats_seen:
-                    raise PrimitiveError(f"seat {row['seat']} is not one of seats 0 to {int(count) - 1} "
-                                         f"or is laid out twice", f"{where}.seat")
-                seats_seen.add(row["seat"])
-                listed = []
-                for j, spec in enumerate(row["pieces"]):
-                    colour, _, kind = spec.partition(" ")
-                    if colour not in components.colours or kind not in components.kind_index:
-                        raise PrimitiveError(
-                            f"a piece is written '<colour> <kind>' with a colour of {list(components.colours)} "
-                            f"and a kind of {list(components.kind_index)}; found {spec!r}", f"{where}.pieces.{j}")
-                    listed.append((colour, components.kind_index[kind]))
-                laid.append((row["seat"], row["edge"], row["start"], listed))
-            if len(seats_seen) != int(count):
-                raise PrimitiveError(f"a layout for {count} seats must lay out every seat", f"layouts.{count}")
-            self.layouts[int(count)] = laid
+            self.layouts[int(count)] = self._layout(int(count), rows, pieces[0], context.board.size)
+        if context.players is not None:
+            low, high = context.players
+            missing = [str(n) for n in range(low, high + 1) if n not in self.layouts]
+            if missing:
+                raise PrimitiveError(
+                    f"players allows {low} to {high} seats, but there is no layout for {', '.join(missing)} "
+                    f"seat{'s' if missing != ['1'] else ''} (layouts for: {', '.join(map(str, sorted(self.layouts)))})",
+                    "layouts")
+
+    def _layout(self, count: int, rows: list[dict[str, Any]], components: CornerTiles,
+                size: int) -> list[tuple[int, str, int, list[tuple[str, int]]]]:
+        """One layout's rows checked and compiled: every seat once, every piece known, on the
+        board, alone on its point, and no more pieces than the box holds."""
+        laid = []
+        seats_seen: dict[int, int] = {}  # seat -> its row
+        taken: dict[Square, int] = {}  # point -> the seat whose piece lies there
+        used: dict[tuple[str, str], int] = {}
+        for i, row in enumerate(rows):
+            where = f"layouts.{count}.{i}"
+            seat = row["seat"]
+            if seat >= count:
+                raise PrimitiveError(f"there is no seat {seat} in a game of {count} seats "
+                                     f"(seats 0 to {count - 1})", f"{where}.seat")
+            if seat in seats_seen:
+                raise PrimitiveError(f"seat {seat} is laid out twice (rows {seats_seen[seat]} and {i})",
+                                     f"{where}.seat")
+            seats_seen[seat] = i
+            listed = []
+            for j, spec in enumerate(row["pieces"]):
+                colour, _, kind = spec.partition(" ")
+                if colour not in components.colours or kind not in components.kind_index:
+                    raise PrimitiveError(
+                        f"a piece is written '<colour> <kind>' with a colour of {list(components.colours)} "
+                        f"and a kind of {list(components.kind_index)}; found {spec!r}", f"{where}.pieces.{j}")
+                listed.append((colour, components.kind_index[kind]))
+                used[(colour, kind)] = used.get((colour, kind), 0) + 1
+            last = row["start"] + len(listed) - 1
+            if last >= size:
+                raise PrimitiveError(
+                    f"{len(listed)} pieces from point {row['start']} of the {row['edge']} edge run off the board: "
+                    f"the last would be on point {last}, and the board's points go 0 to {size - 1}",
+                    f"{where}.pieces")
+            for point in edge_points(row["edge"], size, row["start"], len(listed)):
+                if point in taken:
+                    owner = "its own" if taken[point] == seat else f"seat {taken[point]}'s"
+                    raise PrimitiveError(f"seat {seat}'s piece on {list(point)} would lie on {owner} piece "
+                                         f"there: two pieces never share a point", f"{where}.start")
+                taken[point] = seat
+            laid.append((seat, row["edge"], row["start"], listed))
+        missing = [str(seat) for seat in range(count) if seat not in seats_seen]
+        if missing:
+            raise PrimitiveError(f"a layout for {count} seats must lay out every seat; "
+                                 f"seat{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                                 f"{'have' if len(missing) > 1 else 'has'} no row", f"layouts.{count}")
+        most = self.params.get("max_pieces")
+        if most is not None and len(taken) > most:
+            raise PrimitiveError(f"{len(taken)} pieces are laid out; at most {most} are used at one time "
+                                 f"(max_pieces)", f"layouts.{count}")
+        for (colour, kind), number in used.items():
+            have = None if components.supply is None else components.supply.get((colour, kind), 0)
+            if have is not None and number > have:
+                raise PrimitiveError(f"{number} {colour} {kind} pieces are laid out, but the components' "
+                                     f"supply has {have}", f"layouts.{count}")
+        return laid
 
     def enter(self, state: GameState) -> None:
         board: PieceBoard = state.figure  # type: ignore[assignment]
@@ -260,6 +341,7 @@ class MovePiece(TurnRule):
 
     def build(self, context: BuildContext) -> None:
         super().build(context)
+        require_square_grid(context, self.name)
         self.turn_after = context.constant(self.params.get("turn_after", 1), "turn_after")
         may_turn = self.params.get("may_turn", True)
         self.straight = not (context.constant(may_turn, "may_turn") if isinstance(may_turn, str) else may_turn)
@@ -271,6 +353,9 @@ class MovePiece(TurnRule):
         for key, value in (("turn_after", self.turn_after), ("endgame_steps", self.endgame_steps)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise PrimitiveError(f"{key} must be a whole number, found {value!r}", key)
+        if self.endgame_steps < 0:
+            raise PrimitiveError(f"endgame_steps must be 0 (no endgame) or more, found {self.endgame_steps}",
+                                 "endgame_steps")
 
     # ------------------------------------------------------------------ what may move
     def steps(self, board: PieceBoard, piece: int) -> int:
@@ -421,6 +506,9 @@ class OneSideLeft(HandEnding):
     name = "one-side-left"
     after: ClassVar[tuple[type, ...]] = (Moved,)
 
+    def build(self, context: BuildContext) -> None:
+        require_square_grid(context, self.name)
+
     def ends_hand(self, state: GameState, event: Event) -> bool:
         return len(state.figure.sides_left()) <= 1  # type: ignore[attr-defined]
 
@@ -436,6 +524,7 @@ class TwoPieceTie(HandEnding):
               "additionalProperties": False}
 
     def build(self, context: BuildContext) -> None:
+        require_square_grid(context, self.name)
         self.turns = context.constant(self.params.get("turns", 10), "turns")
         if not isinstance(self.turns, int) or self.turns < 1:
             raise PrimitiveError(f"turns must be a whole number of at least 1, found {self.turns!r}", "turns")
@@ -460,6 +549,7 @@ class PiecesLeft(Primitive):
     schema = {"type": "object", "properties": {}, "additionalProperties": False}
 
     def build(self, context: BuildContext) -> None:
+        require_square_grid(context, self.name)
         self.initial = 0
 
     def on_play(self, state: GameState, event: Any) -> None:
