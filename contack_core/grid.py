@@ -155,6 +155,10 @@ class PieceBoard:
     def on_board_pieces(self) -> list[int]:
         return [p for p, square in enumerate(self.square) if square is not None]
 
+    def seat_in_play(self, seat: int) -> bool:
+        """A seat with no piece left on the board is out of the game: the turn order skips it."""
+        return self.alive[seat] > 0
+
     def sides_left(self) -> set[int]:
         return {self.side[seat] for seat, count in enumerate(self.alive) if count}
 

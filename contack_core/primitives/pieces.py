@@ -489,16 +489,6 @@ class MovePiece(TurnRule):
         a, b = left
         return not board.flipped[a] and not board.flipped[b] and board.kind[a] == board.kind[b]
 
-    def next_seat(self, state: GameState) -> int:
-        """The next seat round the table that still has pieces on the board."""
-        board: PieceBoard = state.figure  # type: ignore[assignment]
-        count = state.seat_count
-        for offset in range(1, count + 1):
-            seat = (state.current + offset) % count
-            if board.alive[seat]:
-                return seat
-        return (state.current + 1) % count
-
 
 class OneSideLeft(HandEnding):
     """The game ends when the pieces left on the board all belong to one side (or none are left)."""
