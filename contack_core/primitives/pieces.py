@@ -30,6 +30,7 @@ _EDGES = ("south", "west", "north", "east")
 #: also the quarter turns that bring its first two printed corners to the front.
 _FACING = {"south": 0, "west": 1, "north": 2, "east": 3}
 _OPPOSITE = {"south": "north", "north": "south", "west": "east", "east": "west"}
+_NOWHERE: frozenset[Square] = frozenset()
 
 
 def edge_points(edge: str, size: int, start: int, count: int) -> list[Square]:
@@ -312,14 +313,20 @@ class MovePiece(TurnRule):
     it over if it reached one of its ringed points for the first time.
 
     ``may_turn``: whether the steps of one move may change line. ``no_side_contact``: a
-    move may not end side by side with an opponent's piece. ``contact_sums``: ``pooled``
-    (every opponent piece touched counts against the mover together) or ``per-opponent``.
-    ``flip_on_ringed``: turn pieces over on their ringed points. ``partners_move``: a seat
-    may also move its partner's pieces ``never``, ``always``, or ``to-save-or-take`` (only
-    to take an opponent's piece, or to move a partner's piece that an opponent could take
-    now to where none could). ``endgame_steps``: when just two pieces of different sides
-    are left, both face up and of one kind, every move is this many steps instead (0: no
-    such endgame).
+    move may not end side by side with an opponent's piece; ``side_contact_checked``:
+    ``end`` (only where it ends) or ``every-point`` (nor on a point it passes on the way).
+    ``contact_sums``: ``pooled`` (every opponent piece touched counts against the mover
+    together) or ``per-opponent``. ``flip_on_ringed``: turn pieces over on their ringed
+    points. ``partners_move``: a seat may also move its partner's pieces ``never``,
+    ``always``, or ``to-save-or-take`` (only to take an opponent's piece, or to move a
+    partner's piece that is in danger to where it is not); ``danger_from``: a piece is in
+    danger when one move of ``any-opponent`` could take it, or (``before-its-owner``) one
+    move of an opponent who plays before the piece's owner next does (the owner can save
+    it himself after that). ``endgame_steps``: when just two pieces of different sides are
+    left, both face up and of one kind, every move is this many steps instead (0: no such
+    endgame); ``endgame_lasts``: ``to-the-end`` of the game, or ``while-alike`` (only while
+    both pieces still show the same face: once one is turned over, the usual steps again
+    and no endgame count).
     """
 
     name = "move"
@@ -330,10 +337,13 @@ class MovePiece(TurnRule):
             "turn_after": {"type": ["integer", "string"]},
             "may_turn": {"type": ["boolean", "string"]},
             "no_side_contact": {"type": "boolean"},
+            "side_contact_checked": {"enum": ["end", "every-point"]},
             "contact_sums": {"enum": ["pooled", "per-opponent"]},
             "flip_on_ringed": {"type": "boolean"},
             "partners_move": {"enum": ["never", "always", "to-save-or-take"]},
+            "danger_from": {"enum": ["any-opponent", "before-its-owner"]},
             "endgame_steps": {"type": ["integer", "string"]},
+            "endgame_lasts": {"enum": ["to-the-end", "while-alike"]},
             "when": {"type": "string"},
         },
         "additionalProperties": False,
@@ -346,9 +356,13 @@ class MovePiece(TurnRule):
         may_turn = self.params.get("may_turn", True)
         self.straight = not (context.constant(may_turn, "may_turn") if isinstance(may_turn, str) else may_turn)
         self.no_side_contact: bool = self.params.get("no_side_contact", True)
+        self.no_side_contact_on_the_way = (self.no_side_contact
+                                           and self.params.get("side_contact_checked", "end") == "every-point")
         self.pooled = self.params.get("contact_sums", "pooled") == "pooled"
         self.flip_on_ringed: bool = self.params.get("flip_on_ringed", True)
         self.partners_move: str = self.params.get("partners_move", "never")
+        self.danger_from_any_opponent = self.params.get("danger_from", "any-opponent") == "any-opponent"
+        self.endgame_to_the_end = self.params.get("endgame_lasts", "to-the-end") == "to-the-end"
         self.endgame_steps = context.constant(self.params.get("endgame_steps", 0), "endgame_steps")
         for key, value in (("turn_after", self.turn_after), ("endgame_steps", self.endgame_steps)):
             if not isinstance(value, int) or isinstance(value, bool):
@@ -379,57 +393,81 @@ class MovePiece(TurnRule):
             origin = board.square[piece]
             assert origin is not None
             in_danger: bool | None = None  # worked out once per partner's piece, when needed
-            for end, walk in board.walks(piece, self.steps(board, piece), self.straight).items():
+            attackers: list[int] = []
+            walks = board.walks(piece, self.steps(board, piece), self.straight, self.avoid(board, piece))
+            for end, walk in walks.items():
                 if self.no_side_contact and board.side_contact(piece, end) is not None:
                     continue
                 if partners and self.partners_move == "to-save-or-take":
                     if in_danger is None:
-                        in_danger = self.threatened(board, piece)
-                    if not self.saves_or_takes(board, piece, end, in_danger):
+                        attackers = self.attackers(state, piece)
+                        in_danger = self.threatened(board, piece, attackers)
+                    if not self.saves_or_takes(board, piece, end, attackers, in_danger):
                         continue
                 moves.append(Move(origin, walk))
         return moves
+
+    def avoid(self, board: PieceBoard, piece: int) -> frozenset[Square]:
+        """The points ``piece`` may not pass on its way (side by side with an opponent, when
+        that is checked on the way too)."""
+        return board.side_points(piece) if self.no_side_contact_on_the_way else _NOWHERE
 
     # ------------------------------------------------------------------ the partners' condition
     def outcome(self, board: PieceBoard, piece: int, end: Square) -> tuple[int, ...]:
         """The pieces that would leave the board if ``piece`` moved to ``end``."""
         return board.settle(piece, end, board.turn[piece] + self.turn_after, self.pooled).removed
 
-    def threatened(self, board: PieceBoard, piece: int) -> bool:
-        """Whether some opponent could take ``piece`` with one of his own moves now."""
+    def attackers(self, state: GameState, piece: int) -> list[int]:
+        """The opponent seats whose next move could put ``piece`` in danger: every one in
+        play, or only those who play before the piece's owner next does."""
+        board: PieceBoard = state.figure  # type: ignore[assignment]
+        owner = board.owner[piece]
+        opponents = [seat for seat, count in enumerate(board.alive) if count and board.side[seat] != board.side[owner]]
+        if self.danger_from_any_opponent:
+            return opponents
+        before = []
+        for offset in range(1, state.seat_count):
+            seat = (state.current + offset) % state.seat_count
+            if seat == owner:
+                break
+            if seat in opponents:
+                before.append(seat)
+        return before
+
+    def threatened(self, board: PieceBoard, piece: int, attackers: list[int]) -> bool:
+        """Whether one of the ``attackers`` could take ``piece`` with one of his own moves now."""
         square = board.square[piece]
         assert square is not None
-        for seat, count in enumerate(board.alive):
-            if not count or board.side[seat] == board.side[board.owner[piece]]:
-                continue
+        for seat in attackers:
             for other in board.pieces_of(seat):
                 at = board.square[other]
                 assert at is not None
                 steps = self.steps(board, other)
                 if abs(at[0] - square[0]) + abs(at[1] - square[1]) > steps + 2:
                     continue  # too far to end corner to corner with it
-                for end in board.walks(other, self.steps(board, other), self.straight):
+                for end in board.walks(other, steps, self.straight, self.avoid(board, other)):
                     if self.no_side_contact and board.side_contact(other, end) is not None:
                         continue
                     if piece in self.outcome(board, other, end):
                         return True
         return False
 
-    def saves_or_takes(self, board: PieceBoard, piece: int, end: Square, in_danger: bool | None = None) -> bool:
+    def saves_or_takes(self, board: PieceBoard, piece: int, end: Square, attackers: list[int],
+                       in_danger: bool | None = None) -> bool:
         """Whether moving a partner's ``piece`` to ``end`` takes an opponent's piece, or
-        saves it: an opponent could take it where it stands, and none could where it goes."""
+        saves it: one of the ``attackers`` could take it where it stands, and none where it goes."""
         removed = self.outcome(board, piece, end)
         if any(board.opponents(piece, other) for other in removed if other != piece):
             return True
         if piece in removed:
             return False
-        if not (self.threatened(board, piece) if in_danger is None else in_danger):
+        if not (self.threatened(board, piece, attackers) if in_danger is None else in_danger):
             return False
         after = board.clone()
         after.move(piece, end, board.turn[piece] + self.turn_after)
         for other in removed:
             after.remove(other)
-        return not self.threatened(after, piece)
+        return not self.threatened(after, piece, attackers)
 
     # ------------------------------------------------------------------ applying a move
     def fault(self, state: GameState, action: Move) -> str | None:
@@ -442,7 +480,7 @@ class MovePiece(TurnRule):
         partners = board.owner[piece] != seat
         if partners and (self.partners_move == "never" or board.side[board.owner[piece]] != board.side[seat]):
             return f"the piece on {list(action.origin)} is seat {board.owner[piece]}'s, not seat {seat}'s"
-        why = board.walk_fault(piece, action.path, self.steps(board, piece), self.straight)
+        why = board.walk_fault(piece, action.path, self.steps(board, piece), self.straight, self.avoid(board, piece))
         if why is not None:
             return why
         end = action.path[-1]
@@ -451,7 +489,8 @@ class MovePiece(TurnRule):
             if other is not None:
                 return (f"it would end on {list(end)} side by side with an opponent's piece on "
                         f"{list(board.square[other] or ())}: opponents touch corner to corner only")
-        if partners and self.partners_move == "to-save-or-take" and not self.saves_or_takes(board, piece, end):
+        if (partners and self.partners_move == "to-save-or-take"
+                and not self.saves_or_takes(board, piece, end, self.attackers(state, piece))):
             return ("a partner's piece may be moved only to take an opponent's piece or to save it "
                     "from being taken")
         return None
@@ -475,7 +514,10 @@ class MovePiece(TurnRule):
         if flipped:
             board.flipped[piece] = True
         if endgame_move:
-            board.endgame_moves = (board.endgame_moves or 0) + 1
+            if self.endgame_to_the_end or self._endgame_begins(board):
+                board.endgame_moves = (board.endgame_moves or 0) + 1
+            else:  # one of the two is turned over: the endgame's moves and count are over
+                board.endgame_moves = None
         elif self.endgame_steps and self._endgame_begins(board):
             board.endgame_moves = 0
         return Moved(state.current, piece, action.origin, tuple(action.path), turn, settlement.contacts,
