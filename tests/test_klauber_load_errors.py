@@ -80,7 +80,8 @@ BAD_LAYOUTS = {
         - {seat: 2, edge: north, start: 6, pieces: [green two-step]}
         """, 9, 52, "setup.start.layouts.3.1.pieces.0", ["'blue three-step'", "kind of"]),
     "too-many-of-a-kind": ("""\
-        - {seat: 0, edge: south, start: 2, pieces: [red one-step, red one-step, red one-step, red one-step, red one-step]}
+        - {seat: 0, edge: south, start: 2, pieces: [red one-step, red one-step, red one-step, red one-step,
+                                                    red one-step]}
         - {seat: 1, edge: west, start: 6, pieces: [blue two-step]}
         - {seat: 2, edge: north, start: 6, pieces: [green two-step]}
         """, 7, 7, "setup.start.layouts.3", ["5 red one-step pieces", "supply has 4"]),
