@@ -155,6 +155,18 @@ class PieceBoard:
     def on_board_pieces(self) -> list[int]:
         return [p for p, square in enumerate(self.square) if square is not None]
 
+    def seat_in_play(self, seat: int) -> bool:
+        """A seat with no piece left on the board is out of the game: the turn order skips it."""
+        return self.alive[seat] > 0
+
+    def side_points(self, piece: int) -> frozenset[Square]:
+        """The points where ``piece`` would lie side by side with an opponent's piece."""
+        mine = self.side[self.owner[piece]]
+        return frozenset((square[0] + dx, square[1] + dy)
+                         for other, square in enumerate(self.square)
+                         if square is not None and other != piece and self.side[self.owner[other]] != mine
+                         for dx, dy in DIRECTIONS)
+
     def sides_left(self) -> set[int]:
         return {self.side[seat] for seat, count in enumerate(self.alive) if count}
 
@@ -170,15 +182,17 @@ class PieceBoard:
         return None
 
     # ------------------------------------------------------------------ walks
-    def walks(self, piece: int, steps: int, straight: bool) -> dict[Square, tuple[Square, ...]]:
+    def walks(self, piece: int, steps: int, straight: bool,
+              avoid: frozenset[Square] = frozenset()) -> dict[Square, tuple[Square, ...]]:
         """Every point ``piece`` can end on after exactly ``steps`` single steps along the
         lines through empty points (its own point counts as empty once it has left, so it
-        may come back), each with one such walk. ``straight``: every step on one line."""
+        may come back), each with one such walk. ``straight``: every step on one line.
+        ``avoid``: points a walk may not pass on its way (it may still end there)."""
         start = self.square[piece]
         assert start is not None
         tile_at, size = self.tile_at, self.size
         if steps <= 2:  # the usual moves, unrolled (the hot path of a playout)
-            return self._short_walks(start, steps, straight)
+            return self._short_walks(start, steps, straight, avoid)
         # Layer by layer: (point, axis) -> the walk that reached it (first found, so deterministic).
         layer: dict[tuple[Square, int], tuple[Square, ...]] = {(start, -1): ()}
         for _ in range(steps):
@@ -194,6 +208,8 @@ class PieceBoard:
                     target = (nx, ny)
                     if target != start and target in tile_at:
                         continue
+                    if len(walk) + 1 < steps and target in avoid:
+                        continue  # a point passed on the way, not the end
                     key = (target, direction % 2 if straight else -1)
                     if key not in following:
                         following[key] = (*walk, target)
@@ -203,7 +219,8 @@ class PieceBoard:
             ends.setdefault(point, walk)
         return ends
 
-    def _short_walks(self, start: Square, steps: int, straight: bool) -> dict[Square, tuple[Square, ...]]:
+    def _short_walks(self, start: Square, steps: int, straight: bool,
+                     avoid: frozenset[Square]) -> dict[Square, tuple[Square, ...]]:
         tile_at, size = self.tile_at, self.size
         x, y = start
         ends: dict[Square, tuple[Square, ...]] = {}
@@ -214,6 +231,8 @@ class PieceBoard:
             if steps == 1:
                 ends[first] = (first,)
                 continue
+            if first in avoid:
+                continue
             for ex, ey in DIRECTIONS:
                 if straight and (ex == 0) != (dx == 0):
                     continue
@@ -223,14 +242,15 @@ class PieceBoard:
                         ends[second] = (first, second)
         return ends
 
-    def walk_fault(self, piece: int, path: Sequence[Square], steps: int, straight: bool) -> str | None:
-        """Why ``path`` is not a legal walk of ``piece`` (None when it is)."""
+    def walk_fault(self, piece: int, path: Sequence[Square], steps: int, straight: bool,
+                   avoid: frozenset[Square] = frozenset()) -> str | None:
+        """Why ``path`` is not a legal walk of ``piece`` (None when it is); ``avoid`` as in :meth:`walks`."""
         start = self.square[piece]
         assert start is not None
         if len(path) != steps:
             return f"this piece moves exactly {steps} step{'s' if steps != 1 else ''}, not {len(path)}"
         point, axis = start, None
-        for target in path:
+        for index, target in enumerate(path):
             dx, dy = target[0] - point[0], target[1] - point[1]
             if (dx, dy) not in DIRECTIONS:
                 return (f"{list(point)} to {list(target)} is not one step along a line "
@@ -242,6 +262,9 @@ class PieceBoard:
             step_axis = DIRECTIONS.index((dx, dy)) % 2
             if straight and axis is not None and step_axis != axis:
                 return "this piece's steps all go along one line (it may not turn during a move)"
+            if index < len(path) - 1 and target in avoid:
+                return (f"it would pass {list(target)} side by side with an opponent's piece: opponents "
+                        f"touch corner to corner only, on the way as where a move ends")
             point, axis = target, step_axis
         return None
 

@@ -91,6 +91,10 @@ class Figure:
         #: Cache of the placement rule's legal cells; cleared by every placement.
         self.legal_cells: list[Cell] | None = None
 
+    def seat_in_play(self, seat: int) -> bool:
+        """Every seat stays in a game of laid tiles (a board of pieces may count one out)."""
+        return True
+
     def clone(self) -> Figure:
         other = Figure.__new__(Figure)
         other.tile_at = dict(self.tile_at)

@@ -395,6 +395,26 @@ def _dedupe(problems: list[Problem]) -> list[Problem]:
     return out
 
 
+def _key_path(data: Any, parts: tuple[str, ...]) -> KeyPath:
+    """``parts`` of a dotted key as the document holds them: a list index as an integer, a
+    mapping key as written (``"2"`` stays a string where the mapping's key is one)."""
+    path: list[str | int] = []
+    node = data
+    for part in parts:
+        key: str | int = part
+        if isinstance(node, list) and part.isdigit():
+            key = int(part)
+        elif isinstance(node, dict) and part not in node and part.isdigit() and int(part) in node:
+            key = int(part)
+        path.append(key)
+        node = node[key] if isinstance(node, (dict, list)) and _holds(node, key) else None
+    return tuple(path)
+
+
+def _holds(node: dict[Any, Any] | list[Any], key: str | int) -> bool:
+    return key in node if isinstance(node, dict) else isinstance(key, int) and 0 <= key < len(node)
+
+
 def build_primitives(document: Document, options: Mapping[str, Any], registry: Registry,
                      turn_names: Any) -> dict[str, Any]:
     """Instantiate every primitive slot by slot, turning PrimitiveErrors into Problems."""
@@ -404,8 +424,10 @@ def build_primitives(document: Document, options: Mapping[str, Any], registry: R
         return compile_expression(source, names, options)
 
     built: dict[str, Any] = {}
+    players = data.get("players")
     context = BuildContext(options=options, tiles=None, zones={}, compile=compile_with_options,
-                           turn_names=turn_names, counters=data.get("scoring") or {})
+                           turn_names=turn_names, counters=data.get("scoring") or {},
+                           players=(players["min"], players["max"]) if isinstance(players, dict) else None)
     problems: list[Problem] = []
     for slot, arity in SLOTS.items():
         section = data.get(slot)
@@ -420,8 +442,7 @@ def build_primitives(document: Document, options: Mapping[str, Any], registry: R
             try:
                 results[key or slot] = cls(key or slot, args, context)
             except PrimitiveError as error:
-                sub = (*path, *(error.key.split(".") if error.key else ()))
-                sub = tuple(int(p) if isinstance(p, str) and p.isdigit() else p for p in sub)
+                sub = _key_path(data, (*path, *(error.key.split(".") if error.key else ())))
                 problems.append(document.problem(str(error), sub))
             except ExpressionError as error:  # pragma: no cover - primitives wrap these
                 problems.append(document.problem(str(error), path))
@@ -434,4 +455,6 @@ def build_primitives(document: Document, options: Mapping[str, Any], registry: R
             context.components = results
         if slot == "zones":
             context.zones = results
+        if slot == "board":
+            context.board = results[slot]
     return built

@@ -225,10 +225,25 @@ class GameState:
         self._enter_step()
 
     def end_turn(self) -> None:
-        """Pass the turn to the next seat (clockwise, as the rule books say)."""
-        self.current = (self.current + 1) % self.seat_count
+        """Pass the turn to the next seat in play (clockwise, as the rule books say)."""
+        self.current = self.next_seat()
         self.drawn = 0
         self._legal = None
+
+    def next_seat(self) -> int:
+        """The next seat round the table that is still in play: the position says which are
+        out (a board game's seat with no piece left), so an eliminated seat never gets a turn."""
+        count = self.seat_count
+        in_play = self.figure.seat_in_play
+        for offset in range(1, count + 1):
+            seat = (self.current + offset) % count
+            if in_play(seat):
+                return seat
+        return (self.current + 1) % count
+
+    def seats_in_play(self) -> int:
+        """How many seats are still in play (every seat, in a game of laid tiles)."""
+        return sum(1 for seat in range(self.seat_count) if self.figure.seat_in_play(seat))
 
     def _rule_for(self, action: Action) -> Any:
         self.legal_actions()
@@ -249,15 +264,13 @@ class GameState:
         return event
 
     def _apply_move(self, action: Move) -> Moved:
-        """A piece moved on a board of pieces; the turn goes to the next seat the move rule names."""
+        """A piece moved on a board of pieces; the turn goes to the next seat still in play."""
         rule = self._rule_for(action)
         event = rule.apply(self, action)  # raises IllegalAction, changing nothing, if not legal
         self.turns += 1
         self.passes = 0
         if not self._check_hand_end(event):
-            self.current = rule.next_seat(self)
-            self.drawn = 0
-            self._legal = None
+            self.end_turn()
             if self.rules.endings_when_stuck:
                 self._check_stuck()
         return event

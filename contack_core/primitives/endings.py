@@ -60,13 +60,13 @@ class ZoneEmptied(HandEnding):
 
 
 class AllPassed(HandEnding):
-    """The hand ends when every seat has passed in turn, one after another."""
+    """The hand ends when every seat still in play has passed in turn, one after another."""
 
     name = "all-passed"
     after = (Passed,)
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
-        return type(event) is Passed and state.passes >= state.seat_count
+        return type(event) is Passed and state.passes >= state.seats_in_play()
 
 
 class NoLegalCell(HandEnding):

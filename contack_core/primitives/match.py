@@ -22,6 +22,11 @@ class SidesMatch(Primitive):
             known = ", ".join(sorted(context.counters)) or "none"
             raise PrimitiveError(f"no counter named {self.counter!r} in scoring (counters: {known})", "counter")
         self.opposite_teams = self.params.get("teams", "none") == "opposite"
+        low, high = context.players or (0, -1)
+        odd = [n for n in range(low, high + 1) if n % 2]
+        if self.opposite_teams and odd:
+            raise PrimitiveError(f"partners sit opposite each other, so the seats must pair up; players allows "
+                                 f"{', '.join(map(str, odd))} seat{'s' if odd != [1] else ''}", "teams")
 
     def teams(self, seat_count: int) -> list[list[int]]:
         """The sides of the game: partners sitting opposite, or each seat alone."""

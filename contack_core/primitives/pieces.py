@@ -30,6 +30,7 @@ _EDGES = ("south", "west", "north", "east")
 #: also the quarter turns that bring its first two printed corners to the front.
 _FACING = {"south": 0, "west": 1, "north": 2, "east": 3}
 _OPPOSITE = {"south": "north", "north": "south", "west": "east", "east": "west"}
+_NOWHERE: frozenset[Square] = frozenset()
 
 
 def edge_points(edge: str, size: int, start: int, count: int) -> list[Square]:
@@ -45,6 +46,15 @@ def edge_points(edge: str, size: int, start: int, count: int) -> list[Square]:
     return [(last, i) for i in along]
 
 
+def require_square_grid(context: BuildContext, name: str) -> None:
+    """Refuse, at load, a primitive of pieces on a board that is not a square grid (it would
+    fail at the first move otherwise)."""
+    if not isinstance(context.board, SquareGrid):
+        found = getattr(context.board, "name", None)
+        raise PrimitiveError(f"{name} works on a square-grid board of pieces; this ruleset's board is "
+                             f"{'a ' + found if found else 'missing'}")
+
+
 class CornerTiles(Primitive):
     """Square pieces numbered at their four corners, in ``colours``, of the ``kinds`` listed.
 
@@ -52,6 +62,10 @@ class CornerTiles(Primitive):
     a piece starts on its edge), the ``reverse`` numbers shown once it is turned over, and
     the ``steps`` it moves. Kinds are named in rulesets and records by their key; the tile
     set the narration uses names each face as its numbers (``03-04-05-06``).
+
+    ``supply`` (optional) is how many pieces of each kind every colour has in the box, so
+    that a start layout asking for more is refused when the ruleset loads; without it the
+    box is bottomless.
     """
 
     name = "corner-tiles"
@@ -70,6 +84,9 @@ class CornerTiles(Primitive):
                     "additionalProperties": False,
                 },
             },
+            "supply": {"type": "object",
+                       "additionalProperties": {"type": "object",
+                                                "additionalProperties": {"type": "integer", "minimum": 0}}},
         },
         "additionalProperties": False,
     }
@@ -85,6 +102,19 @@ class CornerTiles(Primitive):
             kinds.append(PieceKind(name, tuple(spec["face"]), tuple(spec["reverse"]), steps))  # type: ignore[arg-type]
         self.kinds = tuple(kinds)
         self.kind_index = {kind.name: i for i, kind in enumerate(self.kinds)}
+        #: (colour, kind name) -> pieces in the box; None when the ruleset sets no limit.
+        self.supply: dict[tuple[str, str], int] | None = None
+        if "supply" in self.params:
+            self.supply = {}
+            for colour, counts in self.params["supply"].items():
+                if colour not in self.colours:
+                    raise PrimitiveError(f"no colour {colour!r} (colours: {', '.join(self.colours)})",
+                                         f"supply.{colour}")
+                for kind, count in counts.items():
+                    if kind not in self.kind_index:
+                        raise PrimitiveError(f"no kind {kind!r} (kinds: {', '.join(self.kind_index)})",
+                                             f"supply.{colour}.{kind}")
+                    self.supply[(colour, kind)] = count
         faces = {kind.face: None for kind in kinds} | {kind.reverse: None for kind in kinds}
         self.tiles = TileSet(colours=("north-west", "north-east", "south-east", "south-west"), values=tuple(faces))
 
@@ -149,7 +179,13 @@ class StartPositions(Primitive):
     and its ``pieces`` in order along the edge (west to east, south to north), each written
     ``"<colour> <kind>"``. Pieces face the middle of the board: the first two printed
     corners of each kind lie at the front. A seat's flip targets are the ringed points of
-    the edge opposite its home edge.
+    the edge opposite its home edge. ``max_pieces`` (optional) caps the pieces laid out in
+    any one layout.
+
+    Everything is checked when the ruleset loads, not when a game begins: every seat count
+    the ruleset's ``players`` allows has a layout, each lays out every seat once, pieces stay
+    on the board and never share a point, and no layout uses more pieces of a colour and
+    kind than the components' ``supply`` holds.
     """
 
     name = "start-positions"
@@ -173,6 +209,7 @@ class StartPositions(Primitive):
                               "additionalProperties": False},
                 },
             },
+            "max_pieces": {"type": "integer", "minimum": 1},
         },
         "additionalProperties": False,
     }
@@ -181,29 +218,74 @@ class StartPositions(Primitive):
         pieces = [c for c in context.components.values() if isinstance(c, CornerTiles)]
         if not pieces:
             raise PrimitiveError("start-positions needs corner-tiles in components", "layouts")
-        components = pieces[0]
+        require_square_grid(context, self.name)
         self.layouts: dict[int, list[tuple[int, str, int, list[tuple[str, int]]]]] = {}
         for count, rows in self.params["layouts"].items():
-            laid = []
-            seats_seen = set()
-            for i, row in enumerate(rows):
-                where = f"layouts.{count}.{i}"
-                if row["seat"] >= int(count) or row["seat"] in seats_seen:
-                    raise PrimitiveError(f"seat {row['seat']} is not one of seats 0 to {int(count) - 1} "
-                                         f"or is laid out twice", f"{where}.seat")
-                seats_seen.add(row["seat"])
-                listed = []
-                for j, spec in enumerate(row["pieces"]):
-                    colour, _, kind = spec.partition(" ")
-                    if colour not in components.colours or kind not in components.kind_index:
-                        raise PrimitiveError(
-                            f"a piece is written '<colour> <kind>' with a colour of {list(components.colours)} "
-                            f"and a kind of {list(components.kind_index)}; found {spec!r}", f"{where}.pieces.{j}")
-                    listed.append((colour, components.kind_index[kind]))
-                laid.append((row["seat"], row["edge"], row["start"], listed))
-            if len(seats_seen) != int(count):
-                raise PrimitiveError(f"a layout for {count} seats must lay out every seat", f"layouts.{count}")
-            self.layouts[int(count)] = laid
+            self.layouts[int(count)] = self._layout(int(count), rows, pieces[0], context.board.size)
+        if context.players is not None:
+            low, high = context.players
+            missing = [str(n) for n in range(low, high + 1) if n not in self.layouts]
+            if missing:
+                raise PrimitiveError(
+                    f"players allows {low} to {high} seats, but there is no layout for {', '.join(missing)} "
+                    f"seat{'s' if missing != ['1'] else ''} (layouts for: {', '.join(map(str, sorted(self.layouts)))})",
+                    "layouts")
+
+    def _layout(self, count: int, rows: list[dict[str, Any]], components: CornerTiles,
+                size: int) -> list[tuple[int, str, int, list[tuple[str, int]]]]:
+        """One layout's rows checked and compiled: every seat once, every piece known, on the
+        board, alone on its point, and no more pieces than the box holds."""
+        laid = []
+        seats_seen: dict[int, int] = {}  # seat -> its row
+        taken: dict[Square, int] = {}  # point -> the seat whose piece lies there
+        used: dict[tuple[str, str], int] = {}
+        for i, row in enumerate(rows):
+            where = f"layouts.{count}.{i}"
+            seat = row["seat"]
+            if seat >= count:
+                raise PrimitiveError(f"there is no seat {seat} in a game of {count} seats "
+                                     f"(seats 0 to {count - 1})", f"{where}.seat")
+            if seat in seats_seen:
+                raise PrimitiveError(f"seat {seat} is laid out twice (rows {seats_seen[seat]} and {i})",
+                                     f"{where}.seat")
+            seats_seen[seat] = i
+            listed = []
+            for j, spec in enumerate(row["pieces"]):
+                colour, _, kind = spec.partition(" ")
+                if colour not in components.colours or kind not in components.kind_index:
+                    raise PrimitiveError(
+                        f"a piece is written '<colour> <kind>' with a colour of {list(components.colours)} "
+                        f"and a kind of {list(components.kind_index)}; found {spec!r}", f"{where}.pieces.{j}")
+                listed.append((colour, components.kind_index[kind]))
+                used[(colour, kind)] = used.get((colour, kind), 0) + 1
+            last = row["start"] + len(listed) - 1
+            if last >= size:
+                raise PrimitiveError(
+                    f"{len(listed)} pieces from point {row['start']} of the {row['edge']} edge run off the board: "
+                    f"the last would be on point {last}, and the board's points go 0 to {size - 1}",
+                    f"{where}.pieces")
+            for point in edge_points(row["edge"], size, row["start"], len(listed)):
+                if point in taken:
+                    owner = "its own" if taken[point] == seat else f"seat {taken[point]}'s"
+                    raise PrimitiveError(f"seat {seat}'s piece on {list(point)} would lie on {owner} piece "
+                                         f"there: two pieces never share a point", f"{where}.start")
+                taken[point] = seat
+            laid.append((seat, row["edge"], row["start"], listed))
+        missing = [str(seat) for seat in range(count) if seat not in seats_seen]
+        if missing:
+            raise PrimitiveError(f"a layout for {count} seats must lay out every seat; "
+                                 f"seat{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                                 f"{'have' if len(missing) > 1 else 'has'} no row", f"layouts.{count}")
+        most = self.params.get("max_pieces")
+        if most is not None and len(taken) > most:
+            raise PrimitiveError(f"{len(taken)} pieces are laid out; at most {most} are used at one time "
+                                 f"(max_pieces)", f"layouts.{count}")
+        for (colour, kind), number in used.items():
+            have = None if components.supply is None else components.supply.get((colour, kind), 0)
+            if have is not None and number > have:
+                raise PrimitiveError(f"{number} {colour} {kind} pieces are laid out, but the components' "
+                                     f"supply has {have}", f"layouts.{count}")
+        return laid
 
     def enter(self, state: GameState) -> None:
         board: PieceBoard = state.figure  # type: ignore[assignment]
@@ -231,14 +313,20 @@ class MovePiece(TurnRule):
     it over if it reached one of its ringed points for the first time.
 
     ``may_turn``: whether the steps of one move may change line. ``no_side_contact``: a
-    move may not end side by side with an opponent's piece. ``contact_sums``: ``pooled``
-    (every opponent piece touched counts against the mover together) or ``per-opponent``.
-    ``flip_on_ringed``: turn pieces over on their ringed points. ``partners_move``: a seat
-    may also move its partner's pieces ``never``, ``always``, or ``to-save-or-take`` (only
-    to take an opponent's piece, or to move a partner's piece that an opponent could take
-    now to where none could). ``endgame_steps``: when just two pieces of different sides
-    are left, both face up and of one kind, every move is this many steps instead (0: no
-    such endgame).
+    move may not end side by side with an opponent's piece; ``side_contact_checked``:
+    ``end`` (only where it ends) or ``every-point`` (nor on a point it passes on the way).
+    ``contact_sums``: ``pooled`` (every opponent piece touched counts against the mover
+    together) or ``per-opponent``. ``flip_on_ringed``: turn pieces over on their ringed
+    points. ``partners_move``: a seat may also move its partner's pieces ``never``,
+    ``always``, or ``to-save-or-take`` (only to take an opponent's piece, or to move a
+    partner's piece that is in danger to where it is not); ``danger_from``: a piece is in
+    danger when one move of ``any-opponent`` could take it, or (``before-its-owner``) one
+    move of an opponent who plays before the piece's owner next does (the owner can save
+    it himself after that). ``endgame_steps``: when just two pieces of different sides are
+    left, both face up and of one kind, every move is this many steps instead (0: no such
+    endgame); ``endgame_lasts``: ``to-the-end`` of the game, or ``while-alike`` (only while
+    both pieces still show the same face: once one is turned over, the usual steps again
+    and no endgame count).
     """
 
     name = "move"
@@ -249,10 +337,13 @@ class MovePiece(TurnRule):
             "turn_after": {"type": ["integer", "string"]},
             "may_turn": {"type": ["boolean", "string"]},
             "no_side_contact": {"type": "boolean"},
+            "side_contact_checked": {"enum": ["end", "every-point"]},
             "contact_sums": {"enum": ["pooled", "per-opponent"]},
             "flip_on_ringed": {"type": "boolean"},
             "partners_move": {"enum": ["never", "always", "to-save-or-take"]},
+            "danger_from": {"enum": ["any-opponent", "before-its-owner"]},
             "endgame_steps": {"type": ["integer", "string"]},
+            "endgame_lasts": {"enum": ["to-the-end", "while-alike"]},
             "when": {"type": "string"},
         },
         "additionalProperties": False,
@@ -260,17 +351,25 @@ class MovePiece(TurnRule):
 
     def build(self, context: BuildContext) -> None:
         super().build(context)
+        require_square_grid(context, self.name)
         self.turn_after = context.constant(self.params.get("turn_after", 1), "turn_after")
         may_turn = self.params.get("may_turn", True)
         self.straight = not (context.constant(may_turn, "may_turn") if isinstance(may_turn, str) else may_turn)
         self.no_side_contact: bool = self.params.get("no_side_contact", True)
+        self.no_side_contact_on_the_way = (self.no_side_contact
+                                           and self.params.get("side_contact_checked", "end") == "every-point")
         self.pooled = self.params.get("contact_sums", "pooled") == "pooled"
         self.flip_on_ringed: bool = self.params.get("flip_on_ringed", True)
         self.partners_move: str = self.params.get("partners_move", "never")
+        self.danger_from_any_opponent = self.params.get("danger_from", "any-opponent") == "any-opponent"
+        self.endgame_to_the_end = self.params.get("endgame_lasts", "to-the-end") == "to-the-end"
         self.endgame_steps = context.constant(self.params.get("endgame_steps", 0), "endgame_steps")
         for key, value in (("turn_after", self.turn_after), ("endgame_steps", self.endgame_steps)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise PrimitiveError(f"{key} must be a whole number, found {value!r}", key)
+        if self.endgame_steps < 0:
+            raise PrimitiveError(f"endgame_steps must be 0 (no endgame) or more, found {self.endgame_steps}",
+                                 "endgame_steps")
 
     # ------------------------------------------------------------------ what may move
     def steps(self, board: PieceBoard, piece: int) -> int:
@@ -294,57 +393,81 @@ class MovePiece(TurnRule):
             origin = board.square[piece]
             assert origin is not None
             in_danger: bool | None = None  # worked out once per partner's piece, when needed
-            for end, walk in board.walks(piece, self.steps(board, piece), self.straight).items():
+            attackers: list[int] = []
+            walks = board.walks(piece, self.steps(board, piece), self.straight, self.avoid(board, piece))
+            for end, walk in walks.items():
                 if self.no_side_contact and board.side_contact(piece, end) is not None:
                     continue
                 if partners and self.partners_move == "to-save-or-take":
                     if in_danger is None:
-                        in_danger = self.threatened(board, piece)
-                    if not self.saves_or_takes(board, piece, end, in_danger):
+                        attackers = self.attackers(state, piece)
+                        in_danger = self.threatened(board, piece, attackers)
+                    if not self.saves_or_takes(board, piece, end, attackers, in_danger):
                         continue
                 moves.append(Move(origin, walk))
         return moves
+
+    def avoid(self, board: PieceBoard, piece: int) -> frozenset[Square]:
+        """The points ``piece`` may not pass on its way (side by side with an opponent, when
+        that is checked on the way too)."""
+        return board.side_points(piece) if self.no_side_contact_on_the_way else _NOWHERE
 
     # ------------------------------------------------------------------ the partners' condition
     def outcome(self, board: PieceBoard, piece: int, end: Square) -> tuple[int, ...]:
         """The pieces that would leave the board if ``piece`` moved to ``end``."""
         return board.settle(piece, end, board.turn[piece] + self.turn_after, self.pooled).removed
 
-    def threatened(self, board: PieceBoard, piece: int) -> bool:
-        """Whether some opponent could take ``piece`` with one of his own moves now."""
+    def attackers(self, state: GameState, piece: int) -> list[int]:
+        """The opponent seats whose next move could put ``piece`` in danger: every one in
+        play, or only those who play before the piece's owner next does."""
+        board: PieceBoard = state.figure  # type: ignore[assignment]
+        owner = board.owner[piece]
+        opponents = [seat for seat, count in enumerate(board.alive) if count and board.side[seat] != board.side[owner]]
+        if self.danger_from_any_opponent:
+            return opponents
+        before = []
+        for offset in range(1, state.seat_count):
+            seat = (state.current + offset) % state.seat_count
+            if seat == owner:
+                break
+            if seat in opponents:
+                before.append(seat)
+        return before
+
+    def threatened(self, board: PieceBoard, piece: int, attackers: list[int]) -> bool:
+        """Whether one of the ``attackers`` could take ``piece`` with one of his own moves now."""
         square = board.square[piece]
         assert square is not None
-        for seat, count in enumerate(board.alive):
-            if not count or board.side[seat] == board.side[board.owner[piece]]:
-                continue
+        for seat in attackers:
             for other in board.pieces_of(seat):
                 at = board.square[other]
                 assert at is not None
                 steps = self.steps(board, other)
                 if abs(at[0] - square[0]) + abs(at[1] - square[1]) > steps + 2:
                     continue  # too far to end corner to corner with it
-                for end in board.walks(other, self.steps(board, other), self.straight):
+                for end in board.walks(other, steps, self.straight, self.avoid(board, other)):
                     if self.no_side_contact and board.side_contact(other, end) is not None:
                         continue
                     if piece in self.outcome(board, other, end):
                         return True
         return False
 
-    def saves_or_takes(self, board: PieceBoard, piece: int, end: Square, in_danger: bool | None = None) -> bool:
+    def saves_or_takes(self, board: PieceBoard, piece: int, end: Square, attackers: list[int],
+                       in_danger: bool | None = None) -> bool:
         """Whether moving a partner's ``piece`` to ``end`` takes an opponent's piece, or
-        saves it: an opponent could take it where it stands, and none could where it goes."""
+        saves it: one of the ``attackers`` could take it where it stands, and none where it goes."""
         removed = self.outcome(board, piece, end)
         if any(board.opponents(piece, other) for other in removed if other != piece):
             return True
         if piece in removed:
             return False
-        if not (self.threatened(board, piece) if in_danger is None else in_danger):
+        if not (self.threatened(board, piece, attackers) if in_danger is None else in_danger):
             return False
         after = board.clone()
         after.move(piece, end, board.turn[piece] + self.turn_after)
         for other in removed:
             after.remove(other)
-        return not self.threatened(after, piece)
+        return not self.threatened(after, piece, attackers)
 
     # ------------------------------------------------------------------ applying a move
     def fault(self, state: GameState, action: Move) -> str | None:
@@ -357,7 +480,7 @@ class MovePiece(TurnRule):
         partners = board.owner[piece] != seat
         if partners and (self.partners_move == "never" or board.side[board.owner[piece]] != board.side[seat]):
             return f"the piece on {list(action.origin)} is seat {board.owner[piece]}'s, not seat {seat}'s"
-        why = board.walk_fault(piece, action.path, self.steps(board, piece), self.straight)
+        why = board.walk_fault(piece, action.path, self.steps(board, piece), self.straight, self.avoid(board, piece))
         if why is not None:
             return why
         end = action.path[-1]
@@ -366,7 +489,8 @@ class MovePiece(TurnRule):
             if other is not None:
                 return (f"it would end on {list(end)} side by side with an opponent's piece on "
                         f"{list(board.square[other] or ())}: opponents touch corner to corner only")
-        if partners and self.partners_move == "to-save-or-take" and not self.saves_or_takes(board, piece, end):
+        if (partners and self.partners_move == "to-save-or-take"
+                and not self.saves_or_takes(board, piece, end, self.attackers(state, piece))):
             return ("a partner's piece may be moved only to take an opponent's piece or to save it "
                     "from being taken")
         return None
@@ -390,7 +514,10 @@ class MovePiece(TurnRule):
         if flipped:
             board.flipped[piece] = True
         if endgame_move:
-            board.endgame_moves = (board.endgame_moves or 0) + 1
+            if self.endgame_to_the_end or self._endgame_begins(board):
+                board.endgame_moves = (board.endgame_moves or 0) + 1
+            else:  # one of the two is turned over: the endgame's moves and count are over
+                board.endgame_moves = None
         elif self.endgame_steps and self._endgame_begins(board):
             board.endgame_moves = 0
         return Moved(state.current, piece, action.origin, tuple(action.path), turn, settlement.contacts,
@@ -404,22 +531,15 @@ class MovePiece(TurnRule):
         a, b = left
         return not board.flipped[a] and not board.flipped[b] and board.kind[a] == board.kind[b]
 
-    def next_seat(self, state: GameState) -> int:
-        """The next seat round the table that still has pieces on the board."""
-        board: PieceBoard = state.figure  # type: ignore[assignment]
-        count = state.seat_count
-        for offset in range(1, count + 1):
-            seat = (state.current + offset) % count
-            if board.alive[seat]:
-                return seat
-        return (state.current + 1) % count
-
 
 class OneSideLeft(HandEnding):
     """The game ends when the pieces left on the board all belong to one side (or none are left)."""
 
     name = "one-side-left"
     after: ClassVar[tuple[type, ...]] = (Moved,)
+
+    def build(self, context: BuildContext) -> None:
+        require_square_grid(context, self.name)
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
         return len(state.figure.sides_left()) <= 1  # type: ignore[attr-defined]
@@ -436,6 +556,7 @@ class TwoPieceTie(HandEnding):
               "additionalProperties": False}
 
     def build(self, context: BuildContext) -> None:
+        require_square_grid(context, self.name)
         self.turns = context.constant(self.params.get("turns", 10), "turns")
         if not isinstance(self.turns, int) or self.turns < 1:
             raise PrimitiveError(f"turns must be a whole number of at least 1, found {self.turns!r}", "turns")
@@ -460,6 +581,7 @@ class PiecesLeft(Primitive):
     schema = {"type": "object", "properties": {}, "additionalProperties": False}
 
     def build(self, context: BuildContext) -> None:
+        require_square_grid(context, self.name)
         self.initial = 0
 
     def on_play(self, state: GameState, event: Any) -> None:

@@ -58,6 +58,11 @@ class BuildContext:
     counters: Mapping[str, Any]
     #: The built component primitives, by key (a board or set-up may need the pieces themselves).
     components: Mapping[str, Any] = attrs.Factory(dict)
+    #: The built board primitive, once built: later slots check their parameters against its
+    #: geometry at load (a start point off the board), not when a game begins.
+    board: Any = None
+    #: The ruleset's ``players`` range (min, max), for checks that depend on the seat count.
+    players: tuple[int, int] | None = None
 
     def expression(self, source: Any, names: tuple[str, ...] | frozenset[str], key: str) -> Expression:
         from contack_core.expressions import ExpressionError
