@@ -23,7 +23,7 @@ SAFE_FUNCTIONS: Mapping[str, Callable[..., Any]] = {"min": min, "max": max, "abs
 MAX_EXPONENT = 64
 
 
-def _bounded_pow(base: Any, exponent: Any) -> Any:
+def bounded_pow(base: Any, exponent: Any) -> Any:
     if abs(exponent) > MAX_EXPONENT:
         raise ExpressionError(f"an exponent of {exponent} is larger than {MAX_EXPONENT}")
     return base**exponent
@@ -124,6 +124,25 @@ def _check(source: str | int | float | bool, known: set[str]) -> tuple[ast.Expre
     return tree, names, source
 
 
+def checked_tree(source: str, known: set[str], inline: Mapping[str, ast.expr] | None = None) -> ast.expr:
+    """The whitelisted tree of ``source`` (names outside ``known`` refused), with ``**``
+    bounded and each name in ``inline`` replaced by the engine's own tree for it; for the
+    compiled programs of :mod:`contack_core.programs`."""
+    tree, _, _ = _check(source, known)
+    body = tree.body
+    if inline:
+        body = _Inline(inline).visit(body)
+    return _BoundPowers().visit(body)
+
+
+class _Inline(ast.NodeTransformer):
+    def __init__(self, inline: Mapping[str, ast.expr]) -> None:
+        self.inline = inline
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return self.inline.get(node.id, node)
+
+
 def _compile_lambda(params: list[str], body: ast.expr, namespace: dict[str, Any]) -> Callable[..., Any]:
     body = _BoundPowers().visit(body)
     tree = ast.Expression(
@@ -135,7 +154,7 @@ def _compile_lambda(params: list[str], body: ast.expr, namespace: dict[str, Any]
     )
     ast.fix_missing_locations(tree)
     code = compile(tree, "<ruleset expression>", "eval")
-    return eval(code, {"__builtins__": {}, **SAFE_FUNCTIONS, "_pow": _bounded_pow, **namespace})  # noqa: S307
+    return eval(code, {"__builtins__": {}, **SAFE_FUNCTIONS, "_pow": bounded_pow, **namespace})  # noqa: S307
 
 
 def compile_expression(
@@ -155,97 +174,6 @@ def compile_expression(
     params = [name for name in names if name not in constants]
     function = _compile_lambda(params, tree.body, constants)
     return Expression(source=text, names=tuple(params), function=function)
-
-
-class _InlineNames(ast.NodeTransformer):
-    """Replace each named value with the engine's own expression for it (trusted source)."""
-
-    def __init__(self, inline: Mapping[str, str]) -> None:
-        self.inline = inline
-
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        source = self.inline.get(node.id)
-        return node if source is None else ast.parse(source, mode="eval").body
-
-
-@attrs.frozen
-class TurnStep:
-    """One turn rule as the compiled turn program sees it.
-
-    ``when``: the ruleset's condition (None: always). ``generator``: the engine's Python
-    expression over ``_state`` listing the rule's legal actions, with ``bindings`` naming
-    the objects it uses. ``can_name``: the name later conditions read. ``action_type`` and
-    ``rule``: what the program records as allowed when the rule offers actions.
-    """
-
-    when: str | None
-    can_name: str
-    generator: str
-    bindings: Mapping[str, Any]
-    action_type: type
-    rule: Any
-
-
-def compile_turn_program(
-    steps: list[TurnStep],
-    values: Mapping[str, str],
-    constants: Mapping[str, Any] | None = None,
-) -> Callable[[Any], list[Any]]:
-    """Compile a turn's rules into one function ``f(state) -> legal actions``.
-
-    For each step whose ``when`` holds, in order, the function evaluates the step's
-    generator; when it offers actions they join the result and ``state._allowed`` maps the
-    action type to the rule. ``values`` gives the engine's expression over ``_state`` for
-    every named value a condition may read (``hand_count`` is
-    ``len(_state.seat_zones['hand'][_state.current])``); it is inlined where the condition
-    reads it, so the program makes no call but the generators'. Conditions are checked
-    against the whitelist exactly as :func:`compile_expression` does before any of the
-    engine's code is put in.
-    """
-    constants = dict(constants or {})
-    namespace: dict[str, Any] = {"__builtins__": {"len": len}, **SAFE_FUNCTIONS, "_pow": _bounded_pow, **constants}
-    lines = ["def turn_program(_state):", "    _allowed = _state._allowed = {}", "    _actions = []"]
-    conditions: list[ast.expr] = []
-    for index, step in enumerate(steps):
-        namespace.update(step.bindings)
-        namespace[f"_type{index}"] = step.action_type
-        namespace[f"_rule{index}"] = step.rule
-        body = [f"_found = {step.generator}",
-                "if _found:",
-                f"    {step.can_name} = True",
-                f"    _allowed[_type{index}] = _rule{index}",
-                f"    _actions = _actions + _found if _actions else _found",
-                "else:",
-                f"    {step.can_name} = False"]
-        if step.when is None:
-            lines.extend("    " + line for line in body)
-            continue
-        known = set(values) | set(constants) | {other.can_name for other in steps[:index]}
-        tree, _, _ = _check(step.when, known)
-        conditions.append(_BoundPowers().visit(_InlineNames(values).visit(tree.body)))
-        lines.append(f"    if _condition{len(conditions) - 1}:")
-        lines.extend("        " + line for line in body)
-        lines.extend(["    else:", f"        {step.can_name} = False"])
-    lines.append("    return _actions")
-    module = ast.parse("\n".join(lines))
-    # The checked conditions go in as trees, never as text, so nothing the ruleset wrote is
-    # parsed again after the whitelist has seen it.
-    module = _PutConditions(conditions).visit(module)
-    ast.fix_missing_locations(module)
-    exec(compile(module, "<ruleset turn>", "exec"), namespace)  # noqa: S102 - checked conditions only
-    return namespace["turn_program"]
-
-
-class _PutConditions(ast.NodeTransformer):
-    """Replace the placeholder names ``_condition<i>`` with the checked condition trees."""
-
-    def __init__(self, conditions: list[ast.expr]) -> None:
-        self.conditions = conditions
-
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        if node.id.startswith("_condition"):
-            return self.conditions[int(node.id.removeprefix("_condition"))]
-        return node
 
 
 def evaluate_safely(expression: Expression, values: Mapping[str, Any]) -> Any:

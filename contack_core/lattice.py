@@ -77,7 +77,7 @@ class Figure:
     touching at least ``opening_min`` tiles, in the order they became openings.
     """
 
-    __slots__ = ("tile_at", "rotation_at", "demands", "openings", "last", "opening_min", "_neighbours",
+    __slots__ = ("tile_at", "rotation_at", "demands", "openings", "last", "opening_min", "neighbour_cache",
                  "legal_cells")
 
     def __init__(self, opening_min: int, neighbour_cache: NeighbourCache) -> None:
@@ -87,7 +87,8 @@ class Figure:
         self.openings: dict[Cell, None] = {}  # insertion-ordered, so clones list cells alike
         self.last: Cell | None = None
         self.opening_min = opening_min
-        self._neighbours = neighbour_cache
+        #: Memoised neighbours of every cell (shared by the figures of one board).
+        self.neighbour_cache = neighbour_cache
         #: Cache of the placement rule's legal cells; cleared by every placement.
         self.legal_cells: list[Cell] | None = None
 
@@ -103,12 +104,12 @@ class Figure:
         other.openings = dict(self.openings)
         other.last = self.last
         other.opening_min = self.opening_min
-        other._neighbours = self._neighbours
+        other.neighbour_cache = self.neighbour_cache
         other.legal_cells = self.legal_cells
         return other
 
     def neighbours(self, cell: Cell) -> tuple[Cell, Cell, Cell]:
-        return self._neighbours[cell]
+        return self.neighbour_cache[cell]
 
     def rotation(self, cell: Cell) -> int:
         return self.rotation_at.get(cell, 0)
@@ -133,7 +134,7 @@ class Figure:
         demands, openings, opening_min = self.demands, self.openings, self.opening_min
         if demands.pop(cell, 0) and cell in openings:
             del openings[cell]
-        n0, n1, n2 = self._neighbours[cell]
+        n0, n1, n2 = self.neighbour_cache[cell]
         if n0 not in tile_at:
             old = demands.get(n0, 0)
             demands[n0] = old | side_codes[0]

@@ -12,10 +12,10 @@ import attrs
 
 from contack_core.actions import Action, Play
 from contack_core.events import Discarded, Drew, Moved, Passed, Played
-from contack_core.expressions import TurnStep, compile_turn_program
 from contack_core.lattice import Figure
 from contack_core.loader import Document, build_primitives
 from contack_core.primitives.registry import Registry
+from contack_core.programs import TurnStep, compile_consequences, compile_turn_program
 from contack_core.primitives.turn import check_turn_rules
 from contack_core.tiles import TileSet
 
@@ -91,23 +91,26 @@ class Rules:
     match: Any
     #: The file the ruleset came from, when it is not a shipped ruleset known by its id.
     origin: Path | None = None
-    counter_list: list[Any] = attrs.field(init=False)
-    endings_after: dict[type, list[Any]] = attrs.field(init=False)
+    #: What follows each kind of event, compiled (see :func:`compile_consequences`): the
+    #: counters' scoring of a play, then the hand endings checked after it; None if nothing.
+    consequences: dict[type, Callable[[GameState, Any], str | None] | None] = attrs.field(init=False)
     endings_when_stuck: list[Any] = attrs.field(init=False)
     #: The turn rules compiled into one function: ``turn_program(state)`` lists the legal
     #: actions of the seat to act and records in ``state._allowed`` which rule offers each kind.
     turn_program: Callable[[GameState], list[Action]] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
-        self.counter_list = list(self.counters.values())
-        self.endings_after = {kind: [e for e in self.hand_end if kind in e.after]
-                              for kind in (Played, Drew, Discarded, Passed, Moved)}
+        self.consequences = {}
+        for kind in (Played, Drew, Discarded, Passed, Moved):
+            effects = ([counter.on_play_source(f"_counter{i}") for i, counter in enumerate(self.counters.values())]
+                       if kind is Played else [])
+            endings = [(ending.key, ending.condition_source(f"_ending{i}", self), ending.went_out)
+                       for i, ending in enumerate(self.hand_end) if kind in ending.after]
+            self.consequences[kind] = compile_consequences(effects, endings, f"after_{kind.__name__.lower()}")
         self.endings_when_stuck = [e for e in self.hand_end if e.when_stuck]
-        steps = []
-        for index, rule in enumerate(self.turn):
-            generator, bindings = rule.generator_source(f"_turn{index}")
-            steps.append(TurnStep(when=None if rule.when is None else rule.when.source, can_name=rule.can_name,
-                                  generator=generator, bindings=bindings, action_type=rule.action_type, rule=rule))
+        steps = [TurnStep(when=None if rule.when is None else rule.when.source, can_name=rule.can_name,
+                          generator=rule.generator_source(f"_turn{index}"), action_type=rule.action_type, rule=rule)
+                 for index, rule in enumerate(self.turn)]
         self.turn_program = compile_turn_program(steps, _turn_values(self.zones), self.options)
 
     @classmethod

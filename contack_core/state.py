@@ -110,12 +110,11 @@ class GameState:
             self.turns += 1
             self.passes = 0
             rules = self.rules
-            for counter in rules.counter_list:
-                counter.on_play(self, event)
-            for ending in rules.endings_after[Played]:
-                if ending.ends_hand(self, event):
-                    self._finish_hand(ending.key)
-                    return event
+            after = rules.consequences[Played]
+            ended = None if after is None else after(self, event)
+            if ended is not None:
+                self._finish_hand(ended)
+                return event
             self.current = (self.current + 1) % self.seat_count
             self.drawn = 0
             self._legal = None
@@ -188,7 +187,10 @@ class GameState:
 
     def tiles_held(self, seat: int) -> int:
         """How many tiles ``seat`` holds in all its own zones."""
-        return sum(len(per_seat[seat]) for per_seat in self.seat_zones.values())
+        held = 0
+        for per_seat in self.seat_zones.values():
+            held += len(per_seat[seat])
+        return held
 
     # ----------------------------------------------------------------- transitions
     def _start_hand(self) -> None:
@@ -287,11 +289,12 @@ class GameState:
         return event
 
     def _check_hand_end(self, event: Event) -> bool:
-        for ending in self.rules.endings_after.get(type(event), ()):
-            if ending.ends_hand(self, event):
-                self._finish_hand(ending.key)
-                return True
-        return False
+        consequences = self.rules.consequences.get(type(event))
+        ended = None if consequences is None else consequences(self, event)
+        if ended is None:
+            return False
+        self._finish_hand(ended)
+        return True
 
     def _check_stuck(self) -> None:
         """End the hand if the seat to act now has no legal action (and an ending says so)."""

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from contack_core.events import Discarded, Drew, Event, Moved, Passed, Played
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
+from contack_core.programs import Source
 
 if TYPE_CHECKING:
     from contack_core.state import GameState
@@ -17,10 +18,17 @@ class HandEnding(Primitive):
     after: ClassVar[tuple[type, ...]] = (Played,)
     #: True for an ending the state checks when the seat to act has no legal action.
     when_stuck: ClassVar[bool] = False
+    #: True when the seat whose action ends the hand this way has gone out.
+    went_out: ClassVar[bool] = False
     schema = {"type": "object", "properties": {}, "additionalProperties": False}
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
         raise NotImplementedError
+
+    def condition_source(self, prefix: str, rules: Any) -> Source:
+        """:meth:`ends_hand` as a Python expression over ``_state`` and ``_event``, for the
+        compiled consequences of an event (see :mod:`contack_core.programs`)."""
+        return Source(f"{prefix}_ends(_state, _event)", {f"{prefix}_ends": self.ends_hand})
 
 
 class ZoneEmptied(HandEnding):
@@ -46,17 +54,20 @@ class ZoneEmptied(HandEnding):
         self.own_zones = [zone.key for zone in zones if zone.per_seat]
         self.shared_zones = [zone.key for zone in zones if not zone.per_seat]
 
+    went_out = True
+
     def ends_hand(self, state: GameState, event: Event) -> bool:
         if type(event) is not Played:
             return False
         if self.zone is not None:  # the common case, one hand zone
-            if state.seat_zones[self.zone][event.seat]:
-                return False
-        elif (any(state.seat_zones[zone][event.seat] for zone in self.own_zones)
-              or any(state.zones[zone] for zone in self.shared_zones)):
-            return False
-        state.went_out = event.seat
-        return True
+            return not state.seat_zones[self.zone][event.seat]
+        return not (any(state.seat_zones[zone][event.seat] for zone in self.own_zones)
+                    or any(state.zones[zone] for zone in self.shared_zones))
+
+    def condition_source(self, prefix: str, rules: Any) -> Source:
+        if self.zone is None:
+            return super().condition_source(prefix, rules)
+        return Source(f"not _state.seat_zones[{self.zone!r}][_event.seat]")
 
 
 class AllPassed(HandEnding):
@@ -76,6 +87,9 @@ class NoLegalCell(HandEnding):
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
         return not state.rules.placement.legal_cells(state.figure)
+
+    def condition_source(self, prefix: str, rules: Any) -> Source:
+        return Source(f"not {prefix}_legal_cells(_state.figure)", {f"{prefix}_legal_cells": rules.placement.legal_cells})
 
 
 class NoActionLeft(HandEnding):

@@ -18,6 +18,7 @@ from contack_core.primitives.endings import HandEnding
 from contack_core.primitives.match import SidesMatch
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 from contack_core.primitives.turn import TurnRule
+from contack_core.primitives.scoring import ScoreKeeper
 from contack_core.tiles import TileSet
 
 if TYPE_CHECKING:
@@ -573,19 +574,15 @@ class TwoPieceTie(HandEnding):
         return board.endgame_moves is not None and board.endgame_moves >= 2 * self.turns
 
 
-class PiecesLeft(Primitive):
+class PiecesLeft(ScoreKeeper):
     """Each seat's count of its pieces still on the board, taken when the game ends."""
 
     name = "pieces-left"
-    slot = "scoring"
     schema = {"type": "object", "properties": {}, "additionalProperties": False}
 
     def build(self, context: BuildContext) -> None:
         require_square_grid(context, self.name)
         self.initial = 0
-
-    def on_play(self, state: GameState, event: Any) -> None:
-        """Nothing is laid in a game of moving pieces."""
 
     def on_hand_end(self, state: GameState) -> None:
         gains = state.hand_gains[self.key]

@@ -136,11 +136,12 @@ class ContactPlacement(Primitive):
             cells = []
             if self.last_played and figure.last is not None:
                 tile_at = figure.tile_at
-                for cell in figure.neighbours(figure.last):
+                for cell in figure.neighbour_cache[figure.last]:
                     if cell not in tile_at:
                         cells.append(cell)
-            if figure.openings:
-                cells.extend(cell for cell in figure.openings if cell not in cells)
+            for cell in figure.openings:
+                if cell not in cells:
+                    cells.append(cell)
             figure.legal_cells = cells
         return cells
 

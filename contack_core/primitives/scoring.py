@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from contack_core.events import ChipsMoved, Played
 from contack_core.primitives.registry import BuildContext, Primitive
+from contack_core.programs import Source
 
 if TYPE_CHECKING:
     from contack_core.state import GameState
@@ -16,7 +17,28 @@ PLAY_VALUES = ("points", "contacts", "opportunity")
 HAND_END_VALUES = ("tiles_held", "went_out", "seats", "figure_tiles")
 
 
-class Counter(Primitive):
+class ScoreKeeper(Primitive):
+    """A scoring primitive: a number kept per seat, changed by plays and at hand ends."""
+
+    slot = "scoring"
+    initial: int = 0
+
+    def on_play(self, state: GameState, event: Played) -> None:
+        """What a play adds (nothing unless a subclass says)."""
+
+    def on_hand_end(self, state: GameState) -> None:
+        """What the end of a hand adds (nothing unless a subclass says)."""
+
+    def on_play_source(self, prefix: str) -> Source:
+        """:meth:`on_play` as Python statements over ``_state`` and ``_event``, for the
+        compiled consequences of a play (see :mod:`contack_core.programs`); empty when a
+        play changes nothing."""
+        if type(self).on_play is ScoreKeeper.on_play:
+            return Source("")
+        return Source(f"{prefix}_on_play(_state, _event)", {f"{prefix}_on_play": self.on_play})
+
+
+class Counter(ScoreKeeper):
     """A number kept per seat (a score, chips): ``initial`` at the start of the game,
     ``on_play`` added to the seat that plays (over the play's ``points``, ``contacts``,
     ``opportunity``), ``on_hand_end`` added to every seat when a hand ends (over its
@@ -25,7 +47,6 @@ class Counter(Primitive):
     """
 
     name = "counter"
-    slot = "scoring"
     schema = {
         "type": "object",
         "properties": {
@@ -42,6 +63,11 @@ class Counter(Primitive):
         self.hand_end_gain = context.expression(self.params.get("on_hand_end", 0), HAND_END_VALUES, "on_hand_end")
         # The common case, "on_play: points", skips the call in the hot loop.
         self._gain_is_points = self.play_gain.source.strip() == "points"
+
+    def on_play_source(self, prefix: str) -> Source:
+        if type(self).on_play is Counter.on_play and self._gain_is_points:
+            return Source(f"if _event.points:\n    _state.hand_gains[{self.key!r}][_event.seat] += _event.points")
+        return super().on_play_source(prefix)
 
     def on_play(self, state: GameState, event: Played) -> None:
         if self._gain_is_points:

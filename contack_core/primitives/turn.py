@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from contack_core.actions import DRAW, PASS, Action, Discard, Draw, IllegalAction, Pass, Play
 from contack_core.events import Discarded, Drew, Played
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
+from contack_core.programs import Source
 
 if TYPE_CHECKING:
     from contack_core.expressions import Expression
@@ -35,12 +36,11 @@ class TurnRule(Primitive):
     def generate(self, state: GameState) -> list[Action]:
         raise NotImplementedError
 
-    def generator_source(self, prefix: str) -> tuple[str, dict[str, Any]]:
-        """This rule's legal actions as a Python expression over ``_state``, and the names it
-        binds (each starting with ``prefix``), for the compiled turn program. The default
-        calls :meth:`generate`; a rule on the hot path of playouts spells its generator out,
-        saving calls on every decision."""
-        return f"{prefix}_generate(_state)", {f"{prefix}_generate": self.generate}
+    def generator_source(self, prefix: str) -> Source:
+        """This rule's legal actions as a Python expression over ``_state`` (the names it
+        binds start with ``prefix``), for the compiled turn program. The default calls
+        :meth:`generate`; a rule on the hot path of playouts spells its generator out."""
+        return Source(f"{prefix}_generate(_state)", {f"{prefix}_generate": self.generate})
 
 
 class PlayTile(TurnRule):
@@ -83,11 +83,11 @@ class PlayTile(TurnRule):
             return self.placement.plays(state.figure, state.seat_zones[self.single_zone][state.current])
         return self.placement.plays(state.figure, self.tiles(state))  # type: ignore[return-value]
 
-    def generator_source(self, prefix: str) -> tuple[str, dict[str, Any]]:
+    def generator_source(self, prefix: str) -> Source:
         if self.single_zone is None:
             return super().generator_source(prefix)
-        return (f"{prefix}_plays(_state.figure, _state.seat_zones[{self.single_zone!r}][_state.current])",
-                {f"{prefix}_plays": self.placement.plays})
+        return Source(f"{prefix}_plays(_state.figure, _state.seat_zones[{self.single_zone!r}][_state.current])",
+                      {f"{prefix}_plays": self.placement.plays})
 
     def apply(self, state: GameState, action: Play) -> Played | None:
         """Lay the tile, or return None (changing nothing) if this play is not legal."""
@@ -131,8 +131,8 @@ class DrawTile(TurnRule):
     def generate(self, state: GameState) -> list[Action]:
         return [DRAW] if state.zones[self.source] else []
 
-    def generator_source(self, prefix: str) -> tuple[str, dict[str, Any]]:
-        return f"[{prefix}_draw] if _state.zones[{self.source!r}] else []", {f"{prefix}_draw": DRAW}
+    def generator_source(self, prefix: str) -> Source:
+        return Source(f"[{prefix}_draw] if _state.zones[{self.source!r}] else []", {f"{prefix}_draw": DRAW})
 
     def apply(self, state: GameState, action: Draw) -> Drew:
         pile = state.zones[self.source]
@@ -193,8 +193,8 @@ class PassTurn(TurnRule):
     def generate(self, state: GameState) -> list[Action]:
         return [PASS]
 
-    def generator_source(self, prefix: str) -> tuple[str, dict[str, Any]]:
-        return f"[{prefix}_pass]", {f"{prefix}_pass": PASS}
+    def generator_source(self, prefix: str) -> Source:
+        return Source(f"[{prefix}_pass]", {f"{prefix}_pass": PASS})
 
 
 def check_turn_rules(rules: list[TurnRule]) -> None:

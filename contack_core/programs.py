@@ -1,0 +1,126 @@
+"""Compiled programs: the parts of a ruleset the interpreter runs on every action, turned
+into one Python function each at load.
+
+A primitive on the hot path spells its part out as Python source over ``_state`` (and
+``_event``), with the objects it uses bound by name; a primitive that does not falls back
+to a call of its own method. The ruleset's own text only ever enters as a ``when``
+condition, and then as a tree the expression whitelist has checked (see
+:func:`contack_core.expressions.checked_tree`), never as text. So a turn costs the
+interpreter two calls (the turn program and the placement's generator) where calling each
+rule, value and ending in turn cost a dozen.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from contack_core.expressions import SAFE_FUNCTIONS, bounded_pow, checked_tree
+
+
+@attrs.frozen
+class Source:
+    """Python source an engine primitive contributes, and the objects it names."""
+
+    code: str
+    bindings: Mapping[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class TurnStep:
+    """One turn rule as the turn program sees it: the ruleset's ``when`` (None: always),
+    the expression listing its legal actions, the ``can_<rule>`` name later conditions read,
+    and what the program records as allowed when the rule offers actions."""
+
+    when: str | None
+    can_name: str
+    generator: Source
+    action_type: type
+    rule: Any
+
+
+def _namespace(sources: Sequence[Source], constants: Mapping[str, Any]) -> dict[str, Any]:
+    namespace: dict[str, Any] = {"__builtins__": {"len": len}, **SAFE_FUNCTIONS, "_pow": bounded_pow, **constants}
+    for source in sources:
+        namespace.update(source.bindings)
+    return namespace
+
+
+def _build(lines: list[str], trees: list[ast.expr], namespace: dict[str, Any], name: str) -> Callable[..., Any]:
+    """Compile ``lines`` with each placeholder ``_tree<i>`` replaced by ``trees[i]``."""
+    module = _PutTrees(trees).visit(ast.parse("\n".join(lines)))
+    ast.fix_missing_locations(module)
+    exec(compile(module, f"<ruleset {name}>", "exec"), namespace)  # noqa: S102 - checked conditions only
+    return namespace[name]
+
+
+class _PutTrees(ast.NodeTransformer):
+    def __init__(self, trees: list[ast.expr]) -> None:
+        self.trees = trees
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id.startswith("_tree"):
+            return self.trees[int(node.id.removeprefix("_tree"))]
+        return node
+
+
+def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str],
+                         constants: Mapping[str, Any]) -> Callable[[Any], list[Any]]:
+    """One function ``turn_program(state) -> legal actions`` for a turn's rules.
+
+    For each step whose ``when`` holds, in order, the program evaluates the step's
+    generator; when it offers actions they join the result and ``state._allowed`` maps
+    the action type to the rule. ``values`` gives the engine's expression over ``_state``
+    for every named value a condition may read (``hand_count`` is
+    ``len(_state.seat_zones['hand'][_state.current])``), inlined where it is read.
+    """
+    inline = {name: ast.parse(code, mode="eval").body for name, code in values.items()}
+    lines = ["def turn_program(_state):", "    _allowed = _state._allowed = {}", "    _actions = []"]
+    trees: list[ast.expr] = []
+    for index, step in enumerate(steps):
+        body = [f"_found = {step.generator.code}",
+                "if _found:",
+                f"    {step.can_name} = True",
+                f"    _allowed[_type{index}] = _rule{index}",
+                "    _actions = _actions + _found if _actions else _found",
+                "else:",
+                f"    {step.can_name} = False"]
+        if step.when is None:
+            lines.extend("    " + line for line in body)
+            continue
+        known = set(values) | set(constants) | {other.can_name for other in steps[:index]}
+        # A fresh copy of each inlined tree per condition: the compiler must not share nodes.
+        trees.append(checked_tree(step.when, known, {k: ast.parse(values[k], mode="eval").body for k in inline}))
+        lines.append(f"    if _tree{len(trees) - 1}:")
+        lines.extend("        " + line for line in body)
+        lines.extend(["    else:", f"        {step.can_name} = False"])
+    lines.append("    return _actions")
+    namespace = _namespace([step.generator for step in steps], constants)
+    for index, step in enumerate(steps):
+        namespace[f"_type{index}"] = step.action_type
+        namespace[f"_rule{index}"] = step.rule
+    return _build(lines, trees, namespace, "turn_program")
+
+
+def compile_consequences(effects: Sequence[Source], endings: Sequence[tuple[str, Source, bool]],
+                         name: str) -> Callable[[Any, Any], str | None] | None:
+    """One function ``name(state, event) -> key of the ending that fired, or None`` for what
+    follows an event: each ``effects`` statement (a counter scoring a play), then each
+    ending's condition in order, as ``(key, condition, went_out)``; ``went_out``: the seat
+    whose action fired it went out. None when nothing follows the event."""
+    effects = [effect for effect in effects if effect.code]
+    if not effects and not endings:
+        return None
+    lines = [f"def {name}(_state, _event):"]
+    for effect in effects:
+        lines.extend("    " + line for line in effect.code.splitlines())
+    for key, condition, went_out in endings:
+        lines.append(f"    if {condition.code}:")
+        if went_out:
+            lines.append("        _state.went_out = _event.seat")
+        lines.append(f"        return {key!r}")
+    lines.append("    return None")
+    return _build(lines, [], _namespace([*effects, *(condition for _, condition, _ in endings)], {}), name)
