@@ -87,7 +87,7 @@ class Expression:
 
     def evaluate(self, values: Mapping[str, Any]) -> Any:
         """Evaluate with the named values taken from ``values``."""
-        return self.function(*(values[name] for name in self.names))
+        return self.function(*map(values.__getitem__, self.names))
 
 
 def _check(source: str | int | float | bool, known: set[str]) -> tuple[ast.Expression, list[str], str]:

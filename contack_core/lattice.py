@@ -78,7 +78,7 @@ class Figure:
     """
 
     __slots__ = ("tile_at", "rotation_at", "demands", "openings", "last", "opening_min", "neighbour_cache",
-                 "legal_cells")
+                 "legal_cells", "free_next_to_last")
 
     def __init__(self, opening_min: int, neighbour_cache: NeighbourCache) -> None:
         self.tile_at: dict[Cell, int] = {}
@@ -91,6 +91,8 @@ class Figure:
         self.neighbour_cache = neighbour_cache
         #: Cache of the placement rule's legal cells; cleared by every placement.
         self.legal_cells: list[Cell] | None = None
+        #: The empty cells next to the last tile laid, kept by :meth:`place`.
+        self.free_next_to_last: list[Cell] = []
 
     def seat_in_play(self, seat: int) -> bool:
         """Every seat stays in a game of laid tiles (a board of pieces may count one out)."""
@@ -106,6 +108,7 @@ class Figure:
         other.opening_min = self.opening_min
         other.neighbour_cache = self.neighbour_cache
         other.legal_cells = self.legal_cells
+        other.free_next_to_last = self.free_next_to_last  # replaced, never changed, by place()
         return other
 
     def neighbours(self, cell: Cell) -> tuple[Cell, Cell, Cell]:
@@ -135,17 +138,21 @@ class Figure:
         if demands.pop(cell, 0) and cell in openings:
             del openings[cell]
         n0, n1, n2 = self.neighbour_cache[cell]
+        free = self.free_next_to_last = []
         if n0 not in tile_at:
+            free.append(n0)
             old = demands.get(n0, 0)
             demands[n0] = old | side_codes[0]
             if opening_min == 1 or (old and (opening_min == 2 or sides_touched(old) >= opening_min - 1)):
                 openings[n0] = None
         if n1 not in tile_at:
+            free.append(n1)
             old = demands.get(n1, 0)
             demands[n1] = old | side_codes[1]
             if opening_min == 1 or (old and (opening_min == 2 or sides_touched(old) >= opening_min - 1)):
                 openings[n1] = None
         if n2 not in tile_at:
+            free.append(n2)
             old = demands.get(n2, 0)
             demands[n2] = old | side_codes[2]
             if opening_min == 1 or (old and (opening_min == 2 or sides_touched(old) >= opening_min - 1)):

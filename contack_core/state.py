@@ -245,23 +245,34 @@ class GameState:
 
     def seats_in_play(self) -> int:
         """How many seats are still in play (every seat, in a game of laid tiles)."""
-        return sum(1 for seat in range(self.seat_count) if self.figure.seat_in_play(seat))
+        return sum(map(self.figure.seat_in_play, range(self.seat_count)))
 
     def _rule_for(self, action: Action) -> Any:
-        self.legal_actions()
+        if self._legal is None:
+            self.legal_actions()
         rule = self._allowed.get(type(action))
         if rule is None:
             raise IllegalAction(self.rules.explain_forbidden(self, action))
         return rule
 
     def _apply_within_turn(self, action: Draw | Discard) -> Event:
-        """A draw or a discard: the seat keeps the turn."""
-        event = self._rule_for(action).apply(self, action)
+        """A draw or a discard: the seat keeps the turn (a forced draw is on the hot path of
+        playouts, so the rule lookup and the hand-end check are spelt out here)."""
+        if self._legal is None:
+            self.legal_actions()
+        rule = self._allowed.get(type(action))
+        if rule is None:
+            raise IllegalAction(self.rules.explain_forbidden(self, action))
+        event = rule.apply(self, action)
         self.turns += 1
         if type(action) is Draw:
             self.drawn += 1
         self._legal = None
-        if not self._check_hand_end(event) and self.rules.endings_when_stuck:
+        after = self.rules.consequences[type(event)]
+        ended = None if after is None else after(self, event)
+        if ended is not None:
+            self._finish_hand(ended)
+        elif self.rules.endings_when_stuck:
             self._check_stuck()
         return event
 
@@ -309,7 +320,7 @@ class GameState:
             number=self.hand_number,
             reason=reason,
             scores=tuple(self.hand_gains[rules.match.counter]),
-            held=tuple(self.tiles_held(seat) for seat in range(self.seat_count)),
+            held=tuple(map(self.tiles_held, range(self.seat_count))),
             went_out=self.went_out,
             figure=self.figure,
         )

@@ -89,7 +89,9 @@ class NoLegalCell(HandEnding):
         return not state.rules.placement.legal_cells(state.figure)
 
     def condition_source(self, prefix: str, rules: Any) -> Source:
-        return Source(f"not {prefix}_legal_cells(_state.figure)", {f"{prefix}_legal_cells": rules.placement.legal_cells})
+        if hasattr(rules.placement, "sealed_source"):
+            return rules.placement.sealed_source()
+        return super().condition_source(prefix, rules)
 
 
 class NoActionLeft(HandEnding):

@@ -8,6 +8,7 @@ from contack_core.actions import Play
 from contack_core.events import Played
 from contack_core.lattice import Cell, Figure, decode_demand, edge_code
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
+from contack_core.programs import Source
 
 if TYPE_CHECKING:
     from contack_core.state import GameState
@@ -133,17 +134,19 @@ class ContactPlacement(Primitive):
         opening (cached on the figure until the next placement)."""
         cells = figure.legal_cells
         if cells is None:
-            cells = []
-            if self.last_played and figure.last is not None:
-                tile_at = figure.tile_at
-                for cell in figure.neighbour_cache[figure.last]:
-                    if cell not in tile_at:
-                        cells.append(cell)
+            cells = list(figure.free_next_to_last) if self.last_played else []
             for cell in figure.openings:
                 if cell not in cells:
                     cells.append(cell)
             figure.legal_cells = cells
         return cells
+
+    def sealed_source(self) -> Source:
+        """"No legal cell is left" as a Python expression over ``_state``, for compiled
+        programs (the no-legal-cell ending): nothing free next to the last tile, no opening."""
+        if self.last_played:
+            return Source("not (_state.figure.free_next_to_last or _state.figure.openings)")
+        return Source("not _state.figure.openings")
 
     def plays(self, figure: Figure, tiles: list[int]) -> list[Play]:
         """Every legal play of ``tiles`` on ``figure`` (the innermost loop of a playout):
@@ -178,10 +181,7 @@ class ContactPlacement(Primitive):
     def play_from(self, state: GameState, seat: int, zone: list[int], tile: int, cell: Cell) -> Played | None:
         """Move ``tile`` from ``zone`` onto ``cell`` if that is legal; None (no change) if not."""
         figure = state.figure
-        cells = figure.legal_cells
-        if cells is None:
-            cells = self.legal_cells(figure)
-        if cell not in cells:
+        if not (cell in figure.openings or (self.last_played and cell in figure.free_next_to_last)):
             return None
         demand = figure.demands[cell]
         fits = self._fits.get(demand)

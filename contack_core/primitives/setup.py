@@ -84,8 +84,8 @@ class DealTiles(SetupStep):
 
     def sample(self, state: GameState, rng: random.Random) -> Deal:
         pile = state.zones[self.source]
-        n = self.expected(state)
-        return Deal(state.deal_seat, tuple(reversed(pile[len(pile) - n:])) if n else ())
+        n = min(self.count, len(pile))
+        return Deal(state.deal_seat, tuple(pile[: -n - 1 : -1]) if n else ())
 
     def apply(self, state: GameState, action: Any) -> Dealt:
         if not isinstance(action, Deal) or action.seat is None:
