@@ -155,6 +155,9 @@ class PieceBoard:
     def on_board_pieces(self) -> list[int]:
         return [p for p, square in enumerate(self.square) if square is not None]
 
+    #: Seats drop out of a board game (see :meth:`seat_in_play`).
+    every_seat_in_play = False
+
     def seat_in_play(self, seat: int) -> bool:
         """A seat with no piece left on the board is out of the game: the turn order skips it."""
         return self.alive[seat] > 0

@@ -94,8 +94,11 @@ class Figure:
         #: The empty cells next to the last tile laid, kept by :meth:`place`.
         self.free_next_to_last: list[Cell] = []
 
+    #: Every seat stays in a game of laid tiles (a board of pieces may count one out), so the
+    #: turn order need not ask :meth:`seat_in_play` seat by seat.
+    every_seat_in_play = True
+
     def seat_in_play(self, seat: int) -> bool:
-        """Every seat stays in a game of laid tiles (a board of pieces may count one out)."""
         return True
 
     def clone(self) -> Figure:

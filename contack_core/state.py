@@ -236,6 +236,8 @@ class GameState:
         """The next seat round the table that is still in play: the position says which are
         out (a board game's seat with no piece left), so an eliminated seat never gets a turn."""
         count = self.seat_count
+        if self.figure.every_seat_in_play:
+            return (self.current + 1) % count
         in_play = self.figure.seat_in_play
         for offset in range(1, count + 1):
             seat = (self.current + offset) % count
@@ -245,6 +247,8 @@ class GameState:
 
     def seats_in_play(self) -> int:
         """How many seats are still in play (every seat, in a game of laid tiles)."""
+        if self.figure.every_seat_in_play:
+            return self.seat_count
         return sum(map(self.figure.seat_in_play, range(self.seat_count)))
 
     def _rule_for(self, action: Action) -> Any:

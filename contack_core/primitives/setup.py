@@ -92,7 +92,7 @@ class DealTiles(SetupStep):
             raise IllegalAction("expected a deal to a seat")
         if action.seat != state.deal_seat:
             raise IllegalAction(f"the deal goes to seat {state.deal_seat} now, not seat {action.seat}")
-        n = self.expected(state)
+        n = min(self.count, len(state.zones[self.source]))  # self.expected(state), spelt out
         if len(action.tiles) != n:
             raise IllegalAction(f"each seat is dealt {n} tiles; {len(action.tiles)} given")
         event = state.deal_to(action.seat, self.target, action.tiles, self.source)
@@ -152,7 +152,7 @@ class LowestTileOpens(SetupStep):
         best: tuple[list[Any], int] | None = None
         for seat, hand in enumerate(state.seat_zones[self.zone]):
             if hand:
-                key = sorted([primary[t] for t in hand])
+                key = sorted(map(primary.__getitem__, hand))
                 if best is None or key < best[0]:
                     best = (key, seat)
         if best is None:
