@@ -77,7 +77,6 @@ def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str],
     for every named value a condition may read (``hand_count`` is
     ``len(_state.seat_zones['hand'][_state.current])``), inlined where it is read.
     """
-    inline = {name: ast.parse(code, mode="eval").body for name, code in values.items()}
     lines = ["def turn_program(_state):", "    _allowed = _state._allowed = {}", "    _actions = []"]
     trees: list[ast.expr] = []
     for index, step in enumerate(steps):
@@ -93,7 +92,7 @@ def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str],
             continue
         known = set(values) | set(constants) | {other.can_name for other in steps[:index]}
         # A fresh copy of each inlined tree per condition: the compiler must not share nodes.
-        trees.append(checked_tree(step.when, known, {k: ast.parse(values[k], mode="eval").body for k in inline}))
+        trees.append(checked_tree(step.when, known, {k: ast.parse(v, mode="eval").body for k, v in values.items()}))
         lines.append(f"    if _tree{len(trees) - 1}:")
         lines.extend("        " + line for line in body)
         lines.extend(["    else:", f"        {step.can_name} = False"])
