@@ -172,9 +172,11 @@ Row = tuple[Any, ...]
 
 @attrs.frozen
 class Outcome:
-    """What the main process needs of a stored game as it arrives: who sat where, the ranks, the status."""
+    """What the main process needs of a stored game as it arrives (statuses, the live leaderboard)."""
 
+    deal_seed: int
     seating: tuple[int, ...]
+    scores: tuple[int, ...] | None
     ranks: tuple[int, ...] | None
     status: str
 
@@ -217,7 +219,8 @@ def play_batch(plan: Plan, games: Sequence[GameSpec]) -> PlayedBatch:
     cpu = time.process_time()
     results = [play_one(plan, game) for game in games]
     rows = [game_row(plan, game, result) for game, result in zip(games, results)]
-    outcomes = [Outcome(result.seating, result.ranks, result.status) for result in results]
+    outcomes = [Outcome(result.deal_seed, result.seating, result.scores, result.ranks, result.status)
+                for result in results]
     if plan.records_dir is None:
         return PlayedBatch(rows, outcomes, time.process_time() - cpu, [result.record or "" for result in results])
     for game, result in zip(games, results):

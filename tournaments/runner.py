@@ -15,18 +15,19 @@ import os
 import signal
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, Protocol
 
 import attrs
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from contack_core.loader import load_rules
 from tournaments.config import TournamentConfig
+from tournaments.live import LIVE_GAMES_PER_SECOND, LiveLeaderboard, LiveStanding
 from tournaments.play import RECORDS_FOLDER, Plan, PlayedBatch, play_batch, warm_worker
 from tournaments.schedule import GameSpec, schedule
 from tournaments.store import Store
@@ -194,6 +195,8 @@ class RunSummary:
     #: depend on what else the machine runs, so they show where time goes even when it is busy.
     worker_cpu: float = 0.0
     main_cpu: float = 0.0
+    #: The live leaderboard's last standings, best first (empty in quiet mode, where it is off).
+    live: tuple[LiveStanding, ...] = ()
 
     @property
     def games_per_s(self) -> float:
@@ -228,8 +231,13 @@ def split(games: Sequence[GameSpec], workers: int) -> list[list[GameSpec]]:
 
 def run_tournament(config: TournamentConfig, output: Path | None = None, workers: int | None = None,
                    backend: str = "local", address: str | None = None, quiet: bool = False,
-                   console: Console | None = None, backend_instance: Backend | None = None) -> RunSummary:
-    """Play every game of the config not yet in the output folder's database."""
+                   console: Console | None = None, backend_instance: Backend | None = None,
+                   live_games_per_second: float | None = LIVE_GAMES_PER_SECOND) -> RunSummary:
+    """Play every game of the config not yet in the output folder's database.
+
+    Unless ``quiet``, a progress bar and the live leaderboard (rating at most
+    ``live_games_per_second`` games a second; None: all) follow the run.
+    """
     check_backend(backend, address)
     output = output or config.output
     rules = load_rules(config.ruleset, dict(config.options))
@@ -240,6 +248,7 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
         plan = make_plan(config, output, workers_share_disk=not (backend == "ray" and address))
         statuses: Counter[str] = Counter()
         startup = seconds = main_cpu = worker_cpu = 0.0
+        leaderboard = None if quiet else LiveLeaderboard(plan.names, live_games_per_second)
         if pending:
             start = time.perf_counter()
             engine = backend_instance or make_backend(backend, workers or available_cores(), address)
@@ -248,28 +257,31 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
                 ready, ready_cpu = time.perf_counter(), time.process_time()
                 startup = ready - start
                 batches = split(pending, engine.workers)
-                worker_cpu = _play_all(engine, plan, batches, store, statuses, len(pending), quiet, console)
+                worker_cpu = _play_all(engine, plan, batches, store, statuses, len(pending), leaderboard, quiet,
+                                       console)
                 seconds, main_cpu = time.perf_counter() - ready, time.process_time() - ready_cpu
             finally:
                 if backend_instance is None:
                     engine.close()
     return RunSummary(output, len(games), len(games) - len(pending), sum(statuses.values()), seconds, startup,
-                      dict(statuses), worker_cpu, main_cpu)
+                      dict(statuses), worker_cpu, main_cpu,
+                      tuple(leaderboard.standings()) if leaderboard is not None else ())
 
 
 def _play_all(engine: Backend, plan: Plan, batches: list[list[GameSpec]], store: Store, statuses: Counter[str],
-              pending: int, quiet: bool, console: Console | None) -> float:
+              pending: int, leaderboard: LiveLeaderboard | None, quiet: bool, console: Console | None) -> float:
     """Store every batch as it arrives; returns the workers' CPU seconds.
 
     This loop runs on a core the workers need too, so it does the least it can per game:
     insert ready-made rows, count statuses. The bar redraws twice a second (rich's default
     ten times costs a few percent of a core, as much as storing the games).
     """
-    progress = Progress(
+    progress = ProgressWithLeaderboard(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("{task.fields[rate]:>7.1f} games/s"), TextColumn("ETA"), TimeRemainingColumn(),
         console=console or Console(stderr=True), disable=quiet, transient=False, refresh_per_second=2,
     )
+    progress.leaderboard = leaderboard
     start = time.perf_counter()
     worker_cpu = 0.0
     done = 0
@@ -279,6 +291,19 @@ def _play_all(engine: Backend, plan: Plan, batches: list[list[GameSpec]], store:
             store.save(batch)
             worker_cpu += batch.cpu_seconds
             statuses.update(outcome.status for outcome in batch.outcomes)
+            if leaderboard is not None:
+                leaderboard.add(batch.outcomes)
             done += len(batch.rows)
             progress.update(task, completed=done, rate=done / max(time.perf_counter() - start, 1e-9))
     return worker_cpu
+
+
+class ProgressWithLeaderboard(Progress):
+    """rich's progress bar with the live leaderboard (if any) drawn under it."""
+
+    leaderboard: LiveLeaderboard | None = None
+
+    def get_renderables(self) -> Iterable[RenderableType]:
+        yield from super().get_renderables()
+        if self.leaderboard is not None:
+            yield self.leaderboard
