@@ -9,6 +9,14 @@ cores other processes kept busy during each best run (on Linux), since two worke
 go twice as fast on two cores when something else holds one of them. For scale it also
 prints the same ratio for a pure Python loop (no I/O, no tournament): the most any
 Python program gains from the second core of this machine.
+
+Wall clock on a shared machine is noisy, so it also accounts CPU time: the workers' CPU
+milliseconds per game with 1 and with 2 workers (the same if they do not get in each
+other's way) and the main process's per game (storing rows, shipping batches: with two
+workers on two cores, it takes its CPU from them). ``ratio_cpu_accounting`` =
+2 W1 / (W2 + M2) is the ratio those costs allow on two cores nobody else uses.
+``--max-other-load`` discards and repeats runs that other processes disturbed. Each run
+is printed to stderr as it ends.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ import argparse
 import json
 import os
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -139,7 +148,7 @@ def main() -> None:
     runs: dict[int, list[Run]] = {1: [], 2: []}
     discarded = 0
     one_spinning, two_spinning = float("inf"), float("inf")
-    for _ in range(args.rounds):
+    for round_number in range(1, args.rounds + 1):
         wait_for_quiet(args.wait_for_quiet)
         one, two = machine_times()
         one_spinning, two_spinning = min(one_spinning, one), min(two_spinning, two)
@@ -147,6 +156,10 @@ def main() -> None:
             run, dropped = measure_quietly(config, workers, args.wait_for_quiet, args.max_other_load, args.retries)
             runs[workers].append(run)
             discarded += dropped
+            print(f"round {round_number}/{args.rounds}, {workers} worker(s): {run.games_per_s:.1f} games/s, "
+                  f"other load {_rounded(run.other_load)} cores, CPU ms/game: workers {run.worker_ms:.3f}, "
+                  f"main {run.main_ms:.4f}" + (f" ({dropped} noisy runs discarded)" if dropped else ""),
+                  file=sys.stderr, flush=True)
     best = {workers: max(measured, key=lambda run: run.games_per_s) for workers, measured in runs.items()}
     worker_ms = {workers: statistics.median(run.worker_ms for run in measured) for workers, measured in runs.items()}
     main_ms = statistics.median(run.main_ms for run in runs[2])
