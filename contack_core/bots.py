@@ -257,6 +257,8 @@ def make_player(spec: str, seed: int | str | None, available: Mapping[str, Any] 
     cls = load_player_class(name, available)
     if rules is not None and not cls.supports_rules(rules):
         supported = ", ".join(sorted(cls.supports or ()))
+        if any(ruleset in (cls.supports or ()) for ruleset in rules.chain):  # the bot itself excludes it
+            supported += f" and the rulesets that extend them, but not {rules.id}"
         raise PlayerSpecError(f"player {name!r} does not play {rules.id} (it supports: {supported})")
     try:
         return cls(seed=seed, **params)

@@ -22,13 +22,28 @@ def running_scores(state: GameState) -> list[int]:
     """Each seat's score as the match counts it, including the hand in progress.
 
     ``scores()`` moves only when a hand ends; a bot judging a play needs the points it
-    makes now.
+    makes now. A solitaire counts its score when the hand ends (the tiles in the figure),
+    so there the running score is what the hand would count if it ended now: otherwise
+    every play would look worthless except the one that ends the game, and a bot would
+    seek to block itself.
     """
     counter = state.rules.match.counter
     totals = state.totals[counter]
     if state.over:
         return list(totals)
-    return [total + gain for total, gain in zip(totals, state.hand_gains[counter])]
+    running = [total + gain for total, gain in zip(totals, state.hand_gains[counter])]
+    if state.seat_count == 1:
+        running[0] += hand_end_value(state, counter)
+    return running
+
+
+def hand_end_value(state: GameState, counter: str) -> int:
+    """What ``counter``'s ``on_hand_end`` would add to the only seat if the hand ended now (0 if it has none)."""
+    hand_end_gain = getattr(state.rules.counters[counter], "hand_end_gain", None)
+    if hand_end_gain is None:
+        return 0
+    return int(hand_end_gain.evaluate({"tiles_held": state.tiles_held(0), "went_out": int(state.went_out == 0),
+                                       "seats": 1, "figure_tiles": len(state.figure.tile_at)}))
 
 
 def immediate_gain(state: GameState, action: Action, seat: int) -> tuple[int, GameState | None]:

@@ -29,6 +29,7 @@ from players.common import TILE_FAMILY, immediate_gain, running_scores, tile_wei
 
 if TYPE_CHECKING:
     from contack_core.actions import Action
+    from contack_core.rules import Rules
     from contack_core.state import GameState
 
 #: Of the game's time per move, the share the search may use (the rest is the referee's margin).
@@ -52,7 +53,7 @@ class MctsPlayer(Player):
     """Information-set MCTS over determinised pile orders; playouts to the end of the hand."""
 
     name = "mcts"
-    description = "Monte Carlo tree search over sampled pile orders, iteration and time budgets"
+    description = "Monte Carlo tree search over sampled pile orders, iteration and time budgets (not solitaires)"
     supports = TILE_FAMILY
     parameters: ClassVar[dict[str, Parameter]] = {
         "iterations": Parameter("iterations", int, 400, "search iterations per move"),
@@ -62,6 +63,12 @@ class MctsPlayer(Player):
         "rollout": Parameter("rollout", str, "greedy",
                              "playout policy: 'random', or 'greedy' (each playout move the best-scoring play)"),
     }
+
+    @classmethod
+    def supports_rules(cls, rules: Rules) -> bool:
+        """Not the solitaires: in Solitaire No. 1 its search picks plays from the discard pile that are
+        not legal (a fault every game), and its reward is a lead over other seats."""
+        return super().supports_rules(rules) and rules.players[1] > 1
 
     def __init__(self, seed: int | str | None = None, **params: Any) -> None:
         super().__init__(seed, **params)

@@ -25,7 +25,7 @@ from contack_core.loader import KeyPath, Mark, Problem, RulesetError, format_pat
 CONFIG_FORMAT = "contack-tournament/1"
 
 #: Names that stand for a config shipped in this package (``contack tournament run demo``).
-SHIPPED_CONFIGS = {"demo": "demo.yaml"}
+SHIPPED_CONFIGS = {"demo": "demo.yaml", "solitaire-1": "solitaire-1.yaml", "solitaire-2": "solitaire-2.yaml"}
 
 _NAME = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}
 _SCALAR = {"type": ["string", "number", "integer", "boolean"]}
@@ -233,22 +233,12 @@ def _check_meaning(data: dict[str, Any], source: str, base: Path | None, problem
             problems.append(problem(f"entrant name {entrant.name!r} is already used by entrant {seen[entrant.name]}",
                                     ("entrants", index, "name")))
         seen.setdefault(entrant.name, index)
-    available = installed_players()
-    for index, entrant in enumerate(entrants):
-        try:
-            player = make_player(entrant.spec(), 0, available)
-        except PlayerSpecError as error:
-            problems.append(problem(str(error), ("entrants", index)))
-        except Exception as error:  # a bot whose constructor crashes is bad input too
-            problems.append(problem(f"player {entrant.player!r} cannot be built: {error!r}", ("entrants", index)))
-        else:
-            getattr(player, "close", lambda: None)()
-
     ruleset = data["ruleset"]
     if (ruleset.endswith((".yaml", ".yml")) or "/" in ruleset) and shipped_example(ruleset) is None:
         ruleset = str(((base or Path.cwd()) / ruleset).resolve())
     options = dict(data.get("options") or {})
     seats = tuple(sorted(data["seats"] if isinstance(data["seats"], list) else [data["seats"]]))
+    rules = None
     try:
         rules = load_rules(ruleset, options)
     except RulesetError as error:
@@ -260,6 +250,16 @@ def _check_meaning(data: dict[str, Any], source: str, base: Path | None, problem
             if not low <= size <= high:
                 problems.append(problem(f"{rules.id} is for {low} to {high} players, not tables of {size}",
                                         ("seats",)))
+    available = installed_players()
+    for index, entrant in enumerate(entrants):
+        try:  # with the rules, so a bot that does not play them is refused here, not in every game
+            player = make_player(entrant.spec(), 0, available, rules)
+        except PlayerSpecError as error:
+            problems.append(problem(str(error), ("entrants", index)))
+        except Exception as error:  # a bot whose constructor crashes is bad input too
+            problems.append(problem(f"player {entrant.player!r} cannot be built: {error!r}", ("entrants", index)))
+        else:
+            getattr(player, "close", lambda: None)()
     for size in seats:
         if size > len(entrants):
             problems.append(problem(f"tables of {size} need at least {size} entrants; there are {len(entrants)}",

@@ -9,6 +9,7 @@ a tournament never dies of one game. The result of a game depends only on its id
 from __future__ import annotations
 
 import io
+import json
 import os
 import time
 from collections.abc import Mapping, Sequence
@@ -22,6 +23,9 @@ from contack_core.game import play_game
 from contack_core.loader import load_rules
 from contack_core.record import RecordWriter, header_for
 from tournaments.schedule import GameSpec, bot_seed
+
+#: Where the records are, in a tournament's folder (the store's layout; rows name their record by it).
+RECORDS_FOLDER = "records"
 
 #: Game statuses: finished cleanly; finished with bot faults the engine absorbed; forfeited
 #: by a seat whose bot failed; stopped by an error that is nobody's seat.
@@ -162,15 +166,63 @@ def write_record(records_dir: str, key: str, text: str) -> None:
     os.replace(path + ".tmp", path)
 
 
-def play_batch(plan: Plan, games: Sequence[GameSpec]) -> list[GameResult]:
+#: A game's row in the results database, in the column order of the store's ``games`` table.
+Row = tuple[Any, ...]
+
+
+@attrs.frozen
+class Outcome:
+    """What the main process needs of a stored game as it arrives (statuses, the live leaderboard)."""
+
+    deal_seed: int
+    seating: tuple[int, ...]
+    scores: tuple[int, ...] | None
+    ranks: tuple[int, ...] | None
+    status: str
+
+
+@attrs.frozen
+class PlayedBatch:
+    """A played batch as it travels back to the main process: ready-made rows, nothing left to compute.
+
+    The worker does all the per-game work (records, JSON columns), so the main process only
+    inserts rows: with two workers on two cores, every cycle the main spends is one a worker
+    does not get.
+    """
+
+    rows: list[Row]
+    outcomes: list[Outcome]
+    cpu_seconds: float  # the worker's CPU time for the batch: playing and writing records
+    #: The record texts, when the workers cannot write them (remote Ray workers); else None.
+    records: list[str] | None = None
+
+
+def game_row(plan: Plan, game: GameSpec, result: GameResult) -> Row:
+    """The database row of a played game (the store's ``games`` columns, in order)."""
+    key = game.key
+    return (
+        key, game.deal_seed, game.deal_index, game.table_size, game.rotation,
+        json.dumps(list(game.seating)), json.dumps([plan.names[e] for e in game.seating]),
+        json.dumps(list(result.scores)) if result.scores is not None else None,
+        json.dumps(list(result.ranks)) if result.ranks is not None else None,
+        result.duration, result.status, json.dumps(list(result.faults), default=str),
+        f"{RECORDS_FOLDER}/{key}.jsonl", time.time(),
+    )
+
+
+def play_batch(plan: Plan, games: Sequence[GameSpec]) -> PlayedBatch:
     """Play games one after another in this process (the unit a worker or a Ray task runs).
 
     With ``plan.records_dir`` the records are written here, in parallel, before the
-    results go back; the main process stores a row only after its record exists.
+    rows go back; the main process stores a row only after its record exists.
     """
+    cpu = time.process_time()
     results = [play_one(plan, game) for game in games]
+    rows = [game_row(plan, game, result) for game, result in zip(games, results)]
+    outcomes = [Outcome(result.deal_seed, result.seating, result.scores, result.ranks, result.status)
+                for result in results]
     if plan.records_dir is None:
-        return results
+        return PlayedBatch(rows, outcomes, time.process_time() - cpu, [result.record or "" for result in results])
     for game, result in zip(games, results):
         write_record(plan.records_dir, game.key, result.record or "")
-    return [attrs.evolve(result, record=None) for result in results]
+    return PlayedBatch(rows, outcomes, time.process_time() - cpu)

@@ -15,21 +15,22 @@ import os
 import signal
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, Protocol
 
 import attrs
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from contack_core.loader import load_rules
 from tournaments.config import TournamentConfig
-from tournaments.play import GameResult, Plan, play_batch, warm_worker
+from tournaments.live import LIVE_GAMES_PER_SECOND, LiveLeaderboard, LiveStanding
+from tournaments.play import RECORDS_FOLDER, Plan, PlayedBatch, play_batch, warm_worker
 from tournaments.schedule import GameSpec, schedule
-from tournaments.store import RECORDS_FOLDER, Store
+from tournaments.store import Store
 
 #: Batches in flight per worker: enough to keep every worker busy while the main stores.
 IN_FLIGHT_PER_WORKER = 2
@@ -50,8 +51,8 @@ class Backend(Protocol):
         """Start every worker and load the plan's rules there, so play time counts games only."""
         ...
 
-    def run(self, plan: Plan, batches: Sequence[list[GameSpec]]) -> Iterator[tuple[list[GameSpec], list[GameResult]]]:
-        """Play the batches; yield each with its results as it completes, in any order."""
+    def run(self, plan: Plan, batches: Sequence[list[GameSpec]]) -> Iterator[PlayedBatch]:
+        """Play the batches; yield each as it completes, in any order."""
         ...
 
     def close(self) -> None: ...
@@ -62,6 +63,12 @@ def available_cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         return os.cpu_count() or 1
+
+
+def _worker_id(pause: float) -> int:
+    """Which worker ran this (after a pause, so that one fast worker cannot take every call)."""
+    time.sleep(pause)
+    return os.getpid()
 
 
 def _start_local_worker(plan: Plan) -> None:
@@ -76,20 +83,25 @@ class LocalBackend:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self.pool: ProcessPoolExecutor | None = None
+        self.warm: set[int] = set()  # process ids of the workers that answered, warm, at the start
 
     def start(self, plan: Plan) -> None:
         self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("spawn"),
                                         initializer=_start_local_worker, initargs=(plan,))
-        # Workers are spawned on demand: as many tasks as workers, at once, start them all.
-        for future in [self.pool.submit(time.sleep, 0.05) for _ in range(self.workers)]:
-            future.result()
+        # Workers are spawned on demand: as many calls as workers, at once, spawn them all. A
+        # worker answers only once warm, and a warm one could answer for a late one, so ask
+        # until every worker has: the clock then starts with none still loading.
+        self.warm = set()
+        while len(self.warm) < self.workers:
+            self.warm.update(future.result() for future in
+                             [self.pool.submit(_worker_id, 0.02) for _ in range(self.workers)])
 
-    def run(self, plan: Plan, batches: Sequence[list[GameSpec]]) -> Iterator[tuple[list[GameSpec], list[GameResult]]]:
+    def run(self, plan: Plan, batches: Sequence[list[GameSpec]]) -> Iterator[PlayedBatch]:
         if self.pool is None:
             self.start(plan)
         assert self.pool is not None
         queue = list(reversed(batches))
-        running: dict[Future[list[GameResult]], list[GameSpec]] = {}
+        running: dict[Future[PlayedBatch], list[GameSpec]] = {}
         try:
             while queue or running:
                 while queue and len(running) < self.workers * IN_FLIGHT_PER_WORKER:
@@ -97,7 +109,8 @@ class LocalBackend:
                     running[self.pool.submit(play_batch, plan, batch)] = batch
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
-                    yield running.pop(future), future.result()
+                    del running[future]
+                    yield future.result()
         finally:
             for future in running:
                 future.cancel()
@@ -132,7 +145,7 @@ class RayBackend:
         warm = self.ray.remote(warm_worker)
         self.ray.get([warm.remote(plan) for _ in range(self.workers)])
 
-    def run(self, plan: Plan, batches: Sequence[list[GameSpec]]) -> Iterator[tuple[list[GameSpec], list[GameResult]]]:
+    def run(self, plan: Plan, batches: Sequence[list[GameSpec]]) -> Iterator[PlayedBatch]:
         ray = self.ray
         plan_ref = ray.put(plan)
         queue = list(reversed(batches))
@@ -144,7 +157,8 @@ class RayBackend:
                     running[self.remote_batch.remote(plan_ref, batch)] = batch
                 done, _ = ray.wait(list(running), num_returns=1)
                 for ref in done:
-                    yield running.pop(ref), ray.get(ref)
+                    del running[ref]
+                    yield ray.get(ref)
         finally:
             for ref in running:
                 ray.cancel(ref, force=True)
@@ -176,6 +190,13 @@ class RunSummary:
     seconds: float  # playing and storing, from the moment the backend was ready
     startup: float  # starting the backend (worker processes, or Ray)
     statuses: dict[str, int]
+    #: CPU seconds of the playing: the workers' (games and records), and the main process's
+    #: (storing rows, the progress bar, shipping batches). Unlike ``seconds``, these do not
+    #: depend on what else the machine runs, so they show where time goes even when it is busy.
+    worker_cpu: float = 0.0
+    main_cpu: float = 0.0
+    #: The live leaderboard's last standings, best first (empty in quiet mode, where it is off).
+    live: tuple[LiveStanding, ...] = ()
 
     @property
     def games_per_s(self) -> float:
@@ -210,48 +231,79 @@ def split(games: Sequence[GameSpec], workers: int) -> list[list[GameSpec]]:
 
 def run_tournament(config: TournamentConfig, output: Path | None = None, workers: int | None = None,
                    backend: str = "local", address: str | None = None, quiet: bool = False,
-                   console: Console | None = None, backend_instance: Backend | None = None) -> RunSummary:
-    """Play every game of the config not yet in the output folder's database."""
+                   console: Console | None = None, backend_instance: Backend | None = None,
+                   live_games_per_second: float | None = LIVE_GAMES_PER_SECOND) -> RunSummary:
+    """Play every game of the config not yet in the output folder's database.
+
+    Unless ``quiet``, a progress bar and the live leaderboard (rating at most
+    ``live_games_per_second`` games a second; None: all) follow the run.
+    """
     check_backend(backend, address)
     output = output or config.output
     rules = load_rules(config.ruleset, dict(config.options))
     games = schedule(len(config.entrants), config.seats, config.deals, config.seed)
-    names = tuple(e.name for e in config.entrants)
     with Store.create_or_resume(output, config.fingerprint_document(rules.digest())) as store:
         finished = store.finished_keys()
         pending = [game for game in games if game.key not in finished]
         plan = make_plan(config, output, workers_share_disk=not (backend == "ray" and address))
         statuses: Counter[str] = Counter()
-        startup = seconds = 0.0
+        startup = seconds = main_cpu = worker_cpu = 0.0
+        leaderboard = None if quiet else LiveLeaderboard(plan.names, live_games_per_second)
         if pending:
             start = time.perf_counter()
             engine = backend_instance or make_backend(backend, workers or available_cores(), address)
             try:
                 engine.start(plan)
-                ready = time.perf_counter()
+                ready, ready_cpu = time.perf_counter(), time.process_time()
                 startup = ready - start
                 batches = split(pending, engine.workers)
-                _play_all(engine, plan, batches, store, names, statuses, len(pending), quiet, console)
-                seconds = time.perf_counter() - ready
+                worker_cpu = _play_all(engine, plan, batches, store, statuses, len(pending), leaderboard, quiet,
+                                       console)
+                seconds, main_cpu = time.perf_counter() - ready, time.process_time() - ready_cpu
             finally:
                 if backend_instance is None:
                     engine.close()
     return RunSummary(output, len(games), len(games) - len(pending), sum(statuses.values()), seconds, startup,
-                      dict(statuses))
+                      dict(statuses), worker_cpu, main_cpu,
+                      tuple(leaderboard.standings()) if leaderboard is not None else ())
 
 
-def _play_all(engine: Backend, plan: Plan, batches: list[list[GameSpec]], store: Store, names: tuple[str, ...],
-              statuses: Counter[str], pending: int, quiet: bool, console: Console | None) -> None:
-    progress = Progress(
+def _play_all(engine: Backend, plan: Plan, batches: list[list[GameSpec]], store: Store, statuses: Counter[str],
+              pending: int, leaderboard: LiveLeaderboard | None, quiet: bool, console: Console | None) -> float:
+    """Store every batch as it arrives; returns the workers' CPU seconds.
+
+    This loop runs on a core the workers need too, so it does the least it can per game:
+    insert ready-made rows, count statuses. The bar redraws twice a second (rich's default
+    ten times costs a few percent of a core, as much as storing the games).
+    """
+    progress = ProgressWithLeaderboard(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("{task.fields[rate]:>7.1f} games/s"), TextColumn("ETA"), TimeRemainingColumn(),
-        console=console or Console(stderr=True), disable=quiet, transient=False,
+        console=console or Console(stderr=True), disable=quiet, transient=False, refresh_per_second=2,
     )
+    progress.leaderboard = leaderboard
     start = time.perf_counter()
+    worker_cpu = 0.0
+    done = 0
     with progress:
         task = progress.add_task("games", total=pending, rate=0.0)
-        for batch, results in engine.run(plan, batches):
-            store.save(zip(batch, results), names)
-            statuses.update(result.status for result in results)
-            done = sum(statuses.values())
+        for batch in engine.run(plan, batches):
+            store.save(batch)
+            worker_cpu += batch.cpu_seconds
+            statuses.update(outcome.status for outcome in batch.outcomes)
+            if leaderboard is not None:
+                leaderboard.add(batch.outcomes)
+            done += len(batch.rows)
             progress.update(task, completed=done, rate=done / max(time.perf_counter() - start, 1e-9))
+    return worker_cpu
+
+
+class ProgressWithLeaderboard(Progress):
+    """rich's progress bar with the live leaderboard (if any) drawn under it."""
+
+    leaderboard: LiveLeaderboard | None = None
+
+    def get_renderables(self) -> Iterable[RenderableType]:
+        yield from super().get_renderables()
+        if self.leaderboard is not None:
+            yield self.leaderboard

@@ -13,18 +13,17 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from tournaments.config import differences, fingerprint
-from tournaments.play import GameResult, write_record
+from tournaments.play import RECORDS_FOLDER, PlayedBatch, write_record
 from tournaments.schedule import GameSpec
 
 DATABASE_NAME = "results.sqlite"
-RECORDS_FOLDER = "records"
 STORE_FORMAT = "contack-tournament-results/1"
 
 _TABLES = """
@@ -156,26 +155,23 @@ class Store:
     def record_path(self, game: GameSpec) -> Path:
         return self.directory / RECORDS_FOLDER / f"{game.key}.jsonl"
 
-    def save(self, played: Iterable[tuple[GameSpec, GameResult]], names: tuple[str, ...]) -> int:
-        """Write the records, then every row in one transaction; returns how many rows were new."""
-        rows = []
-        records = str(self.directory / RECORDS_FOLDER)
-        for game, result in played:
-            key = game.key
-            if result.record is not None:  # not yet written by the worker
-                write_record(records, key, result.record)
-            rows.append((
-                key, game.deal_seed, game.deal_index, game.table_size, game.rotation,
-                json.dumps(list(game.seating)), json.dumps([names[e] for e in game.seating]),
-                json.dumps(list(result.scores)) if result.scores is not None else None,
-                json.dumps(list(result.ranks)) if result.ranks is not None else None,
-                result.duration, result.status, json.dumps(list(result.faults), default=str),
-                f"{RECORDS_FOLDER}/{key}.jsonl", time.time(),
-            ))
+    def save(self, batch: PlayedBatch) -> int:
+        """Write the batch's records if the workers could not, then its rows in one transaction.
+
+        Returns how many rows were new. The rows come ready-made from the worker, so this
+        is all the main process does per game.
+        """
+        if batch.records is not None:
+            records = str(self.directory / RECORDS_FOLDER)
+            for row, text in zip(batch.rows, batch.records):
+                write_record(records, row[0], text)
         with self.connection:
             before = self.connection.total_changes
-            self.connection.executemany(f"INSERT OR IGNORE INTO games VALUES ({', '.join('?' * 14)})", rows)
+            self.connection.executemany(_INSERT, batch.rows)
             return self.connection.total_changes - before
+
+
+_INSERT = f"INSERT OR IGNORE INTO games VALUES ({', '.join('?' * 14)})"
 
 
 def _connect(path: Path) -> sqlite3.Connection:
