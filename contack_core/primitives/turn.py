@@ -19,6 +19,13 @@ if TYPE_CHECKING:
     from contack_core.state import GameState
 
 _WHEN = {"type": "string"}
+#: The parameters of a rule moving a tile from one zone to another.
+_FROM_TO = {
+    "type": "object",
+    "required": ["from", "to"],
+    "properties": {"from": {"type": "string"}, "to": {"type": "string"}, "when": _WHEN},
+    "additionalProperties": False,
+}
 
 
 class TurnRule(Primitive):
@@ -116,12 +123,7 @@ class DrawTile(TurnRule):
     name = "draw"
     action_type = Draw
     ends_turn = False
-    schema = {
-        "type": "object",
-        "required": ["from", "to"],
-        "properties": {"from": {"type": "string"}, "to": {"type": "string"}, "when": _WHEN},
-        "additionalProperties": False,
-    }
+    schema = _FROM_TO
 
     def build(self, context: BuildContext) -> None:
         super().build(context)
@@ -154,12 +156,7 @@ class DiscardTile(TurnRule):
     name = "discard"
     action_type = Discard
     ends_turn = False
-    schema = {
-        "type": "object",
-        "required": ["from", "to"],
-        "properties": {"from": {"type": "string"}, "to": {"type": "string"}, "when": _WHEN},
-        "additionalProperties": False,
-    }
+    schema = _FROM_TO
 
     def build(self, context: BuildContext) -> None:
         super().build(context)
