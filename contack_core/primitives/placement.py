@@ -72,17 +72,11 @@ class ContactPlacement(Primitive):
         self._play_objects: dict[Cell, list[Play | None]] = {}
 
     # ------------------------------------------------------------------ compiled lookups
-    def fits(self, demand: int) -> dict[int, tuple[int, int, int]]:
-        """Tiles that may fill a cell with this demand: tile -> (rotation, points, contacts),
-        ``contacts`` being the number of tiles the cell touches."""
-        found = self._fits.get(demand)
-        if found is None:
-            found = self._compute_fits(demand)
-        return found
-
     def _compute_fits(self, demand: int) -> dict[int, tuple[int, int, int]]:
-        """Fill both tables for ``demand``: intersect the side masks, then score the few
-        (tile, rotation) pairs left, keeping each tile's first rotation that fits."""
+        """Fill both tables for ``demand`` (the tiles that may fill a cell with it: tile ->
+        (rotation, points, contacts), ``contacts`` being the number of tiles the cell
+        touches): intersect the side masks, then score the few (tile, rotation) pairs left,
+        keeping each tile's first rotation that fits."""
         sides = [(side, need) for side, need in enumerate(decode_demand(demand)) if need is not None]
         candidates = -1
         for side, (colour, value) in sides:

@@ -84,7 +84,7 @@ class DealTiles(SetupStep):
 
     def sample(self, state: GameState, rng: random.Random) -> Deal:
         pile = state.zones[self.source]
-        n = min(self.count, len(pile))
+        n = self.expected(state)
         return Deal(state.deal_seat, tuple(pile[: -n - 1 : -1]) if n else ())
 
     def apply(self, state: GameState, action: Any) -> Dealt:
@@ -92,7 +92,7 @@ class DealTiles(SetupStep):
             raise IllegalAction("expected a deal to a seat")
         if action.seat != state.deal_seat:
             raise IllegalAction(f"the deal goes to seat {state.deal_seat} now, not seat {action.seat}")
-        n = min(self.count, len(state.zones[self.source]))  # self.expected(state), spelt out
+        n = self.expected(state)
         if len(action.tiles) != n:
             raise IllegalAction(f"each seat is dealt {n} tiles; {len(action.tiles)} given")
         event = state.deal_to(action.seat, self.target, action.tiles, self.source)
