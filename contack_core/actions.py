@@ -17,7 +17,7 @@ from contack_core.lattice import Cell
 CHANCE = -1
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, weakref_slot=False)
 class Play:
     """Place ``tile`` on ``cell`` of the figure."""
 
@@ -25,26 +25,26 @@ class Play:
     cell: Cell
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, weakref_slot=False)
 class Draw:
     """Draw a tile into the seat's hand (``tile`` is None until it is revealed)."""
 
     tile: int | None = None
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, weakref_slot=False)
 class Discard:
     """Lay ``tile`` aside on a discard pile, face up."""
 
     tile: int
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, weakref_slot=False)
 class Pass:
     """Give up the turn."""
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, weakref_slot=False)
 class Move:
     """Move the piece standing on ``origin`` along ``path``, one point per single step
     (a board game's move; the piece then turns as its rules say)."""
@@ -53,7 +53,7 @@ class Move:
     path: tuple[tuple[int, int], ...]
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, weakref_slot=False)
 class Shuffle:
     """Chance: put ``zone`` in the order ``order`` (top of the pile last)."""
 
@@ -61,7 +61,7 @@ class Shuffle:
     order: tuple[int, ...]
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, weakref_slot=False)
 class Deal:
     """Chance: give ``tiles`` from the deal's source zone to ``seat``, or lay them face up
     on the shared ``zone`` (a stack) when ``seat`` is None."""

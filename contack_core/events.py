@@ -14,7 +14,7 @@ import attrs
 from contack_core.lattice import Cell
 
 
-@attrs.define(slots=True)
+@attrs.define(slots=True, weakref_slot=False)
 class Played:
     """A tile laid on the figure. ``opportunity``: it touched two or more tiles."""
 
@@ -28,20 +28,20 @@ class Played:
     source: str | None = None
 
 
-@attrs.define(slots=True)
+@attrs.define(slots=True, weakref_slot=False)
 class Drew:
     seat: int
     tile: int
 
 
-@attrs.define(slots=True)
+@attrs.define(slots=True, weakref_slot=False)
 class Discarded:
     seat: int
     tile: int
     zone: str
 
 
-@attrs.define(slots=True)
+@attrs.define(slots=True, weakref_slot=False)
 class ChipsMoved:
     """Chips changing hands as a consequence of a play: ``payer`` to ``payee`` (None is
     the bank). ``reason`` says why: ``collect`` (a counting contact), ``loan``, or
@@ -53,7 +53,7 @@ class ChipsMoved:
     reason: str
 
 
-@attrs.define(slots=True)
+@attrs.define(slots=True, weakref_slot=False)
 class Moved:
     """A piece moved on a board of pieces: from ``origin`` along ``path``, then turned to
     ``turn`` quarter turns; ``contacts`` (:class:`contack_core.grid.Contact`) were settled,
@@ -70,19 +70,19 @@ class Moved:
     flipped: bool
 
 
-@attrs.define(slots=True)
+@attrs.define(slots=True, weakref_slot=False)
 class Passed:
     seat: int
 
 
-@attrs.define(slots=True)
+@attrs.define(slots=True, weakref_slot=False)
 class Dealt:
     seat: int | None
     tiles: tuple[int, ...]
     zone: str | None = None
 
 
-@attrs.define(slots=True)
+@attrs.define(slots=True, weakref_slot=False)
 class Shuffled:
     zone: str
 

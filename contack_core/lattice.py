@@ -30,10 +30,24 @@ def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell]:
 
 
 class NeighbourCache(dict[Cell, tuple[Cell, Cell, Cell]]):
-    """Memoised :func:`neighbours`; one per game state family, never global."""
+    """Memoised :func:`neighbours`; one per game state family, never global.
+
+    Every neighbour it hands out is the one tuple object kept for that cell, so the
+    figure's dictionaries, keyed by these cells, find a key by identity instead of
+    comparing tuples.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.canonical: dict[Cell, Cell] = {}
+
+    def intern(self, cell: Cell) -> Cell:
+        """The one tuple object this cache uses for ``cell``."""
+        return self.canonical.setdefault(cell, cell)
 
     def __missing__(self, cell: Cell) -> tuple[Cell, Cell, Cell]:
-        result = self[cell] = neighbours(cell)
+        intern = self.canonical.setdefault
+        result = self[cell] = tuple(intern(n, n) for n in neighbours(cell))  # type: ignore[assignment]
         return result
 
 

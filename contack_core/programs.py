@@ -73,17 +73,17 @@ def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str],
 
     For each step whose ``when`` holds, in order, the program evaluates the step's
     generator; when it offers actions they join the result and ``state._allowed`` maps
-    the action type to the rule. ``values`` gives the engine's expression over ``_state``
+    the action type to the rule (a shared map: never change it). ``values`` gives the engine's expression over ``_state``
     for every named value a condition may read (``hand_count`` is
     ``len(_state.seat_zones['hand'][_state.current])``), inlined where it is read.
     """
-    lines = ["def turn_program(_state):", "    _allowed = _state._allowed = {}", "    _actions = []"]
+    lines = ["def turn_program(_state):", "    _offered = 0", "    _actions = []"]
     trees: list[ast.expr] = []
     for index, step in enumerate(steps):
         body = [f"_found = {step.generator.code}",
                 "if _found:",
                 f"    {step.can_name} = True",
-                f"    _allowed[_type{index}] = _rule{index}",
+                f"    _offered += {1 << index}",
                 "    _actions = _actions + _found if _actions else _found",
                 "else:",
                 f"    {step.can_name} = False"]
@@ -96,12 +96,25 @@ def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str],
         lines.append(f"    if _tree{len(trees) - 1}:")
         lines.extend("        " + line for line in body)
         lines.extend(["    else:", f"        {step.can_name} = False"])
-    lines.append("    return _actions")
+    lines.extend(["    _state._allowed = _allowed_by_offer[_offered]", "    return _actions"])
     namespace = _namespace([step.generator for step in steps], constants)
-    for index, step in enumerate(steps):
-        namespace[f"_type{index}"] = step.action_type
-        namespace[f"_rule{index}"] = step.rule
+    namespace["_allowed_by_offer"] = _AllowedByOffer(steps)
     return _build(lines, trees, namespace, "turn_program")
+
+
+class _AllowedByOffer(dict[int, dict[type, Any]]):
+    """The ``_allowed`` map (action type -> rule) for each set of steps that offered
+    actions, keyed by a bit per step and made once: a turn then makes no dictionary.
+    The maps are shared, so nothing may change them."""
+
+    def __init__(self, steps: Sequence[TurnStep]) -> None:
+        super().__init__()
+        self.steps = steps
+
+    def __missing__(self, offered: int) -> dict[type, Any]:
+        allowed = self[offered] = {step.action_type: step.rule for index, step in enumerate(self.steps)
+                                   if offered >> index & 1}
+        return allowed
 
 
 def compile_consequences(effects: Sequence[Source], endings: Sequence[tuple[str, Source, bool]],

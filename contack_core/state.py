@@ -295,7 +295,7 @@ class GameState:
     def _apply_pass(self) -> Passed:
         self._rule_for(PASS)
         self.turns += 1
-        event = Passed(seat=self.current)
+        event = Passed(self.current)
         self.passes += 1
         if not self._check_hand_end(event):
             self.end_turn()
@@ -349,7 +349,7 @@ class GameState:
         else:
             self._take_named(source, tiles)
         self.seat_zones[zone][seat].extend(tiles)
-        return Dealt(seat=seat, tiles=tiles)
+        return Dealt(seat, tiles)
 
     def deal_to_zone(self, zone: str, tiles: tuple[int, ...], source: str) -> Dealt:
         """Move named ``tiles`` from ``source`` onto the shared ``zone``, face up."""

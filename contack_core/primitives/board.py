@@ -23,8 +23,8 @@ class TriangularLattice(Primitive):
     }
 
     def build(self, context: BuildContext) -> None:
-        self.origin = tuple(self.params.get("origin", (0, 0)))
         self.neighbour_cache = NeighbourCache()
+        self.origin = self.neighbour_cache.intern(tuple(self.params.get("origin", (0, 0))))
 
     def new_position(self, rules: Any, seat_count: int) -> Figure:
         """The empty figure of a hand, its openings as the ruleset's placement counts them."""

@@ -170,7 +170,7 @@ class LowestTileOpens(SetupStep):
 
     def legal(self, state: GameState) -> list[Play]:
         tile = self.opener(state)[1]
-        state._allowed[Play] = self
+        state._allowed = {Play: self}
         return [state.rules.placement.play_object(tile, state.rules.board.origin)]
 
     def apply(self, state: GameState, action: Any) -> Played | None:

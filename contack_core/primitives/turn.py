@@ -147,7 +147,7 @@ class DrawTile(TurnRule):
                 raise IllegalAction(f"tile {name} cannot be drawn: it is not unseen, it is in {state.locate(tile)}")
             pile.remove(tile)
         state.seat_zones[self.target][state.current].append(tile)
-        return Drew(seat=state.current, tile=tile)
+        return Drew(state.current, tile)
 
 
 class DiscardTile(TurnRule):
