@@ -12,6 +12,7 @@ from __future__ import annotations
 import attrs
 
 from contack_core.lattice import Cell
+from contack_core.quick import quick_constructor
 
 #: The seat number :meth:`GameState.current_seat` returns at a chance node.
 CHANCE = -1
@@ -78,3 +79,6 @@ DRAW = Draw()
 
 class IllegalAction(ValueError):
     """An action the rules do not allow here; the message says which rule forbids it."""
+
+make_deal = quick_constructor(Deal)
+make_shuffle = quick_constructor(Shuffle)

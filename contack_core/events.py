@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 
 from contack_core.lattice import Cell
+from contack_core.quick import quick_constructor
 
 
 @attrs.define(slots=True, weakref_slot=False)
@@ -101,3 +102,9 @@ class HandResult:
 
 
 Event = Played | Drew | Discarded | ChipsMoved | Moved | Passed | Dealt | Shuffled
+
+make_played = quick_constructor(Played)
+make_drew = quick_constructor(Drew)
+make_passed = quick_constructor(Passed)
+make_dealt = quick_constructor(Dealt)
+make_shuffled = quick_constructor(Shuffled)

@@ -15,7 +15,18 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from contack_core.actions import CHANCE, PASS, Action, Discard, Draw, IllegalAction, Move, Pass, Play
-from contack_core.events import Dealt, Event, HandResult, Moved, Passed, Played, Shuffled
+from contack_core.events import (
+    Dealt,
+    Event,
+    HandResult,
+    Moved,
+    Passed,
+    Played,
+    Shuffled,
+    make_dealt,
+    make_passed,
+    make_shuffled,
+)
 
 if TYPE_CHECKING:
     from contack_core.lattice import Figure
@@ -295,7 +306,7 @@ class GameState:
     def _apply_pass(self) -> Passed:
         self._rule_for(PASS)
         self.turns += 1
-        event = Passed(self.current)
+        event = make_passed(self.current)
         self.passes += 1
         if not self._check_hand_end(event):
             self.end_turn()
@@ -349,7 +360,7 @@ class GameState:
         else:
             self._take_named(source, tiles)
         self.seat_zones[zone][seat].extend(tiles)
-        return Dealt(seat, tiles)
+        return make_dealt(seat, tiles, None)
 
     def deal_to_zone(self, zone: str, tiles: tuple[int, ...], source: str) -> Dealt:
         """Move named ``tiles`` from ``source`` onto the shared ``zone``, face up."""
@@ -372,7 +383,7 @@ class GameState:
 
     def shuffle(self, zone: str, order: tuple[int, ...]) -> Shuffled:
         current = self.zones[zone]
-        if len(order) != len(current) or set(order) != set(current):
+        if sorted(order) != sorted(current):
             raise IllegalAction(f"a shuffle of {zone} must hold exactly its tiles")
         self.zones[zone] = list(order)
-        return Shuffled(zone=zone)
+        return make_shuffled(zone)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from contack_core.actions import Play
-from contack_core.events import Played
+from contack_core.events import Played, make_played
 from contack_core.lattice import Cell, Figure, decode_demand, edge_code
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 from contack_core.programs import Source
@@ -171,7 +171,7 @@ class ContactPlacement(Primitive):
     def play_from(self, state: GameState, seat: int, zone: list[int], tile: int, cell: Cell) -> Played | None:
         """Move ``tile`` from ``zone`` onto ``cell`` if that is legal; None (no change) if not."""
         figure = state.figure
-        if not (cell in figure.openings or (self.last_played and cell in figure.free_next_to_last)):
+        if not (cell in figure.openings or (self.last_played and cell in figure.free_next_to_last)) or tile not in zone:
             return None
         demand = figure.demands[cell]
         fits = self._fits.get(demand)
@@ -181,13 +181,13 @@ class ContactPlacement(Primitive):
         zone.remove(tile)
         rotation, points, contacts = fit
         figure.place(tile, cell, rotation, self.side_codes[tile][rotation])
-        return Played(seat, tile, cell, points, contacts, contacts >= 2)
+        return make_played(seat, tile, cell, points, contacts, contacts >= 2, None)
 
     def place(self, state: GameState, seat: int, tile: int, cell: Cell, rotation: int, points: int) -> Played:
         figure = state.figure
         contacts = figure.touching(cell)
         figure.place(tile, cell, rotation, self.side_codes[tile][rotation])
-        return Played(seat, tile, cell, points, contacts, contacts >= 2)
+        return make_played(seat, tile, cell, points, contacts, contacts >= 2, None)
 
     def contacts_of(self, figure: Figure, cell: Cell) -> list[dict[str, Any]]:
         """The contacts a placed tile makes with its neighbours (for narration and pictures)."""

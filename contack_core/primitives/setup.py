@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from contack_core.actions import Deal, IllegalAction, Play, Shuffle
+from contack_core.actions import Deal, IllegalAction, Play, Shuffle, make_deal, make_shuffle
 from contack_core.chance import shuffled
 from contack_core.events import Dealt, Played, Shuffled
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
@@ -45,7 +45,7 @@ class ShuffleZone(SetupStep):
         self.zone = context.zone(self.params["zone"], "zone", ("pile",)).key
 
     def sample(self, state: GameState, rng: random.Random) -> Shuffle:
-        return Shuffle(self.zone, tuple(shuffled(state.zones[self.zone], rng)))
+        return make_shuffle(self.zone, tuple(shuffled(state.zones[self.zone], rng)))
 
     def apply(self, state: GameState, action: Any) -> Shuffled:
         if not isinstance(action, Shuffle) or action.zone != self.zone:
@@ -85,10 +85,10 @@ class DealTiles(SetupStep):
     def sample(self, state: GameState, rng: random.Random) -> Deal:
         pile = state.zones[self.source]
         n = self.expected(state)
-        return Deal(state.deal_seat, tuple(pile[: -n - 1 : -1]) if n else ())
+        return make_deal(state.deal_seat, tuple(pile[: -n - 1 : -1]) if n else (), None)
 
     def apply(self, state: GameState, action: Any) -> Dealt:
-        if not isinstance(action, Deal) or action.seat is None:
+        if action.seat is None:  # a Deal, as ``accepts`` says: one to a stack
             raise IllegalAction("expected a deal to a seat")
         if action.seat != state.deal_seat:
             raise IllegalAction(f"the deal goes to seat {state.deal_seat} now, not seat {action.seat}")

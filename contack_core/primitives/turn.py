@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from contack_core.actions import DRAW, PASS, Action, Discard, Draw, IllegalAction, Pass, Play
-from contack_core.events import Discarded, Drew, Played
+from contack_core.events import Discarded, Drew, Played, make_drew
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 from contack_core.programs import Source
 
@@ -100,6 +100,8 @@ class PlayTile(TurnRule):
         """Lay the tile, or return None (changing nothing) if this play is not legal."""
         seat = state.current
         tile = action.tile
+        if self.single_zone is not None:  # a play from the hand: every playout's step
+            return self.placement.play_from(state, seat, state.seat_zones[self.single_zone][seat], tile, action.cell)
         for zone in self.hand_zones:
             tiles = state.seat_zones[zone][seat]
             if tile in tiles:
@@ -112,7 +114,7 @@ class PlayTile(TurnRule):
             else:
                 return None
         event = self.placement.play_from(state, seat, tiles, tile, action.cell)
-        if event is not None and self.single_zone is None:
+        if event is not None:
             event.source = zone
         return event
 
@@ -147,7 +149,7 @@ class DrawTile(TurnRule):
                 raise IllegalAction(f"tile {name} cannot be drawn: it is not unseen, it is in {state.locate(tile)}")
             pile.remove(tile)
         state.seat_zones[self.target][state.current].append(tile)
-        return Drew(state.current, tile)
+        return make_drew(state.current, tile)
 
 
 class DiscardTile(TurnRule):
