@@ -29,26 +29,37 @@ def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell]:
     return tuple((x + dx, y + dy) for dx, dy in offsets)  # type: ignore[return-value]
 
 
-class NeighbourCache(dict[Cell, tuple[Cell, Cell, Cell]]):
-    """Memoised :func:`neighbours`; one per game state family, never global.
+class NeighbourCache:
+    """Memoised :func:`neighbours`; one per board, shared by its figures, never global.
 
     Every neighbour it hands out is the one tuple object kept for that cell, so the
     figure's dictionaries, keyed by these cells, find a key by identity instead of
-    comparing tuples.
+    comparing tuples. (A plain dict inside, not a dict subclass with ``__missing__``:
+    CPython indexes a dict subclass through a slow generic path.)
     """
 
+    __slots__ = ("known", "canonical")
+
     def __init__(self) -> None:
-        super().__init__()
+        self.known: dict[Cell, tuple[Cell, Cell, Cell]] = {}
         self.canonical: dict[Cell, Cell] = {}
 
     def intern(self, cell: Cell) -> Cell:
         """The one tuple object this cache uses for ``cell``."""
         return self.canonical.setdefault(cell, cell)
 
-    def __missing__(self, cell: Cell) -> tuple[Cell, Cell, Cell]:
+    def __contains__(self, cell: Cell) -> bool:
+        return cell in self.known
+
+    def __getitem__(self, cell: Cell) -> tuple[Cell, Cell, Cell]:
+        found = self.known.get(cell)
+        return found if found is not None else self.add(cell)
+
+    def add(self, cell: Cell) -> tuple[Cell, Cell, Cell]:
+        """Work out and keep the neighbours of ``cell``."""
         intern = self.canonical.setdefault
-        result = self[cell] = tuple(intern(n, n) for n in neighbours(cell))  # type: ignore[assignment]
-        return result
+        found = self.known[cell] = tuple(intern(n, n) for n in neighbours(cell))  # type: ignore[assignment]
+        return found
 
 
 def parse_cell(value: object) -> Cell:
@@ -154,7 +165,8 @@ class Figure:
         demands, openings, opening_min = self.demands, self.openings, self.opening_min
         if demands.pop(cell, 0) and cell in openings:
             del openings[cell]
-        n0, n1, n2 = self.neighbour_cache[cell]
+        cache = self.neighbour_cache
+        n0, n1, n2 = cache.known.get(cell) or cache.add(cell)
         free = self.free_next_to_last = []
         if n0 not in tile_at:
             free.append(n0)

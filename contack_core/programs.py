@@ -98,23 +98,15 @@ def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str],
         lines.extend(["    else:", f"        {step.can_name} = False"])
     lines.extend(["    _state._allowed = _allowed_by_offer[_offered]", "    return _actions"])
     namespace = _namespace([step.generator for step in steps], constants)
-    namespace["_allowed_by_offer"] = _AllowedByOffer(steps)
+    # The ``_allowed`` map (action type -> rule) for each set of steps that offered actions,
+    # indexed by a bit per step and made once, so a turn makes no dictionary (a ruleset has
+    # one turn rule per kind of action at most, so a few dozen maps). The maps are shared:
+    # nothing may change them.
+    namespace["_allowed_by_offer"] = [
+        {step.action_type: step.rule for index, step in enumerate(steps) if offered >> index & 1}
+        for offered in range(1 << len(steps))
+    ]
     return _build(lines, trees, namespace, "turn_program")
-
-
-class _AllowedByOffer(dict[int, dict[type, Any]]):
-    """The ``_allowed`` map (action type -> rule) for each set of steps that offered
-    actions, keyed by a bit per step and made once: a turn then makes no dictionary.
-    The maps are shared, so nothing may change them."""
-
-    def __init__(self, steps: Sequence[TurnStep]) -> None:
-        super().__init__()
-        self.steps = steps
-
-    def __missing__(self, offered: int) -> dict[type, Any]:
-        allowed = self[offered] = {step.action_type: step.rule for index, step in enumerate(self.steps)
-                                   if offered >> index & 1}
-        return allowed
 
 
 def compile_consequences(effects: Sequence[Source], endings: Sequence[tuple[str, Source, bool]],

@@ -85,7 +85,9 @@ class GameState:
                 step = self.rules.setup[self.step]
                 legal = [] if step.chance else step.legal(self)
             else:
-                legal = self.rules.turn_program(self)  # also fills self._allowed
+                # Fetched, then called: a call straight off the slot is not specialised by CPython 3.11.
+                turn_program = self.rules.turn_program
+                legal = turn_program(self)  # also sets self._allowed
             self._legal = legal
         return legal
 
