@@ -80,7 +80,9 @@ class DealTiles(SetupStep):
             raise PrimitiveError(f"count must be a whole number, found {self.count!r}", "count")
 
     def expected(self, state: GameState) -> int:
-        return min(self.count, len(state.zones[self.source]))
+        # Not min(): CPython 3.11 parses min's arguments with a format string, on every deal.
+        left = len(state.zones[self.source])
+        return self.count if self.count <= left else left  # noqa: FURB136
 
     def sample(self, state: GameState, rng: random.Random) -> Deal:
         pile = state.zones[self.source]
@@ -158,7 +160,7 @@ class LowestTileOpens(SetupStep):
         if best is None:
             raise IllegalAction("nobody holds a tile to open with")
         seat = best[1]
-        return seat, min(state.seat_zones[self.zone][seat], key=self.position.__getitem__)
+        return seat, sorted(state.seat_zones[self.zone][seat], key=self.position.__getitem__)[0]
 
     def enter(self, state: GameState) -> None:
         state.current = self.opener(state)[0]
