@@ -128,7 +128,8 @@ class GameState:
             if ended is not None:
                 self._finish_hand(ended)
                 return event
-            self.current = (self.current + 1) % self.seat_count
+            following = self.current + 1  # a comparison, not %: integer modulo is a slow path in 3.11
+            self.current = following if following < self.seat_count else 0
             self.drawn = 0
             self._legal = None
             if rules.endings_when_stuck:
