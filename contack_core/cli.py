@@ -315,8 +315,9 @@ def bench(
     option: OptionList = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
     compare: Annotated[Path | None, typer.Option(help="A yardstick script to run on the same games and seats.")] = None,
-    rounds: Annotated[int, typer.Option(min=1, help="With --compare: alternate both engines this many times, "
-                                                    "keep each one's best.")] = 3,
+    rounds: Annotated[int, typer.Option(min=1, help="With --compare: alternate both engines this many times; "
+                                                    "ratio compares each one's best round, ratio_of_totals "
+                                                    "their total times.")] = 3,
 ) -> None:
     """Random games through the interpreter: games/s, actions/s and the counts behind them."""
     from contack_core.bench import run_bench, run_yardstick
@@ -329,16 +330,22 @@ def bench(
         fail(f"no yardstick script at {compare}")
     result: dict[str, Any] = {"ruleset": rules.id, **run_bench(rules, games, players, seed)}
     if compare is not None:
-        # Alternate the two so both see the same machine conditions; best of each.
-        yardstick = run_yardstick(compare, games, players)["games_per_s"]
+        # Alternate the two so both see the same machine conditions: the best round of each,
+        # and the ratio of their total times over all rounds (steadier on a busy machine).
+        measured = run_yardstick(compare, games, players)
+        yardstick, ours_seconds, yardstick_seconds = measured["games_per_s"], result["seconds"], measured["seconds"]
         for _ in range(rounds - 1):
             again = run_bench(rules, games, players, seed)
+            ours_seconds += again["seconds"]
             if again["games_per_s"] > result["games_per_s"]:
                 result.update(again)
-            yardstick = max(yardstick, run_yardstick(compare, games, players)["games_per_s"])
+            measured = run_yardstick(compare, games, players)
+            yardstick = max(yardstick, measured["games_per_s"])
+            yardstick_seconds += measured["seconds"]
         result["rounds"] = rounds
         result["yardstick_games_per_s"] = yardstick
         result["ratio"] = round(result["games_per_s"] / yardstick, 3)
+        result["ratio_of_totals"] = round(yardstick_seconds / ours_seconds, 3)
     if as_json:
         typer.echo(json.dumps(result))
     else:

@@ -324,6 +324,22 @@ def test_bench_is_deterministic_in_its_counts() -> None:
     assert counts[0] == counts[1]
 
 
+def test_bench_compare_reports_best_and_total_ratios(tmp_path: Path) -> None:
+    # A stand-in yardstick that always reports 0.5 s for the games asked of it.
+    script = tmp_path / "yardstick.py"
+    script.write_text("import sys\nn = int(sys.argv[1])\n"
+                      "print(f'games={n} seconds=0.500 games_per_s={n / 0.5:.1f}')\n")
+    result = run("bench", "parker-1939", "--games", "4", "--players", "4", "--json", "--compare", str(script),
+                 "--rounds", "3")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["rounds"] == 3
+    assert data["yardstick_games_per_s"] == 8.0
+    assert data["ratio"] == round(data["games_per_s"] / 8.0, 3)
+    # 1.5 s of yardstick over the interpreter's three rounds, each no faster than its best.
+    assert 0 < data["ratio_of_totals"] <= round(1.5 / (3 * data["seconds"]), 3) + 0.001
+
+
 def test_players_list_lists_random() -> None:
     result = run("players", "list")
     assert result.exit_code == 0
