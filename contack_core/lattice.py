@@ -38,7 +38,7 @@ class NeighbourCache:
     CPython indexes a dict subclass through a slow generic path.)
     """
 
-    __slots__ = ("known", "canonical")
+    __slots__ = ("canonical", "known")
 
     def __init__(self) -> None:
         self.known: dict[Cell, tuple[Cell, Cell, Cell]] = {}

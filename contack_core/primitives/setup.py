@@ -160,7 +160,8 @@ class LowestTileOpens(SetupStep):
         if best is None:
             raise IllegalAction("nobody holds a tile to open with")
         seat = best[1]
-        return seat, sorted(state.seat_zones[self.zone][seat], key=self.position.__getitem__)[0]
+        # sorted()[0], not min(): CPython 3.11 parses min's arguments with a format string.
+        return seat, sorted(state.seat_zones[self.zone][seat], key=self.position.__getitem__)[0]  # noqa: FURB192
 
     def enter(self, state: GameState) -> None:
         state.current = self.opener(state)[0]
