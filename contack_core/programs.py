@@ -73,9 +73,10 @@ def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str],
 
     For each step whose ``when`` holds, in order, the program evaluates the step's
     generator; when it offers actions they join the result and ``state._allowed`` maps
-    the action type to the rule (a shared map: never change it). ``values`` gives the engine's expression over ``_state``
-    for every named value a condition may read (``hand_count`` is
-    ``len(_state.seat_zones['hand'][_state.current])``), inlined where it is read.
+    the action type to the rule (a shared map: never change it). ``values`` gives the
+    engine's expression over ``_state`` for every named value a condition may read
+    (``hand_count`` is ``len(_state.seat_zones['hand'][_state.current])``), inlined where
+    it is read.
     """
     lines = ["def turn_program(_state):", "    _offered = 0", "    _actions = []"]
     trees: list[ast.expr] = []

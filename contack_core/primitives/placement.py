@@ -169,9 +169,10 @@ class ContactPlacement(Primitive):
         return out
 
     def play_from(self, state: GameState, seat: int, zone: list[int], tile: int, cell: Cell) -> Played | None:
-        """Move ``tile`` from ``zone`` onto ``cell`` if that is legal; None (no change) if not."""
+        """Move ``tile`` from ``zone`` (which holds it) onto ``cell`` if that is legal; None (no
+        change) if not."""
         figure = state.figure
-        if not (cell in figure.openings or (self.last_played and cell in figure.free_next_to_last)) or tile not in zone:
+        if not (cell in figure.openings or (self.last_played and cell in figure.free_next_to_last)):
             return None
         demand = figure.demands[cell]
         fits = self._fits.get(demand)

@@ -101,7 +101,8 @@ class PlayTile(TurnRule):
         seat = state.current
         tile = action.tile
         if self.single_zone is not None:  # a play from the hand: every playout's step
-            return self.placement.play_from(state, seat, state.seat_zones[self.single_zone][seat], tile, action.cell)
+            tiles = state.seat_zones[self.single_zone][seat]
+            return self.placement.play_from(state, seat, tiles, tile, action.cell) if tile in tiles else None
         for zone in self.hand_zones:
             tiles = state.seat_zones[zone][seat]
             if tile in tiles:
