@@ -11,6 +11,10 @@ meets the neighbour's edge on that same side number.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from contack_core.programs import Source, define_from
+
 Cell = tuple[int, int]
 
 #: Offsets to the neighbour across sides 0, 1, 2, for up cells and for down cells.
@@ -148,40 +152,54 @@ class Figure:
         """How many tiles an empty cell touches."""
         return sides_touched(self.demands.get(cell, 0))
 
-    def place(self, tile: int, cell: Cell, rotation: int, side_codes: tuple[int, int, int]) -> None:
-        """Lay ``tile`` on ``cell`` turned by ``rotation``.
+    #: ``place(tile, cell, rotation, side_codes)``: lay ``tile`` on ``cell`` turned by
+    #: ``rotation``; ``side_codes[s]`` is the edge code the tile shows on side ``s``, already
+    #: shifted to that side's 16 bits. Compiled from :func:`place_source`, the same text the
+    #: placement rule's compiled play step inlines (see below).
+    place: Callable[[Figure, int, Cell, int, tuple[int, int, int]], None]
 
-        ``side_codes[s]`` is the edge code the tile shows on side ``s``, already shifted to
-        that side's 16 bits. (Unrolled over the three sides: this is the hottest function
-        of a playout.)
-        """
-        tile_at = self.tile_at
-        tile_at[cell] = tile
-        if rotation:
-            self.rotation_at[cell] = rotation
-        self.last = cell
-        self.legal_cells = None
-        demands, openings, opening_min = self.demands, self.openings, self.opening_min
-        if demands.pop(cell, 0) and cell in openings:
-            del openings[cell]
-        cache = self.neighbour_cache  # its __getitem__, spelt out: one call fewer a placement
-        n0, n1, n2 = cache.known.get(cell) or cache.add(cell)
-        free = self.free_next_to_last = []
-        if n0 not in tile_at:
-            free.append(n0)
-            old = demands.get(n0, 0)
-            demands[n0] = old | side_codes[0]
-            if opening_min == 1 or (old and (opening_min == 2 or sides_touched(old) >= opening_min - 1)):
-                openings[n0] = None
-        if n1 not in tile_at:
-            free.append(n1)
-            old = demands.get(n1, 0)
-            demands[n1] = old | side_codes[1]
-            if opening_min == 1 or (old and (opening_min == 2 or sides_touched(old) >= opening_min - 1)):
-                openings[n1] = None
-        if n2 not in tile_at:
-            free.append(n2)
-            old = demands.get(n2, 0)
-            demands[n2] = old | side_codes[2]
-            if opening_min == 1 or (old and (opening_min == 2 or sides_touched(old) >= opening_min - 1)):
-                openings[n2] = None
+
+def place_source(opening_min: int | None = None) -> list[str]:
+    """Laying a tile, as Python statements over ``_figure``, ``_tile``, ``_cell``,
+    ``_rotation`` and ``_codes`` (the arguments of :meth:`Figure.place`); they leave the
+    new free cells in ``_free``. One text, two uses: :meth:`Figure.place` is compiled from
+    it, and the placement rule inlines it in its compiled play step, where a call (five
+    arguments, a frame, the figure's fields fetched again) cost a playout about a twentieth
+    of its instructions. ``opening_min`` given, the test for a new opening is specialised to
+    it; None reads the figure's own. (Unrolled over the three sides: this is the hottest
+    code of a playout.)"""
+    if opening_min is None:
+        opens = "_opening_min == 1 or (_old and (_opening_min == 2 or sides_touched(_old) >= _opening_min - 1))"
+    else:
+        opens = {1: "True", 2: "_old", 3: "_old and sides_touched(_old) >= 2"}[opening_min]
+    lines = [
+        "_tile_at = _figure.tile_at",
+        "_tile_at[_cell] = _tile",
+        "if _rotation:",
+        "    _figure.rotation_at[_cell] = _rotation",
+        "_figure.last = _cell",
+        "_figure.legal_cells = None",
+        "_demands = _figure.demands",
+        "_openings = _figure.openings",
+        *(["_opening_min = _figure.opening_min"] if opening_min is None else []),
+        "if _demands.pop(_cell, 0) and _cell in _openings:",
+        "    del _openings[_cell]",
+        "_cache = _figure.neighbour_cache  # its __getitem__, spelt out: one call fewer",
+        "_n0, _n1, _n2 = _cache.known.get(_cell) or _cache.add(_cell)",
+        "_free = _figure.free_next_to_last = []",
+    ]
+    for side in range(3):
+        lines += [
+            f"if _n{side} not in _tile_at:",
+            f"    _free.append(_n{side})",
+            f"    _old = _demands.get(_n{side}, 0)",
+            f"    _demands[_n{side}] = _old | _codes[{side}]",
+            f"    if {opens}:",
+            f"        _openings[_n{side}] = None",
+        ]
+    return lines
+
+
+Figure.place = define_from(  # type: ignore[method-assign]
+    "place", ["_figure", "_tile", "_cell", "_rotation", "_codes"],
+    Source("\n".join(place_source()), {"sides_touched": sides_touched}))

@@ -49,6 +49,19 @@ def _namespace(sources: Sequence[Source], constants: Mapping[str, Any]) -> dict[
     return namespace
 
 
+def define(lines: Sequence[str], namespace: dict[str, Any], name: str) -> Callable[..., Any]:
+    """The function ``name`` that ``lines`` (the engine's own source, never a ruleset's text)
+    define, its free names looked up in ``namespace``."""
+    exec(compile("\n".join(lines), f"<engine {name}>", "exec"), namespace)  # noqa: S102 - engine source only
+    return namespace[name]  # type: ignore[no-any-return]
+
+
+def define_from(name: str, parameters: Sequence[str], body: Source) -> Callable[..., Any]:
+    """The function ``name(*parameters)`` whose body is ``body`` (engine source)."""
+    lines = [f"def {name}({', '.join(parameters)}):", *("    " + line for line in body.code.splitlines())]
+    return define(lines, dict(body.bindings), name)
+
+
 def _build(lines: list[str], trees: list[ast.expr], namespace: dict[str, Any], name: str) -> Callable[..., Any]:
     """Compile ``lines`` with each placeholder ``_tree<i>`` replaced by ``trees[i]``."""
     module = _PutTrees(trees).visit(ast.parse("\n".join(lines)))

@@ -5,29 +5,42 @@ Calling an attrs class makes CPython 3.11 leave its fast call path: ``type.__cal
 hundred-odd events and actions a game that code competes for the instruction cache with
 the interpreter's loop: building them here instead cut a 4-seat game's instruction-cache
 misses by about a tenth (callgrind's cache simulation). A quick constructor is an ordinary
-Python function:
-it makes the object with ``object.__new__`` and sets exactly the fields ``__init__``
-would, from the class's own field list, so it cannot drift from the class.
+Python function, and :func:`construction_source` the same statements for a compiled
+program to inline: they make the object with ``object.__new__`` and set exactly the
+fields ``__init__`` would, from the class's own field list, so they cannot drift from the
+class.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import attrs
 
+from contack_core.programs import Source, define_from
+
 T = TypeVar("T")
+
+
+def construction_source(cls: type, target: str, values: Sequence[str]) -> Source:
+    """Statements building ``cls`` into the variable ``target`` from ``values``, one Python
+    expression per field in field order (defaults are not applied: give every field)."""
+    names = [field.name for field in attrs.fields(cls)]
+    if len(values) != len(names):
+        raise ValueError(f"{cls.__name__} has {len(names)} fields; {len(values)} values given")
+    alias = f"_{cls.__name__}"
+    frozen = cls.__setattr__ is not object.__setattr__
+    lines = [f"{target} = _new({alias})"]
+    lines += [f"_set({target}, {name!r}, {value})" if frozen else f"{target}.{name} = {value}"
+              for name, value in zip(names, values)]
+    return Source("\n".join(lines), {"_new": object.__new__, "_set": object.__setattr__, alias: cls})
 
 
 def quick_constructor(cls: type[T]) -> Callable[..., T]:
     """A function ``make_<class>(field, ...)`` building ``cls`` from all its fields, given
     positionally (defaults are not applied: pass every field)."""
     names = [field.name for field in attrs.fields(cls)]  # type: ignore[misc]
-    frozen = cls.__setattr__ is not object.__setattr__
-    sets = [f"    _set(made, {name!r}, {name})" if frozen else f"    made.{name} = {name}" for name in names]
     function = f"make_{cls.__name__.lower()}"
-    source = "\n".join([f"def {function}({', '.join(names)}):", "    made = _new(_cls)", *sets, "    return made"])
-    namespace: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "_cls": cls}
-    exec(source, namespace)  # noqa: S102 - source built from the class's own field names
-    return namespace[function]  # type: ignore[no-any-return]
+    built = construction_source(cls, "made", names)
+    return define_from(function, names, Source(built.code + "\nreturn made", built.bindings))  # type: ignore[no-any-return]

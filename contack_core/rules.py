@@ -134,7 +134,7 @@ class Rules:
                 if built.get("placement") is None:
                     raise RulesetError([document.problem(f"turn rule {rule.key!r} lays tiles: it needs a placement",
                                                          ("turn", rule.key))])
-                rule.placement = built["placement"]
+                rule.attach(built["placement"])
         terms = {**DEFAULT_TERMS, **(data.get("terms") or {})}
         return cls(
             id=data["id"], title=data["title"], players=players, options=dict(options), terms=terms,

@@ -158,3 +158,28 @@ def test_figure_clone_is_independent():
     assert (1, 0) not in figure.tile_at and figure.last == (0, 0)
     assert (1, 0) in figure.demands and (1, 1) not in figure.demands
     assert copy.last == (1, 0) and set(copy.tile_at) == {(0, 0), (1, 0)}
+
+
+@pytest.mark.parametrize("opening_min", [1, 2, 3])
+def test_placement_specialised_to_an_opening_rule_keeps_the_figure_as_the_generic_one(opening_min):
+    """The compiled play step inlines the placement specialised to its rule's openings
+    (lattice.place_source); laid the same tiles, it must leave every table of the figure
+    exactly as Figure.place does, openings in the same order."""
+    from contack_core.lattice import place_source, sides_touched
+    from contack_core.programs import Source, define_from
+
+    specialised = define_from("place", ["_figure", "_tile", "_cell", "_rotation", "_codes"],
+                              Source("\n".join(place_source(opening_min)), {"sides_touched": sides_touched}))
+    cache = NeighbourCache()
+    generic, inlined = Figure(opening_min, cache), Figure(opening_min, cache)
+    # (0, 0) stays empty, its three neighbours laid: an opening under every rule.
+    cells = [(1, 0), (2, 0), (0, -1), (1, 1), (-1, 0), (-1, -1), (0, 1), (3, 0), (-2, 0), (2, 1)]
+    for t, cell in enumerate(cells):
+        codes = RULES.placement.side_codes[t][0]
+        generic.place(t, cell, 0, codes)
+        specialised(inlined, t, cell, 0, codes)
+        assert inlined.tile_at == generic.tile_at
+        assert inlined.demands == generic.demands
+        assert list(inlined.openings) == list(generic.openings)
+        assert inlined.free_next_to_last == generic.free_next_to_last
+    assert (0, 0) in generic.openings

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from contack_core.actions import Play
 from contack_core.events import Played, make_played
-from contack_core.lattice import Cell, Figure, decode_demand, edge_code
+from contack_core.lattice import Cell, Figure, decode_demand, edge_code, place_source, sides_touched
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
-from contack_core.programs import Source
+from contack_core.programs import Source, define_from
+from contack_core.quick import construction_source
 
 if TYPE_CHECKING:
     from contack_core.state import GameState
@@ -70,6 +72,10 @@ class ContactPlacement(Primitive):
         self._fit_flags: dict[int, tuple[bool, ...]] = {}
         self._side_masks: dict[tuple[int, int], int] = {}
         self._play_objects: dict[Cell, list[Play | None]] = {}
+        #: ``play_from(state, seat, zone, tile, cell) -> Played | None``, compiled from
+        #: :meth:`play_source`: the play if legal, else None and no change.
+        self.play_from: Callable[[GameState, int, list[int], int, Cell], Played | None] = define_from(
+            "play_from", ["_state", "_seat", "_zone", "_tile", "_cell"], self.play_source())
 
     # ------------------------------------------------------------------ compiled lookups
     def _compute_fits(self, demand: int) -> dict[int, tuple[int, int, int]]:
@@ -168,21 +174,35 @@ class ContactPlacement(Primitive):
                     out.append(row[tile] or self.play_object(tile, cell))
         return out
 
-    def play_from(self, state: GameState, seat: int, zone: list[int], tile: int, cell: Cell) -> Played | None:
-        """Move ``tile`` from ``zone`` (which holds it) onto ``cell`` if that is legal; None (no
-        change) if not."""
-        figure = state.figure
-        if not (cell in figure.openings or (self.last_played and cell in figure.free_next_to_last)):
-            return None
-        demand = figure.demands[cell]
-        fits = self._fits.get(demand)
-        fit = (fits if fits is not None else self._compute_fits(demand)).get(tile)
-        if fit is None:
-            return None
-        zone.remove(tile)
-        rotation, points, contacts = fit
-        figure.place(tile, cell, rotation, self.side_codes[tile][rotation])
-        return make_played(seat, tile, cell, points, contacts, contacts >= 2, None)
+    def play_source(self) -> Source:
+        """Moving ``_tile`` from ``_zone`` (a list that holds it) onto ``_cell`` for ``_seat``,
+        as Python statements over ``_state``: they return None, changing nothing, if the play
+        is not legal, else the :class:`Played`. Every play of a playout runs them, so the
+        figure's placement (:func:`contack_core.lattice.place_source`, specialised to this
+        rule's openings) and the event's construction are inlined; :attr:`play_from` is
+        compiled from them, and a play rule may inline them in turn."""
+        legal_cell = "_cell in _figure.openings" + (" or _cell in _figure.free_next_to_last" if self.last_played else "")
+        played = construction_source(Played, "_event", ["_seat", "_tile", "_cell", "_points", "_contacts",
+                                                        "_contacts >= 2", "None"])
+        lines = [
+            "_figure = _state.figure",
+            f"if not ({legal_cell}):",
+            "    return None",
+            "_demand = _figure.demands[_cell]",
+            "_fits = _fits_by_demand.get(_demand)",
+            "_fit = (_fits if _fits is not None else _compute_fits(_demand)).get(_tile)",
+            "if _fit is None:",
+            "    return None",
+            "_zone.remove(_tile)",
+            "_rotation, _points, _contacts = _fit",
+            "_codes = _side_codes[_tile][_rotation]",
+            *place_source(self.opening_min),
+            *played.code.splitlines(),
+            "return _event",
+        ]
+        return Source("\n".join(lines), {"_fits_by_demand": self._fits, "_compute_fits": self._compute_fits,
+                                          "_side_codes": self.side_codes, "sides_touched": sides_touched,
+                                          **played.bindings})
 
     def place(self, state: GameState, seat: int, tile: int, cell: Cell, rotation: int, points: int) -> Played:
         figure = state.figure

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from contack_core.actions import DRAW, PASS, Action, Discard, Draw, IllegalAction, Pass, Play
 from contack_core.events import Discarded, Drew, Played, make_drew
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
-from contack_core.programs import Source
+from contack_core.programs import Source, define_from
 
 if TYPE_CHECKING:
     from contack_core.expressions import Expression
@@ -75,7 +75,24 @@ class PlayTile(TurnRule):
         self.hand_zones = [zone.key for zone in zones if zone.per_seat]
         self.pile_zones = [zone.key for zone in zones if not zone.per_seat]
         self.single_zone = self.zones[0] if self.hand_zones == self.zones and len(self.zones) == 1 else None
-        self.placement: Any = None  # set by Rules once the placement primitive is built
+        self.placement: Any = None  # set by attach() once the placement primitive is built
+
+    def attach(self, placement: Any) -> None:
+        """Lay tiles with ``placement``. A play from one hand zone, every playout's step, then
+        gets :meth:`apply` compiled with the placement's play inlined (same contract)."""
+        self.placement = placement
+        if self.single_zone is not None:
+            play = placement.play_source()
+            body = Source("\n".join([
+                "_seat = _state.current",
+                "_tile = _action.tile",
+                f"_zone = _state.seat_zones[{self.single_zone!r}][_seat]",
+                "if _tile not in _zone:",
+                "    return None",
+                "_cell = _action.cell",
+                play.code,
+            ]), play.bindings)
+            self.apply = define_from("apply", ["_state", "_action"], body)  # type: ignore[method-assign]
 
     def tiles(self, state: GameState) -> list[int]:
         """The tiles the current seat may play: its hand zones, and each listed pile's top."""
@@ -100,9 +117,6 @@ class PlayTile(TurnRule):
         """Lay the tile, or return None (changing nothing) if this play is not legal."""
         seat = state.current
         tile = action.tile
-        if self.single_zone is not None:  # a play from the hand: every playout's step
-            tiles = state.seat_zones[self.single_zone][seat]
-            return self.placement.play_from(state, seat, tiles, tile, action.cell) if tile in tiles else None
         for zone in self.hand_zones:
             tiles = state.seat_zones[zone][seat]
             if tile in tiles:
