@@ -39,7 +39,7 @@ class GameState:
     __slots__ = (
         "rules", "seat_count", "hand_number", "step", "deal_seat", "current", "passes",
         "drawn", "zones", "seat_zones", "figure", "totals", "hand_gains", "hand_results",
-        "went_out", "over", "chance", "memo", "ledger", "turns", "effects", "_legal", "_allowed",
+        "went_out", "over", "chance", "memo", "ledger", "turns", "effects", "_legal", "_allowed", "setup_step",
     )
 
     def __init__(self, rules: Rules, seat_count: int) -> None:
@@ -77,17 +77,14 @@ class GameState:
         """The actions the current seat may take (empty at a chance node or when over)."""
         legal = self._legal
         if legal is None:
-            if self.over:
-                self._allowed = {}
-                legal = []
-            elif self.step < len(self.rules.setup):
-                self._allowed = {}
-                step = self.rules.setup[self.step]
-                legal = [] if step.chance else step.legal(self)
-            else:
+            step = self.setup_step
+            if step is None and not self.over:
                 # Fetched, then called: a call straight off the slot is not specialised by CPython 3.11.
                 turn_program = self.rules.turn_program
                 legal = turn_program(self)  # also sets self._allowed
+            else:
+                self._allowed = {}
+                legal = [] if step is None or step.chance else step.legal(self)
             self._legal = legal
         return legal
 
@@ -95,7 +92,7 @@ class GameState:
         """Draw the next chance outcome (a shuffle, a deal) with the caller's RNG."""
         if not self.chance:
             raise IllegalAction("not a chance node")
-        return self.rules.setup[self.step].sample(self, rng)
+        return self.setup_step.sample(self, rng)
 
     def apply(self, action: Action) -> Event:
         """Apply ``action`` (checked against the rules) and return what happened.
@@ -107,7 +104,7 @@ class GameState:
             raise IllegalAction("the game is over")
         kind = type(action)
         if self.chance:
-            step = self.rules.setup[self.step]
+            step = self.setup_step
             if kind not in step.accepts:
                 raise IllegalAction(f"{step.explain(self)}, not a {kind.__name__.lower()}")
             event = step.apply(self, action)
@@ -150,6 +147,7 @@ class GameState:
         other.seat_count = self.seat_count
         other.hand_number = self.hand_number
         other.step = self.step
+        other.setup_step = self.setup_step
         other.deal_seat = self.deal_seat
         other.current = self.current
         other.passes = self.passes
@@ -230,9 +228,11 @@ class GameState:
 
     def _enter_step(self) -> None:
         setup = self.rules.setup
-        self.chance = self.step < len(setup) and setup[self.step].chance
-        if self.step < len(setup):
-            setup[self.step].enter(self)
+        #: The set-up step under way, None once the hand is in play.
+        step = self.setup_step = setup[self.step] if self.step < len(setup) else None
+        self.chance = step is not None and step.chance
+        if step is not None:
+            step.enter(self)
 
     def setup_step_done(self) -> None:
         """Called by a set-up primitive when its step is complete."""
@@ -350,6 +350,7 @@ class GameState:
         if rules.match.game_over(self):
             self.over = True
             self.chance = False
+            self.setup_step = None
             self._legal = None
         else:
             self._start_hand()
