@@ -49,17 +49,13 @@ def _namespace(sources: Sequence[Source], constants: Mapping[str, Any]) -> dict[
     return namespace
 
 
-def define(lines: Sequence[str], namespace: dict[str, Any], name: str) -> Callable[..., Any]:
-    """The function ``name`` that ``lines`` (the engine's own source, never a ruleset's text)
-    define, its free names looked up in ``namespace``."""
+def define_from(name: str, parameters: Sequence[str], body: Source) -> Callable[..., Any]:
+    """The function ``name(*parameters)`` whose body is ``body``: the engine's own source,
+    never a ruleset's text, its free names bound by ``body.bindings``."""
+    lines = [f"def {name}({', '.join(parameters)}):", *("    " + line for line in body.code.splitlines())]
+    namespace = dict(body.bindings)
     exec(compile("\n".join(lines), f"<engine {name}>", "exec"), namespace)  # noqa: S102 - engine source only
     return namespace[name]  # type: ignore[no-any-return]
-
-
-def define_from(name: str, parameters: Sequence[str], body: Source) -> Callable[..., Any]:
-    """The function ``name(*parameters)`` whose body is ``body`` (engine source)."""
-    lines = [f"def {name}({', '.join(parameters)}):", *("    " + line for line in body.code.splitlines())]
-    return define(lines, dict(body.bindings), name)
 
 
 def _build(lines: list[str], trees: list[ast.expr], namespace: dict[str, Any], name: str) -> Callable[..., Any]:
