@@ -20,6 +20,7 @@ from contack_core.loader import load_rules, shipped_ruleset_ids
 from contack_core.replay.html import render_html, step_ranges
 from contack_core.replay.svg import render_svg
 from contack_core.replay.terminal import next_position, position_text, run_stepper
+from contack_core.replay.words import viewer_words
 from contack_core.replay.timeline import build_timeline, describe_event
 from helpers import TILES, play_recorded_game, read_lines, ref_neighbours, run_cli, write_lines
 
@@ -341,9 +342,12 @@ def test_every_shipped_ruleset_replays_in_all_three_views(ruleset_id: str, tmp_p
     timeline = build_timeline(record)
     assert timeline.fault is None and len(timeline.steps) == len(lines)
     assert timeline.board_kind is not None, f"{ruleset_id}: the replay cannot draw its board"
+    holds_tiles = any(zone.per_seat for zone in rules.zones.values())  # not so on Klauber's board
     for index in range(0, len(timeline.steps), 9):
         ET.fromstring(render_svg(timeline, index).split("\n", 1)[1])
-        assert re.search(rf"\b{index} \w+ {len(timeline.steps) - 1}\b", position_text(timeline, index))
+        text = position_text(timeline, index)
+        assert re.search(rf"\b{index} \w+ {len(timeline.steps) - 1}\b", text)
+        assert (f"{viewer_words(rules.term('language'))['held']}:" in text) == holds_tiles, text
     if lines[-1]["event"] == "game_end":
         assert list(timeline.steps[-1].scores) == lines[-1]["totals"]
     assert not re.search(r"""(src|href)\s*=\s*["']?https?:""", render_html(timeline))

@@ -99,7 +99,7 @@ def render_html(timeline: Timeline) -> str:
         hand=escape(rules.term("hand").capitalize()),
         previous_hand=escape(words["previous_hand"]), next_hand=escape(words["next_hand"]),
         keys=escape(words["keys"]), score=escape(rules.term("score").capitalize()),
-        held=escape(words["held"]), events_heading=escape(words["events"]),
+        held=escape(words["held"]), held_hidden="" if timeline.holds_tiles else " hidden", events_heading=escape(words["events"]),
         heads=heads, svg=svg, first_box=boxes[0], events=events,
         data=_script_json(_data(timeline, boxes)), script=_SCRIPT, style=_STYLE,
     )
@@ -253,7 +253,7 @@ _PAGE = """<!DOCTYPE html>
 <aside>
 <section><h2>{score}</h2>
 <table id="scores"><thead><tr><th></th>{heads}</tr></thead><tbody></tbody></table></section>
-<section><h2>{held}</h2><ul id="held"></ul><div id="piles"></div></section>
+<section{held_hidden}><h2>{held}</h2><ul id="held"></ul><div id="piles"></div></section>
 <section><h2>{events_heading}</h2><ol id="events">
 {events}
 </ol></section>

@@ -35,11 +35,12 @@ def position_text(timeline: Timeline, index: int) -> str:
         count = len(getattr(step.board, "tiles", ()))
         lines.append(f"{rules.term('tiles')} ({count}):" if count else f"{rules.term('tiles')}: -")
         lines.extend(timeline.board_kind.describe(step.board, timeline.colour_words()))
-    lines.append(f"{words['held']}:")
-    for seat, tiles in enumerate(step.hands):
-        lines.append(f"  {timeline.who(seat)}: {' '.join(tiles) or '-'} ({len(tiles)})")
-    if step.piles:
-        lines.append("  " + " · ".join(f"{name}: {size}" for name, size in step.piles.items()))
+    if timeline.holds_tiles:
+        lines.append(f"{words['held']}:")
+        for seat, tiles in enumerate(step.hands):
+            lines.append(f"  {timeline.who(seat)}: {' '.join(tiles) or '-'} ({len(tiles)})")
+    if step.piles:  # under the tiles held, where there are any
+        lines.append("  " * timeline.holds_tiles + " · ".join(f"{name}: {size}" for name, size in step.piles.items()))
     total = rules.term("total").capitalize() + ("" if step.finished else f" ({words['so_far']})")
     lines.append(f"{total}: " + " · ".join(f"{timeline.who(s)} {v}" for s, v in enumerate(step.scores)))
     for number, scores in enumerate(step.hand_scores, start=1):

@@ -63,6 +63,11 @@ class Timeline:
     def title(self) -> str:
         return self.rules.title
 
+    @property
+    def holds_tiles(self) -> bool:
+        """Whether seats hold tiles at all (not so on Klauber's board, where all is on the table)."""
+        return any(zone.per_seat for zone in self.rules.zones.values())
+
     def colour_words(self) -> dict[str, str]:
         return {colour: self.rules.colour_term(colour) for colour in self.rules.tiles.colours}
 
