@@ -112,18 +112,21 @@ def _allowed(spec: dict[str, Any]) -> str:
 
 
 @rulesets_app.command("validate")
-def rulesets_validate(files: list[Path]) -> None:
-    """Check ruleset files: schema, then meaning. Exit 0 if all are valid, else 1."""
+def rulesets_validate(
+    rulesets: Annotated[list[str], typer.Argument(help="Ruleset files, or shipped ruleset ids.")],
+) -> None:
+    """Check rulesets: schema, then meaning. Exit 0 if all are valid, else 1."""
     bad = 0
-    for file in files:
+    for reference in rulesets:
         try:
-            load_rules(file)
+            is_file = Path(reference).is_file() or reference.endswith((".yaml", ".yml"))
+            load_rules(Path(reference) if is_file else reference)
         except RulesetError as error:
             bad += 1
             for problem in error.problems:
                 typer.echo(str(problem), err=True)
             continue
-        typer.echo(f"{file}: valid")
+        typer.echo(f"{reference}: valid")
     raise typer.Exit(1 if bad else 0)
 
 

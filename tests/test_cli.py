@@ -87,6 +87,15 @@ def test_validate_shipped_ruleset() -> None:
     assert "valid" in result.stdout
 
 
+def test_validate_takes_shipped_ids_as_well_as_files() -> None:
+    result = run("rulesets", "validate", "parker-1939", "examples/six-tile-hands")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == ["parker-1939: valid", "examples/six-tile-hands: valid"]
+    unknown = run("rulesets", "validate", "parker-1893")
+    assert unknown.exit_code == 1
+    assert "no ruleset 'parker-1893': not a file, and not a shipped ruleset id" in unknown.output
+
+
 VARIANT = """\
 extends: parker-1939
 id: house-penalty
