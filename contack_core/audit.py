@@ -72,6 +72,7 @@ class _Auditor:
         self.ended_hand: tuple[int, str] | None = None  # (hand number, end rule) just finished
         self.game_end_seen = False
         self.effects: list[Event] = []  # what the last action led to, for chips lines to match
+        self.chips_stated = False  # whether the record states the last action's chips (then all of them)
         self.acted_in_hand = 0  # the last hand a deal or an action was applied in
 
     # ------------------------------------------------------------------ header
@@ -107,7 +108,7 @@ class _Auditor:
             if kind in ("deal", "play", "draw", "discard", "pass", "move"):
                 self.acted_in_hand = state.hand_number
             if kind != "chips":
-                self.effects = []
+                self._check_chips_complete()
             if kind == "hand":
                 self._hand(data)
             elif kind == "deal":
@@ -166,17 +167,25 @@ class _Auditor:
             raise IllegalAction(f"{what} scores {event.points} points, not {data['points']}")
         return event
 
+    def _check_chips_complete(self) -> None:
+        """A record may leave out an action's chips lines (a game typed in from the table),
+        but once it states one it states them all before the next event. (A record that
+        stops within them is one that stops mid-game.)"""
+        missing = [effect for effect in self.effects if isinstance(effect, ChipsMoved)]
+        if self.chips_stated and missing:
+            raise IllegalAction(f"a chips line is missing here: the chips due also move {_chips_text(_chips_due(missing[0]))}")
+        self.effects = []
+        self.chips_stated = False
+
     def _chips(self, data: dict[str, Any]) -> None:
         if not self.effects:
             raise IllegalAction("no chips change hands here")
+        self.chips_stated = True
         expected = self.effects.pop(0)
         assert isinstance(expected, ChipsMoved)
         stated = (data["from"], data["to"], data["count"], data["reason"])
-        due = ("bank" if expected.payer is None else expected.payer, "bank" if expected.payee is None else expected.payee,
-               expected.count, expected.reason)
-        if stated != due:
-            raise IllegalAction(f"the chips due here move {due[2]} from {due[0]} to {due[1]} ({due[3]}), "
-                                f"not {stated[2]} from {stated[0]} to {stated[1]} ({stated[3]})")
+        if stated != _chips_due(expected):
+            raise IllegalAction(f"the chips due here move {_chips_text(_chips_due(expected))}, not {_chips_text(stated)}")
 
     def _hand(self, data: dict[str, Any]) -> None:
         state = self.state
@@ -304,6 +313,17 @@ class _Auditor:
             hands=len(state.hand_results) if state else 0, events=self.events,
             totals=state.scores() if state else None, winners=state.winners() if finished and state else None,
         )
+
+
+def _chips_due(chips: ChipsMoved) -> tuple[Any, Any, int, str]:
+    """A chips movement as a record's chips line states it: (from, to, count, reason)."""
+    return ("bank" if chips.payer is None else chips.payer, "bank" if chips.payee is None else chips.payee,
+            chips.count, chips.reason)
+
+
+def _chips_text(chips: tuple[Any, Any, int, str]) -> str:
+    payer, payee, count, reason = chips
+    return f"{count} from {payer} to {payee} ({reason})"
 
 
 @attrs.frozen

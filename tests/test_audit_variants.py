@@ -184,7 +184,7 @@ def test_a_hand_typed_record_without_chips_lines_audits_sound(club, tmp_path: Pa
     """A record typed in at a table need not state the chips: the audit works them out."""
     path, lines = club
     expected = audit_record(path)
-    bare = [line for line in lines if line.get("event") != "chips"]
+    bare = [copy.deepcopy(line) for line in lines if line.get("event") != "chips"]  # the fixture is shared
     assert len(bare) < len(lines)
     write_lines(tmp_path / "bare.jsonl", bare)
     verdict = audit_record(tmp_path / "bare.jsonl")
@@ -193,6 +193,24 @@ def test_a_hand_typed_record_without_chips_lines_audits_sound(club, tmp_path: Pa
     # Without chips lines the wrong totals are still caught.
     bare[-1]["totals"][0] += 1
     rejected(tmp_path / "bare.jsonl", bare, len(bare), "the totals are")
+
+
+def test_a_record_that_states_some_of_a_plays_chips_must_state_them_all(club, tmp_path: Path) -> None:
+    _, lines = club
+    kinds = [line.get("event") for line in lines]
+    # The last two chips lines of a play whose chips take two lines or more.
+    i = next(n for n in range(len(kinds) - 2) if kinds[n] == kinds[n + 1] == "chips" != kinds[n + 2])
+    left_out = lines[i + 1]
+    due = f"{left_out['count']} from {left_out['from']} to {left_out['to']} ({left_out['reason']})"
+    # The next event stands where the chips line was due: that line is the bad one.
+    rejected(tmp_path / "r.jsonl", lines[: i + 1] + lines[i + 2:], i + 2,
+             f"a chips line is missing here: the chips due also move {due}")
+    # Leaving out all of them is a record typed in without chips (sound, as above).
+    first = i
+    while kinds[first - 1] == "chips":
+        first -= 1
+    write_lines(tmp_path / "none.jsonl", lines[:first] + lines[i + 2:])
+    assert audit_record(tmp_path / "none.jsonl").valid
 
 
 @pytest.fixture(scope="module")
