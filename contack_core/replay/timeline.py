@@ -65,7 +65,7 @@ class Timeline:
 
     @property
     def holds_tiles(self) -> bool:
-        """Whether seats hold tiles at all (not so on Klauber's board, where all is on the table)."""
+        """Whether seats hold tiles at all (not so where every piece is on the table, or in shared stacks)."""
         return any(zone.per_seat for zone in self.rules.zones.values())
 
     def colour_words(self) -> dict[str, str]:
