@@ -171,9 +171,9 @@ class _Auditor:
         """A record may leave out an action's chips lines (a game typed in from the table),
         but once it states one it states them all before the next event. (A record that
         stops within them is one that stops mid-game.)"""
-        missing = [effect for effect in self.effects if isinstance(effect, ChipsMoved)]
-        if self.chips_stated and missing:
-            raise IllegalAction(f"a chips line is missing here: the chips due also move {_chips_text(_chips_due(missing[0]))}")
+        if self.chips_stated and self.effects:
+            due = _chips_due(self.effects[0])
+            raise IllegalAction(f"a chips line is missing here: the chips due also move {_chips_text(due)}")
         self.effects = []
         self.chips_stated = False
 
@@ -182,10 +182,10 @@ class _Auditor:
             raise IllegalAction("no chips change hands here")
         self.chips_stated = True
         expected = self.effects.pop(0)
-        assert isinstance(expected, ChipsMoved)
         stated = (data["from"], data["to"], data["count"], data["reason"])
-        if stated != _chips_due(expected):
-            raise IllegalAction(f"the chips due here move {_chips_text(_chips_due(expected))}, not {_chips_text(stated)}")
+        due = _chips_due(expected)
+        if stated != due:
+            raise IllegalAction(f"the chips due here move {_chips_text(due)}, not {_chips_text(stated)}")
 
     def _hand(self, data: dict[str, Any]) -> None:
         state = self.state
@@ -315,8 +315,9 @@ class _Auditor:
         )
 
 
-def _chips_due(chips: ChipsMoved) -> tuple[Any, Any, int, str]:
+def _chips_due(chips: Event) -> tuple[Any, Any, int, str]:
     """A chips movement as a record's chips line states it: (from, to, count, reason)."""
+    assert isinstance(chips, ChipsMoved)
     return ("bank" if chips.payer is None else chips.payer, "bank" if chips.payee is None else chips.payee,
             chips.count, chips.reason)
 

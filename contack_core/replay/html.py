@@ -99,7 +99,8 @@ def render_html(timeline: Timeline) -> str:
         hand=escape(rules.term("hand").capitalize()),
         previous_hand=escape(words["previous_hand"]), next_hand=escape(words["next_hand"]),
         keys=escape(words["keys"]), score=escape(rules.term("score").capitalize()),
-        held=escape(words["held"]), held_hidden="" if timeline.holds_tiles else " hidden", events_heading=escape(words["events"]),
+        held=escape(words["held"]), held_hidden="" if timeline.holds_tiles else " hidden",
+        events_heading=escape(words["events"]),
         heads=heads, svg=svg, first_box=boxes[0], events=events,
         data=_script_json(_data(timeline, boxes)), script=_SCRIPT, style=_STYLE,
     )
