@@ -76,8 +76,15 @@ def parse_cell(value: object) -> Cell:
     return (value[0], value[1])
 
 
+#: Bits a side takes in a demand. Three sides of ten bits keep a demand under 2**30, one
+#: digit of a CPython int, so hashing it, and adding to it, take the interpreter's fast paths.
+SIDE_BITS = 10
+_SIDE_MASK = (1 << SIDE_BITS) - 1
+
+
 def edge_code(colour: int, value: int) -> int:
-    """One edge as a non-zero 16-bit code: the colour index above, the value below."""
+    """One edge as a non-zero code of :data:`SIDE_BITS` bits: the colour index (0-2) above,
+    the value (0-255; tiles print two digits) below."""
     return ((colour + 1) << 8) | value
 
 
@@ -85,14 +92,14 @@ def decode_demand(demand: int) -> tuple[tuple[int, int] | None, ...]:
     """The (colour index, value) each side of a cell demands, or None for an open side."""
     out = []
     for side in range(3):
-        code = (demand >> (16 * side)) & 0xFFFF
+        code = (demand >> (SIDE_BITS * side)) & _SIDE_MASK
         out.append(None if code == 0 else ((code >> 8) - 1, code & 0xFF))
     return tuple(out)
 
 
 def sides_touched(demand: int) -> int:
     """How many sides of a cell touch a tile, from its packed demand."""
-    return (demand & 0xFFFF != 0) + (demand >> 16 & 0xFFFF != 0) + (demand >> 32 != 0)
+    return (demand & _SIDE_MASK != 0) + (demand >> SIDE_BITS & _SIDE_MASK != 0) + (demand >> 2 * SIDE_BITS != 0)
 
 
 class Figure:
@@ -100,8 +107,8 @@ class Figure:
 
     Kept incrementally, so legal plays never rescan the figure. ``demands[cell]`` holds,
     for every empty cell touching the figure, one int packing what each side touches
-    (16 bits a side, see :func:`edge_code`; 0 = open side), which makes it a compact key
-    for the placement rule's table of fitting tiles. ``openings`` holds the empty cells
+    (:data:`SIDE_BITS` a side, see :func:`edge_code`; 0 = open side), which makes it a compact
+    key for the placement rule's table of fitting tiles. ``openings`` holds the empty cells
     touching at least ``opening_min`` tiles, in the order they became openings.
     """
 
@@ -154,7 +161,7 @@ class Figure:
 
     #: ``place(tile, cell, rotation, side_codes)``: lay ``tile`` on ``cell`` turned by
     #: ``rotation``; ``side_codes[s]`` is the edge code the tile shows on side ``s``, already
-    #: shifted to that side's 16 bits. Compiled from :func:`place_source`, the same text the
+    #: shifted to that side's bits. Compiled from :func:`place_source`, the same text the
     #: placement rule's compiled play step inlines (see below).
     place: Callable[[Figure, int, Cell, int, tuple[int, int, int]], None]
 
@@ -192,7 +199,7 @@ def place_source(opening_min: int | None = None) -> list[str]:
             f"if _n{side} not in _tile_at:",
             f"    _free.append(_n{side})",
             f"    _old = _demands.get(_n{side}, 0)",
-            f"    _demands[_n{side}] = _old | _codes[{side}]",
+            f"    _demands[_n{side}] = _old + _codes[{side}]",
             f"    if {opens}:",
             f"        _openings[_n{side}] = None",
         ]

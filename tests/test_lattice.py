@@ -7,6 +7,7 @@ import itertools
 import pytest
 
 from contack_core.lattice import (
+    SIDE_BITS,
     Figure,
     NeighbourCache,
     decode_demand,
@@ -78,9 +79,9 @@ def test_neighbour_cache_memoises():
 @pytest.mark.parametrize("value", [1, 5, 10, 255])
 def test_edge_code_round_trip(colour, value):
     code = edge_code(colour, value)
-    assert code != 0 and code < 1 << 16
+    assert code != 0 and code < 1 << SIDE_BITS
     for side in range(3):
-        demand = code << (16 * side)
+        demand = code << (SIDE_BITS * side)
         decoded = decode_demand(demand)
         assert decoded[side] == (colour, value)
         assert sum(d is not None for d in decoded) == 1

@@ -155,6 +155,24 @@ def test_every_bot_returns_a_legal_action(seed, seats, steps, spec):
     assert state.figure.tile_at == before.figure.tile_at and state.zones == before.zones, "the bot changed the state"
 
 
+def test_the_random_bot_picks_as_random_choice_does_from_its_seed():
+    """Its spelt-out pick is ``Random(seed).choice(legal)``: uniform, the same stream."""
+    bot, reference = make_player("random", seed=11, rules=RULES), random.Random(11)
+    state = GameState(RULES, 4)
+    chance = random.Random(5)
+    picks = 0
+    while not state.is_over():
+        if state.is_chance_node():
+            state.apply(state.sample_chance(chance))
+            continue
+        legal = state.legal_actions()
+        chosen = bot.choose(state)
+        assert chosen is reference.choice(legal)
+        state.apply(chosen)
+        picks += 1
+    assert picks > 50
+
+
 @pytest.mark.parametrize("spec", ["greedy", "cautious", "mcts:iterations=30"])
 @pytest.mark.parametrize("seats", [2, 4, 7])
 def test_whole_games_between_bots_finish(spec, seats):

@@ -162,7 +162,8 @@ def test_svg_draws_each_tile_as_an_equilateral_triangle_with_its_coloured_number
 
 def test_neighbouring_tiles_share_an_edge_on_the_page(game: Path) -> None:
     timeline = build_timeline(game)
-    root = ET.fromstring(render_svg(timeline, 40).split("\n", 1)[1])
+    fullest = max(step.index for step in timeline.steps if step.hand == 1 and step.kind == "play")  # hand 1's last
+    root = ET.fromstring(render_svg(timeline, fullest).split("\n", 1)[1])
     corners = {tuple(map(int, g.get("data-cell").split(","))): {tuple(round(v) for v in p) for p in
                parse_points(g.find(f"{SVG}polygon").get("points"))} for g in root.iter(f"{SVG}g")
                if g.get("class") == "tile-group"}

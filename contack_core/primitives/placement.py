@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from contack_core.actions import Play
 from contack_core.events import Played, make_played
-from contack_core.lattice import Cell, Figure, decode_demand, edge_code, place_source, sides_touched
+from contack_core.lattice import SIDE_BITS, Cell, Figure, decode_demand, edge_code, place_source, sides_touched
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 from contack_core.programs import Source, define_from
 from contack_core.quick import construction_source
@@ -59,9 +59,9 @@ class ContactPlacement(Primitive):
         self.pair_points = context.table(self.params["points"], domain, "points")
         self.tiles = tiles
         # side_codes[tile][rotation][side]: the edge code the tile shows on that side,
-        # shifted to the side's 16 bits of a demand (see lattice.Figure).
+        # shifted to the side's bits of a demand (see lattice.Figure).
         self.side_codes = [
-            [tuple(edge_code((side - rotation) % 3, values[(side - rotation) % 3]) << (16 * side)
+            [tuple(edge_code((side - rotation) % 3, values[(side - rotation) % 3]) << (SIDE_BITS * side)
                    for side in range(3)) for rotation in range(3)]
             for values in tiles.values
         ]
