@@ -256,6 +256,26 @@ def test_option_choices_given_as_a_list(tmp_path: Path) -> None:
 
 
 # ----------------------------------------------------------------------------- rulesets: meaning
+def test_contact_placement_refuses_tiles_that_are_not_triangles(tmp_path: Path) -> None:
+    bad = write(tmp_path / "squares.yaml", """\
+        extends: parker-1939
+        id: squares
+        title: Square pieces laid as triangles
+        components:
+          tiles: null
+          pieces:
+            primitive: corner-tiles
+            colours: [red, blue]
+            kinds:
+              two-step: {face: [1, 2, 3, 4], reverse: [4, 4, 4, 4], steps: 2}
+        setup:
+          open: null
+        """)
+    result = validate(bad)
+    assert result.exit_code == 1
+    assert "contact-placement lays triangular tiles: three edge colours" in result.output, result.output
+
+
 def test_unknown_primitive_lists_known_ones(tmp_path: Path) -> None:
     bad = write(tmp_path / "prim.yaml", """\
         extends: parker-1939

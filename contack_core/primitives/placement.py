@@ -48,6 +48,10 @@ class ContactPlacement(Primitive):
             raise PrimitiveError("contact-placement needs a tile set in components", "contact")
         tiles = context.tiles
         domain = {value for values in tiles.values for value in values}  # the printed numbers
+        if len(tiles.colours) != 3 or max(domain) > 255:
+            # A cell's demand packs each side's edge code into SIDE_BITS (lattice.edge_code).
+            raise PrimitiveError("contact-placement lays triangular tiles: three edge colours, values 0 to 255",
+                                 "contact")
         self.last_played: bool = self.params.get("last_played", True)
         self.opening_min: int = context.constant(self.params.get("opening_min_contacts", 2), "opening_min_contacts")
         if not 1 <= self.opening_min <= 3:
