@@ -80,12 +80,15 @@ def parse_cell(value: object) -> Cell:
 #: digit of a CPython int, so hashing it, and adding to it, take the interpreter's fast paths.
 SIDE_BITS = 10
 _SIDE_MASK = (1 << SIDE_BITS) - 1
+#: An edge code's low bits hold the edge's value; the two above, its colour index plus one.
+EDGE_VALUE_BITS = 8
+MAX_EDGE_VALUE = (1 << EDGE_VALUE_BITS) - 1
 
 
 def edge_code(colour: int, value: int) -> int:
     """One edge as a non-zero code of :data:`SIDE_BITS` bits: the colour index (0-2) above,
-    the value (0-255; tiles print two digits) below."""
-    return ((colour + 1) << 8) | value
+    the value (0 to :data:`MAX_EDGE_VALUE`; tiles print two digits) below."""
+    return ((colour + 1) << EDGE_VALUE_BITS) | value
 
 
 def decode_demand(demand: int) -> tuple[tuple[int, int] | None, ...]:
@@ -93,7 +96,7 @@ def decode_demand(demand: int) -> tuple[tuple[int, int] | None, ...]:
     out = []
     for side in range(3):
         code = (demand >> (SIDE_BITS * side)) & _SIDE_MASK
-        out.append(None if code == 0 else ((code >> 8) - 1, code & 0xFF))
+        out.append(None if code == 0 else ((code >> EDGE_VALUE_BITS) - 1, code & MAX_EDGE_VALUE))
     return tuple(out)
 
 

@@ -7,7 +7,16 @@ from typing import TYPE_CHECKING, Any
 
 from contack_core.actions import Play
 from contack_core.events import Played, make_played
-from contack_core.lattice import SIDE_BITS, Cell, Figure, decode_demand, edge_code, place_source, sides_touched
+from contack_core.lattice import (
+    MAX_EDGE_VALUE,
+    SIDE_BITS,
+    Cell,
+    Figure,
+    decode_demand,
+    edge_code,
+    place_source,
+    sides_touched,
+)
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 from contack_core.programs import Source, define_from
 from contack_core.quick import construction_source
@@ -48,10 +57,10 @@ class ContactPlacement(Primitive):
             raise PrimitiveError("contact-placement needs a tile set in components", "contact")
         tiles = context.tiles
         domain = {value for values in tiles.values for value in values}  # the printed numbers
-        if len(tiles.colours) != 3 or max(domain) > 255:
+        if len(tiles.colours) != 3 or max(domain) > MAX_EDGE_VALUE:
             # A cell's demand packs each side's edge code into SIDE_BITS (lattice.edge_code).
-            raise PrimitiveError("contact-placement lays triangular tiles: three edge colours, values 0 to 255",
-                                 "contact")
+            raise PrimitiveError(f"contact-placement lays triangular tiles: three edge colours, values 0 to "
+                                 f"{MAX_EDGE_VALUE}", "contact")
         self.last_played: bool = self.params.get("last_played", True)
         self.opening_min: int = context.constant(self.params.get("opening_min_contacts", 2), "opening_min_contacts")
         if not 1 <= self.opening_min <= 3:
