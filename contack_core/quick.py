@@ -30,11 +30,18 @@ def construction_source(cls: type, target: str, values: Sequence[str]) -> Source
     if len(values) != len(names):
         raise ValueError(f"{cls.__name__} has {len(names)} fields; {len(values)} values given")
     alias = f"_{cls.__name__}"
-    frozen = cls.__setattr__ is not object.__setattr__
     lines = [f"{target} = _new({alias})"]
-    lines += [f"_set({target}, {name!r}, {value})" if frozen else f"{target}.{name} = {value}"
-              for name, value in zip(names, values)]
-    return Source("\n".join(lines), {"_new": object.__new__, "_set": object.__setattr__, alias: cls})
+    bindings: dict[str, Any] = {"_new": object.__new__, alias: cls}
+    if cls.__setattr__ is object.__setattr__:
+        lines += [f"{target}.{name} = {value}" for name, value in zip(names, values)]
+    else:
+        # Frozen: each field through its slot's own setter, as attrs does behind the frozen
+        # ``__setattr__`` (object.__setattr__ would look the name up in the type first).
+        for name, value in zip(names, values):
+            setter = f"{alias}_set_{name}"
+            bindings[setter] = cls.__dict__[name].__set__
+            lines.append(f"{setter}({target}, {value})")
+    return Source("\n".join(lines), bindings)
 
 
 def quick_constructor(cls: type[T]) -> Callable[..., T]:

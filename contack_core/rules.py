@@ -98,8 +98,14 @@ class Rules:
     #: The turn rules compiled into one function: ``turn_program(state)`` lists the legal
     #: actions of the seat to act and records in ``state._allowed`` which rule offers each kind.
     turn_program: Callable[[GameState], list[Action]] = attrs.field(init=False)
+    #: What every hand starts with: the tiles of each shared zone, and the per-seat zones (empty).
+    shared_zone_starts: dict[str, tuple[int, ...]] = attrs.field(init=False)
+    seat_zone_names: tuple[str, ...] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
+        self.shared_zone_starts = {name: tuple(zone.initial_tiles(self)) for name, zone in self.zones.items()
+                                   if not zone.per_seat}
+        self.seat_zone_names = tuple(name for name, zone in self.zones.items() if zone.per_seat)
         self.consequences = {}
         for kind in (Played, Drew, Discarded, Passed, Moved):
             effects = ([counter.on_play_source(f"_counter{i}") for i, counter in enumerate(self.counters.values())]

@@ -12,6 +12,7 @@ the ruleset's compiled primitives what is legal and what an action does.
 from __future__ import annotations
 
 import random
+from operator import add
 from typing import TYPE_CHECKING, Any
 
 from contack_core.actions import CHANCE, PASS, Action, Discard, Draw, IllegalAction, Move, Pass, Play
@@ -24,6 +25,7 @@ from contack_core.events import (
     Played,
     Shuffled,
     make_dealt,
+    make_hand_result,
     make_passed,
     make_shuffled,
 )
@@ -40,6 +42,7 @@ class GameState:
         "rules", "seat_count", "hand_number", "step", "deal_seat", "current", "passes",
         "drawn", "zones", "seat_zones", "figure", "totals", "hand_gains", "hand_results",
         "went_out", "over", "chance", "memo", "ledger", "turns", "effects", "_legal", "_allowed", "setup_step",
+        "_sampled",
     )
 
     def __init__(self, rules: Rules, seat_count: int) -> None:
@@ -60,6 +63,8 @@ class GameState:
         #: Events that followed from the actions applied (chips collected, say), in order,
         #: for observers to take; :func:`contack_core.game.play_game` empties it.
         self.effects: list[Event] = []
+        #: The chance outcome :meth:`sample_chance` drew last, until the next action applied.
+        self._sampled: Action | None = None
         self._start_hand()
 
     # ----------------------------------------------------------------- the state API
@@ -92,7 +97,8 @@ class GameState:
         """Draw the next chance outcome (a shuffle, a deal) with the caller's RNG."""
         if not self.chance:
             raise IllegalAction("not a chance node")
-        return self.setup_step.sample(self, rng)
+        action = self._sampled = self.setup_step.sample(self, rng)
+        return action
 
     def apply(self, action: Action) -> Event:
         """Apply ``action`` (checked against the rules) and return what happened.
@@ -105,9 +111,16 @@ class GameState:
         kind = type(action)
         if self.chance:
             step = self.setup_step
-            if kind not in step.accepts:
-                raise IllegalAction(f"{step.explain(self)}, not a {kind.__name__.lower()}")
-            event = step.apply(self, action)
+            if action is self._sampled:
+                # Drawn by this state's own step from this very position (any action applied
+                # since would have cleared it): the checks a recorded outcome needs are moot.
+                self._sampled = None
+                event = step.apply_sampled(self, action)
+            else:
+                self._sampled = None
+                if kind not in step.accepts:
+                    raise IllegalAction(f"{step.explain(self)}, not a {kind.__name__.lower()}")
+                event = step.apply(self, action)
             self._legal = None
             return event
         if kind is Play:  # the hot path of every playout, inlined
@@ -167,6 +180,7 @@ class GameState:
         other.effects = []  # pending effects belong to this state's observers
         other._legal = self._legal
         other._allowed = self._allowed
+        other._sampled = None
         return other
 
     def scores(self) -> list[int]:
@@ -197,11 +211,11 @@ class GameState:
                     return f"{name} of seat {seat}"
         return "nowhere"
 
-    def tiles_held(self, seat: int) -> int:
-        """How many tiles ``seat`` holds in all its own zones."""
-        held = 0
+    def tiles_held(self) -> list[int]:
+        """How many tiles each seat holds in all its own zones."""
+        held = [0] * self.seat_count
         for per_seat in self.seat_zones.values():
-            held += len(per_seat[seat])
+            held = list(map(add, held, map(len, per_seat)))
         return held
 
     # ----------------------------------------------------------------- transitions
@@ -214,9 +228,8 @@ class GameState:
         self.passes = 0
         self.drawn = 0
         self.went_out: int | None = None
-        self.zones = {name: list(zone.initial_tiles(rules)) for name, zone in rules.zones.items() if not zone.per_seat}
-        self.seat_zones = {name: [[] for _ in range(self.seat_count)]
-                           for name, zone in rules.zones.items() if zone.per_seat}
+        self.zones = {name: list(tiles) for name, tiles in rules.shared_zone_starts.items()}
+        self.seat_zones = {name: [[] for _ in range(self.seat_count)] for name in rules.seat_zone_names}
         self.figure: Figure = rules.new_figure(self.seat_count)
         self.hand_gains = {name: [0] * self.seat_count for name in rules.counters}
         #: What rule primitives work out once per hand (say, who opens), by primitive key.
@@ -334,14 +347,8 @@ class GameState:
         rules = self.rules
         for counter in rules.counters.values():
             counter.on_hand_end(self)
-        result = HandResult(
-            number=self.hand_number,
-            reason=reason,
-            scores=tuple(self.hand_gains[rules.match.counter]),
-            held=tuple(map(self.tiles_held, range(self.seat_count))),
-            went_out=self.went_out,
-            figure=self.figure,
-        )
+        result = make_hand_result(self.hand_number, reason, tuple(self.hand_gains[rules.match.counter]),
+                                  tuple(self.tiles_held()), self.went_out, self.figure)
         self.hand_results.append(result)
         for name, gains in self.hand_gains.items():
             totals = self.totals[name]
@@ -385,9 +392,9 @@ class GameState:
         for tile in tiles:
             pile.remove(tile)
 
-    def shuffle(self, zone: str, order: tuple[int, ...]) -> Shuffled:
-        current = self.zones[zone]
-        if sorted(order) != sorted(current):
+    def shuffle(self, zone: str, order: tuple[int, ...], checked: bool = True) -> Shuffled:
+        """Put ``zone`` in ``order``; ``checked=False`` for an order known to hold its tiles."""
+        if checked and sorted(order) != sorted(self.zones[zone]):
             raise IllegalAction(f"a shuffle of {zone} must hold exactly its tiles")
         self.zones[zone] = list(order)
         return make_shuffled(zone)

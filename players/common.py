@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from contack_core.actions import Action, Play
+from contack_core.primitives.scoring import hand_end_gains
 
 if TYPE_CHECKING:
     from contack_core.state import GameState
@@ -42,8 +43,7 @@ def hand_end_value(state: GameState, counter: str) -> int:
     hand_end_gain = getattr(state.rules.counters[counter], "hand_end_gain", None)
     if hand_end_gain is None:
         return 0
-    return int(hand_end_gain.evaluate({"tiles_held": state.tiles_held(0), "went_out": int(state.went_out == 0),
-                                       "seats": 1, "figure_tiles": len(state.figure.tile_at)}))
+    return int(hand_end_gains(hand_end_gain, state)[0])
 
 
 def immediate_gain(state: GameState, action: Action, seat: int) -> tuple[int, GameState | None]:

@@ -28,8 +28,4 @@ class TriangularLattice(Primitive):
 
     def new_position(self, rules: Any, seat_count: int) -> Figure:
         """The empty figure of a hand, its openings as the ruleset's placement counts them."""
-        return self.new_figure(rules.placement.opening_min)
-
-    def new_figure(self, opening_min: int) -> Figure:
-        """An empty figure whose ``openings`` are cells touching ``opening_min`` tiles or more."""
-        return Figure(opening_min, self.neighbour_cache)
+        return Figure(rules.placement.opening_min, self.neighbour_cache)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from contack_core.events import ChipsMoved, Played
@@ -9,12 +10,27 @@ from contack_core.primitives.registry import BuildContext, Primitive
 from contack_core.programs import Source
 
 if TYPE_CHECKING:
+    from contack_core.expressions import Expression
     from contack_core.state import GameState
 
 #: Names an ``on_play`` expression may read.
 PLAY_VALUES = ("points", "contacts", "opportunity")
-#: Names an ``on_hand_end`` expression may read.
-HAND_END_VALUES = ("tiles_held", "went_out", "seats", "figure_tiles")
+#: Names an ``on_hand_end`` expression may read, each with how to work it out for every
+#: seat at once (a hand's end runs once a hand, cold: one pass over the seats, no dicts).
+HAND_END_COLUMNS: dict[str, Callable[[GameState], list[int]]] = {
+    "tiles_held": lambda state: state.tiles_held(),
+    "went_out": lambda state: [int(state.went_out == seat) for seat in range(state.seat_count)],
+    "seats": lambda state: [state.seat_count] * state.seat_count,
+    "figure_tiles": lambda state: [len(state.figure.tile_at)] * state.seat_count,
+}
+HAND_END_VALUES = tuple(HAND_END_COLUMNS)
+
+
+def hand_end_gains(expression: Expression, state: GameState) -> list[int]:
+    """An ``on_hand_end`` expression's value for each seat, as the hand stands now."""
+    if not expression.names:
+        return [expression.function()] * state.seat_count
+    return list(map(expression.function, *[HAND_END_COLUMNS[name](state) for name in expression.names]))
 
 
 class ScoreKeeper(Primitive):
@@ -80,10 +96,8 @@ class Counter(ScoreKeeper):
 
     def on_hand_end(self, state: GameState) -> None:
         gains = state.hand_gains[self.key]
-        for seat in range(state.seat_count):
-            values = {"tiles_held": state.tiles_held(seat), "went_out": int(state.went_out == seat),
-                      "seats": state.seat_count, "figure_tiles": len(state.figure.tile_at)}
-            gains[seat] += self.hand_end_gain.evaluate(values)
+        for seat, gain in enumerate(hand_end_gains(self.hand_end_gain, state)):
+            gains[seat] += gain
 
 
 class CollectFromOthers(Counter):
@@ -155,10 +169,7 @@ class CollectFromOthers(Counter):
         bank) is a payment like any other: a seat short of chips pays what it has or borrows
         the rest, as ``when_short`` says, and the payment is an effect the record keeps."""
         gains = state.hand_gains[self.key]
-        for seat in range(state.seat_count):
-            values = {"tiles_held": state.tiles_held(seat), "went_out": int(state.went_out == seat),
-                      "seats": state.seat_count, "figure_tiles": len(state.figure.tile_at)}
-            gain = self.hand_end_gain.evaluate(values)
+        for seat, gain in enumerate(hand_end_gains(self.hand_end_gain, state)):
             if gain >= 0:
                 gains[seat] += gain
                 continue

@@ -27,6 +27,11 @@ class SetupStep(Primitive):
     def enter(self, state: GameState) -> None:
         """Called when the set-up reaches this step."""
 
+    def apply_sampled(self, state: GameState, action: Any) -> Any:
+        """Apply an outcome this step's :meth:`sample` drew from the state as it stands: a
+        step may skip the checks a recorded outcome needs (the default does not)."""
+        return self.apply(state, action)
+
     def explain(self, state: GameState) -> str:
         """What this step waits for (for error messages)."""
         kinds = " or ".join(t.__name__.lower() for t in self.accepts)
@@ -51,6 +56,11 @@ class ShuffleZone(SetupStep):
         if not isinstance(action, Shuffle) or action.zone != self.zone:
             raise IllegalAction(f"expected a shuffle of {self.zone}")
         event = state.shuffle(self.zone, action.order)
+        state.setup_step_done()
+        return event
+
+    def apply_sampled(self, state: GameState, action: Shuffle) -> Shuffled:
+        event = state.shuffle(self.zone, action.order, checked=False)
         state.setup_step_done()
         return event
 
@@ -85,9 +95,10 @@ class DealTiles(SetupStep):
         return self.count if self.count <= left else left  # noqa: FURB136
 
     def sample(self, state: GameState, rng: random.Random) -> Deal:
+        # The top ``expected`` tiles, top first (as :meth:`expected`, spelt out: every hand deals).
         pile = state.zones[self.source]
-        n = self.expected(state)
-        return make_deal(state.deal_seat, tuple(pile[: -n - 1 : -1]) if n else (), None)
+        n = self.count if self.count <= len(pile) else len(pile)  # noqa: FURB136
+        return make_deal(state.deal_seat, tuple(pile[: -n - 1 : -1]), None)
 
     def apply(self, state: GameState, action: Any) -> Dealt:
         if action.seat is None:  # a Deal, as ``accepts`` says: one to a stack
@@ -97,6 +108,9 @@ class DealTiles(SetupStep):
         n = self.expected(state)
         if len(action.tiles) != n:
             raise IllegalAction(f"each seat is dealt {n} tiles; {len(action.tiles)} given")
+        return self.apply_sampled(state, action)
+
+    def apply_sampled(self, state: GameState, action: Deal) -> Dealt:
         event = state.deal_to(action.seat, self.target, action.tiles, self.source)
         state.deal_seat += 1
         if state.deal_seat == state.seat_count:
@@ -150,18 +164,28 @@ class LowestTileOpens(SetupStep):
         return found
 
     def _find_opener(self, state: GameState) -> tuple[int, int]:
-        primary = self.primary
-        best: tuple[list[Any], int] | None = None
-        for seat, hand in enumerate(state.seat_zones[self.zone]):
-            if hand:
-                key = sorted(map(primary.__getitem__, hand))
-                if best is None or key < best[0]:
-                    best = (key, seat)
-        if best is None:
+        """One pass over the tiles dealt finds the lowest value and its holder; only when
+        another seat holds that value too are whole hands compared. (Plain loops: every hand
+        opens, and sorting each hand through ``map`` ran twice the instructions.)"""
+        primary, hands = self.primary, state.seat_zones[self.zone]
+        low, seat, shared = None, -1, False
+        for holder, hand in enumerate(hands):
+            for tile in hand:
+                value = primary[tile]
+                if low is None or value < low:
+                    low, seat, shared = value, holder, False
+                elif value == low and holder != seat:
+                    shared = True
+        if seat < 0:
             raise IllegalAction("nobody holds a tile to open with")
-        seat = best[1]
-        # sorted()[0], not min(): CPython 3.11 parses min's arguments with a format string.
-        return seat, sorted(state.seat_zones[self.zone][seat], key=self.position.__getitem__)[0]  # noqa: FURB192
+        if shared:
+            seat = min((sorted(primary[tile] for tile in hand), holder) for holder, hand in enumerate(hands) if hand)[1]
+        position, hand = self.position, hands[seat]
+        tile = hand[0]
+        for other in hand:
+            if position[other] < position[tile]:
+                tile = other
+        return seat, tile
 
     def enter(self, state: GameState) -> None:
         state.current = self.opener(state)[0]
