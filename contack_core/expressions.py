@@ -124,7 +124,8 @@ def _check(source: str | int | float | bool, known: set[str]) -> tuple[ast.Expre
     return tree, names, source
 
 
-def checked_tree(source: str, known: set[str], inline: Mapping[str, ast.expr] | None = None) -> ast.expr:
+def checked_tree(source: str | int | float | bool, known: set[str],
+                 inline: Mapping[str, ast.expr] | None = None) -> ast.expr:
     """The whitelisted tree of ``source`` (names outside ``known`` refused), with ``**``
     bounded and each name in ``inline`` replaced by the engine's own tree for it; for the
     compiled programs of :mod:`contack_core.programs`."""

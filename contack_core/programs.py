@@ -119,6 +119,17 @@ def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str],
     return _build(lines, trees, namespace, "turn_program")
 
 
+def compile_per_seat(name: str, source: str | int | float | bool, values: Mapping[str, str],
+                      constants: Mapping[str, Any]) -> Callable[[Any], list[Any]]:
+    """One function ``name(state) -> [the value of source for each seat]``. ``source`` is a
+    ruleset's expression (whitelisted here); ``values`` gives, for every name it may read,
+    the engine's expression over ``_state`` and ``_seat``, inlined where it is read."""
+    inline = {key: ast.parse(value, mode="eval").body for key, value in values.items()}
+    tree = checked_tree(source, set(values) | set(constants), inline)
+    lines = [f"def {name}(_state):", "    return [_tree0 for _seat in _range(_state.seat_count)]"]
+    return _build(lines, [tree], {**_namespace([], constants), "_range": range, "_int": int}, name)
+
+
 def compile_consequences(effects: Sequence[Source], endings: Sequence[tuple[str, Source, bool]],
                          name: str) -> Callable[[Any, Any], str | None] | None:
     """One function ``name(state, event) -> key of the ending that fired, or None`` for what

@@ -228,10 +228,18 @@ class GameState:
         self.passes = 0
         self.drawn = 0
         self.went_out: int | None = None
-        self.zones = {name: list(tiles) for name, tiles in rules.shared_zone_starts.items()}
-        self.seat_zones = {name: [[] for _ in range(self.seat_count)] for name in rules.seat_zone_names}
+        # Loops, not comprehensions: each comprehension is a function call in CPython 3.11.
+        seats = range(self.seat_count)
+        self.zones = {}
+        for name, tiles in rules.shared_zone_starts.items():
+            self.zones[name] = list(tiles)
+        self.seat_zones = {}
+        for name in rules.seat_zone_names:
+            self.seat_zones[name] = [[] for _ in seats]
         self.figure: Figure = rules.new_figure(self.seat_count)
-        self.hand_gains = {name: [0] * self.seat_count for name in rules.counters}
+        self.hand_gains = {}
+        for name in rules.counters:
+            self.hand_gains[name] = [0] * self.seat_count
         #: What rule primitives work out once per hand (say, who opens), by primitive key.
         self.memo: dict[str, Any] = {}
 

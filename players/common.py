@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from contack_core.actions import Action, Play
-from contack_core.primitives.scoring import hand_end_gains
 
 if TYPE_CHECKING:
     from contack_core.state import GameState
@@ -40,10 +39,10 @@ def running_scores(state: GameState) -> list[int]:
 
 def hand_end_value(state: GameState, counter: str) -> int:
     """What ``counter``'s ``on_hand_end`` would add to the only seat if the hand ended now (0 if it has none)."""
-    hand_end_gain = getattr(state.rules.counters[counter], "hand_end_gain", None)
-    if hand_end_gain is None:
+    hand_end_values = getattr(state.rules.counters[counter], "hand_end_values", None)
+    if hand_end_values is None:
         return 0
-    return int(hand_end_gains(hand_end_gain, state)[0])
+    return int(hand_end_values(state)[0])
 
 
 def immediate_gain(state: GameState, action: Action, seat: int) -> tuple[int, GameState | None]:

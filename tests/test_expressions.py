@@ -165,3 +165,22 @@ def test_tabulate_of_one_argument_expression():
 def test_tabulate_rejects_other_names():
     with pytest.raises(ExpressionError, match="only read a and b"):
         tabulate(compile_expression("a + c", ["a", "b", "c"]), range(5))
+
+
+# --------------------------------------------------------------------------- per-seat programs
+def test_per_seat_program_inlines_the_engine_values_for_each_seat() -> None:
+    """compile_per_seat: one call gives a ruleset expression's value for every seat, the
+    names it reads replaced by the engine's expressions over ``_state`` and ``_seat``."""
+    from types import SimpleNamespace
+
+    from contack_core.programs import compile_per_seat
+
+    values = {"held": "_held[_seat]", "out": "_int(_state.went_out == _seat)", "seats": "_state.seat_count"}
+    program = compile_per_seat("gains", "-penalty * held + bonus * out + seats", values, {"penalty": 10, "bonus": 7})
+    state = SimpleNamespace(seat_count=3, went_out=1)
+    program.__globals__["_held"] = [2, 0, 5]
+    assert program(state) == [-20 + 3, 7 + 3, -50 + 3]
+    with pytest.raises(ExpressionError, match="attribute"):
+        compile_per_seat("gains", "held.real", values, {})
+    with pytest.raises(ExpressionError, match="unknown name '_state'"):
+        compile_per_seat("gains", "_state", values, {})

@@ -6,31 +6,24 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from contack_core.events import ChipsMoved, Played
-from contack_core.primitives.registry import BuildContext, Primitive
-from contack_core.programs import Source
+from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
+from contack_core.programs import Source, compile_per_seat
 
 if TYPE_CHECKING:
-    from contack_core.expressions import Expression
     from contack_core.state import GameState
 
 #: Names an ``on_play`` expression may read.
 PLAY_VALUES = ("points", "contacts", "opportunity")
-#: Names an ``on_hand_end`` expression may read, each with how to work it out for every
-#: seat at once (a hand's end runs once a hand, cold: one pass over the seats, no dicts).
-HAND_END_COLUMNS: dict[str, Callable[[GameState], list[int]]] = {
-    "tiles_held": lambda state: state.tiles_held(),
-    "went_out": lambda state: [int(state.went_out == seat) for seat in range(state.seat_count)],
-    "seats": lambda state: [state.seat_count] * state.seat_count,
-    "figure_tiles": lambda state: [len(state.figure.tile_at)] * state.seat_count,
-}
-HAND_END_VALUES = tuple(HAND_END_COLUMNS)
+#: Names an ``on_hand_end`` expression may read.
+HAND_END_VALUES = ("tiles_held", "went_out", "seats", "figure_tiles")
 
 
-def hand_end_gains(expression: Expression, state: GameState) -> list[int]:
-    """An ``on_hand_end`` expression's value for each seat, as the hand stands now."""
-    if not expression.names:
-        return [expression.function()] * state.seat_count
-    return list(map(expression.function, *[HAND_END_COLUMNS[name](state) for name in expression.names]))
+def hand_end_sources(seat_zones: list[str]) -> dict[str, str]:
+    """Each of :data:`HAND_END_VALUES` as the engine's expression over ``_state`` and
+    ``_seat``, for :func:`contack_core.programs.compile_per_seat`."""
+    held = " + ".join(f"len(_state.seat_zones[{zone!r}][_seat])" for zone in seat_zones) or "0"
+    return {"tiles_held": held, "went_out": "_int(_state.went_out == _seat)", "seats": "_state.seat_count",
+            "figure_tiles": "len(_state.figure.tile_at)"}
 
 
 class ScoreKeeper(Primitive):
@@ -76,7 +69,14 @@ class Counter(ScoreKeeper):
     def build(self, context: BuildContext) -> None:
         self.initial = context.constant(self.params.get("initial", 0), "initial")
         self.play_gain = context.expression(self.params.get("on_play", 0), PLAY_VALUES, "on_play")
-        self.hand_end_gain = context.expression(self.params.get("on_hand_end", 0), HAND_END_VALUES, "on_hand_end")
+        seat_zones = [name for name, zone in context.zones.items() if zone.per_seat]
+        try:
+            #: ``hand_end_values(state)``: what ``on_hand_end`` gives each seat as the hand stands
+            #: (compiled: a hand's end runs cold, so one call and no dict of values per seat).
+            self.hand_end_values: Callable[[GameState], list[int]] = compile_per_seat(
+                "hand_end_values", self.params.get("on_hand_end", 0), hand_end_sources(seat_zones), context.options)
+        except ValueError as error:
+            raise PrimitiveError(str(error), "on_hand_end") from None
         # The common case, "on_play: points", skips the call in the hot loop.
         self._gain_is_points = self.play_gain.source.strip() == "points"
 
@@ -96,7 +96,7 @@ class Counter(ScoreKeeper):
 
     def on_hand_end(self, state: GameState) -> None:
         gains = state.hand_gains[self.key]
-        for seat, gain in enumerate(hand_end_gains(self.hand_end_gain, state)):
+        for seat, gain in enumerate(self.hand_end_values(state)):
             gains[seat] += gain
 
 
@@ -169,7 +169,7 @@ class CollectFromOthers(Counter):
         bank) is a payment like any other: a seat short of chips pays what it has or borrows
         the rest, as ``when_short`` says, and the payment is an effect the record keeps."""
         gains = state.hand_gains[self.key]
-        for seat, gain in enumerate(hand_end_gains(self.hand_end_gain, state)):
+        for seat, gain in enumerate(self.hand_end_values(state)):
             if gain >= 0:
                 gains[seat] += gain
                 continue
