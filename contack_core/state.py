@@ -145,8 +145,24 @@ class GameState:
             if rules.endings_when_stuck:
                 self._check_stuck()
             return event
-        if kind is Draw or kind is Discard:
-            return self._apply_within_turn(action)
+        if kind is Draw or kind is Discard:  # the seat keeps the turn (a forced draw: playouts' next hottest path)
+            if self._legal is None:
+                self.legal_actions()
+            rule = self._allowed.get(kind)
+            if rule is None:
+                raise IllegalAction(self.rules.explain_forbidden(self, action))
+            event = rule.apply(self, action)
+            self.turns += 1
+            if kind is Draw:
+                self.drawn += 1
+            self._legal = None
+            after = self.rules.consequences[type(event)]
+            ended = None if after is None else after(self, event)
+            if ended is not None:
+                self._finish_hand(ended)
+            elif self.rules.endings_when_stuck:
+                self._check_stuck()
+            return event
         if kind is Pass:
             return self._apply_pass()
         if kind is Move:
@@ -293,27 +309,6 @@ class GameState:
         if rule is None:
             raise IllegalAction(self.rules.explain_forbidden(self, action))
         return rule
-
-    def _apply_within_turn(self, action: Draw | Discard) -> Event:
-        """A draw or a discard: the seat keeps the turn (a forced draw is on the hot path of
-        playouts, so the rule lookup and the hand-end check are spelt out here)."""
-        if self._legal is None:
-            self.legal_actions()
-        rule = self._allowed.get(type(action))
-        if rule is None:
-            raise IllegalAction(self.rules.explain_forbidden(self, action))
-        event = rule.apply(self, action)
-        self.turns += 1
-        if type(action) is Draw:
-            self.drawn += 1
-        self._legal = None
-        after = self.rules.consequences[type(event)]
-        ended = None if after is None else after(self, event)
-        if ended is not None:
-            self._finish_hand(ended)
-        elif self.rules.endings_when_stuck:
-            self._check_stuck()
-        return event
 
     def _apply_move(self, action: Move) -> Moved:
         """A piece moved on a board of pieces; the turn goes to the next seat still in play."""

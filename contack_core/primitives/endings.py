@@ -79,6 +79,10 @@ class AllPassed(HandEnding):
     def ends_hand(self, state: GameState, event: Event) -> bool:
         return type(event) is Passed and state.passes >= state.seats_in_play()
 
+    def condition_source(self, prefix: str, rules: Any) -> Source:
+        # Compiled into what follows a pass only, so the event is a pass.
+        return Source("_state.passes >= _state.seats_in_play()")
+
 
 class NoLegalCell(HandEnding):
     """The hand ends at once when a play leaves no cell any tile could go to."""
