@@ -111,15 +111,15 @@ class GameState:
         kind = type(action)
         if self.chance:
             step = self.setup_step
-            if action is self._sampled:
-                # Drawn by this state's own step from this very position (any action applied
-                # since would have cleared it): the checks a recorded outcome needs are moot.
-                self._sampled = None
+            # Drawn by this state's own step from this very position (any action applied
+            # since would have cleared it): the checks a recorded outcome needs are moot.
+            sampled = action is self._sampled
+            self._sampled = None
+            if sampled:
                 event = step.apply_sampled(self, action)
+            elif kind not in step.accepts:
+                raise IllegalAction(f"{step.explain(self)}, not a {kind.__name__.lower()}")
             else:
-                self._sampled = None
-                if kind not in step.accepts:
-                    raise IllegalAction(f"{step.explain(self)}, not a {kind.__name__.lower()}")
                 event = step.apply(self, action)
             self._legal = None
             return event

@@ -38,3 +38,28 @@ def test_each_item_lands_in_each_position_about_equally_often() -> None:
                 positions[place] += 1
     assert len(positions) == 36
     assert max(positions.values()) < 2 * min(positions.values())
+
+
+def test_a_sampled_outcome_is_trusted_only_while_the_state_is_where_it_was_drawn() -> None:
+    """apply() skips a chance outcome's checks only for the one sample_chance just drew:
+    once another action has been applied, the stale outcome is checked like any other."""
+    import pytest
+
+    from contack_core import load_rules
+    from contack_core.actions import IllegalAction, Shuffle
+    from contack_core.state import GameState
+
+    state = GameState(load_rules("parker-1939"), 4)
+    stale = state.sample_chance(random.Random(1))
+    other = Shuffle(stale.zone, tuple(reversed(stale.order)))  # a recorded shuffle: a new object
+    state.apply(other)
+    assert state.zones["stock"] == list(other.order)
+    with pytest.raises(IllegalAction, match="not a shuffle"):
+        state.apply(stale)  # the table is dealing now
+    deal = state.sample_chance(random.Random(2))
+    twin = state.clone()
+    with pytest.raises(IllegalAction, match="dealt 5 tiles"):
+        twin.apply(type(deal)(deal.seat, deal.tiles[:4], deal.zone))
+    twin.apply(deal)  # the clone checks it (it did not draw it) and takes it
+    state.apply(deal)
+    assert state.seat_zones["hand"] == twin.seat_zones["hand"]
