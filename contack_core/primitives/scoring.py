@@ -14,13 +14,9 @@ if TYPE_CHECKING:
 
 #: Names an ``on_play`` expression may read.
 PLAY_VALUES = ("points", "contacts", "opportunity")
-#: Names an ``on_hand_end`` expression may read.
-HAND_END_VALUES = ("tiles_held", "went_out", "seats", "figure_tiles")
-
-
 def hand_end_sources(seat_zones: list[str]) -> dict[str, str]:
-    """Each of :data:`HAND_END_VALUES` as the engine's expression over ``_state`` and
-    ``_seat``, for :func:`contack_core.programs.compile_per_seat`."""
+    """The names an ``on_hand_end`` expression may read, each as the engine's expression over
+    ``_state`` and ``_seat``, for :func:`contack_core.programs.compile_per_seat`."""
     held = " + ".join(f"len(_state.seat_zones[{zone!r}][_seat])" for zone in seat_zones) or "0"
     return {"tiles_held": held, "went_out": "_int(_state.went_out == _seat)", "seats": "_state.seat_count",
             "figure_tiles": "len(_state.figure.tile_at)"}
