@@ -10,8 +10,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 import yaml
 
-from contack_core.audit import audit_record
-from contack_core.bots import (
+from contack_core.engine.bots import (
     Budget,
     Player,
     PlayerSpecError,
@@ -20,19 +19,15 @@ from contack_core.bots import (
     make_player,
     split_seats,
 )
-from contack_core.game import FAULT_POLICIES, play_game, seat_seed
-from contack_core.loader import (
-    RulesetError,
-    choose_options,
-    find_ruleset,
-    load_rules,
-    read_document,
-    shipped_example_ids,
-    shipped_ruleset_ids,
-)
-from contack_core.narrate import Narrator
-from contack_core.record import RecordWriter, UnreadableRecord, header_for
-from contack_core.rules import Rules
+from contack_core.engine.referee import FAULT_POLICIES, play_game, seat_seed
+from contack_core.engine.rules import Rules
+from contack_core.language.documents import find_ruleset, read_document, shipped_example_ids, shipped_ruleset_ids
+from contack_core.language.options import choose_options
+from contack_core.language.problems import RulesetError
+from contack_core.primitives.loading import load_rules
+from contack_core.records.audit import audit_record
+from contack_core.records.format import RecordWriter, UnreadableRecord, header_for
+from contack_core.records.narration import Narrator
 from tournaments.cli import app as tournament_app
 
 app = typer.Typer(help="Contack: rules-as-data for the Contack family of tile games.", no_args_is_help=True,
@@ -133,8 +128,8 @@ def rulesets_validate(
 @rulesets_app.command("schema")
 def rulesets_schema() -> None:
     """Print the JSON Schema of rulesets (built-in and installed primitives)."""
-    from contack_core.primitives.registry import default_registry
-    from contack_core.schema import ruleset_schema
+    from contack_core.language.schema import ruleset_schema
+    from contack_core.primitives.builtin import default_registry
 
     typer.echo(json.dumps(ruleset_schema(default_registry()), indent=2))
 
@@ -144,7 +139,7 @@ def rulesets_primitives() -> None:
     """Every rule primitive a ruleset may use: slot, name, parameters and what it does."""
     import inspect
 
-    from contack_core.primitives.registry import default_registry
+    from contack_core.primitives.builtin import default_registry
 
     for cls in default_registry():
         params = cls.schema.get("properties", {})
@@ -323,7 +318,7 @@ def bench(
                                                     "their total times.")] = 3,
 ) -> None:
     """Random games through the interpreter: games/s, actions/s and the counts behind them."""
-    from contack_core.bench import run_bench, run_yardstick
+    from contack_core.engine.bench import run_bench, run_yardstick
 
     rules = load_or_fail(ruleset, parse_options(option))
     low, high = rules.players

@@ -56,10 +56,10 @@ except ImportError as error:  # pragma: no cover - depends on the installation
         f"the PettingZoo environment needs the 'rl' extra: pip install 'contack[rl]' ({error})"
     ) from None
 
-from contack_core.actions import Action, Draw, Pass, Play
-from contack_core.loader import load_rules
-from contack_core.rules import Rules
-from contack_core.state import GameState
+from contack_core.engine.actions import Action, Draw, Pass, Play
+from contack_core.engine.rules import Rules
+from contack_core.engine.state import GameState
+from contack_core.primitives.loading import load_rules
 
 
 class OutsideCatalogue(RuntimeError):

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from contack_core.bots import Parameter
+from contack_core.engine.bots import Parameter
 from players.common import best_reply_gain
 from players.greedy import GreedyPlayer
 
 if TYPE_CHECKING:
-    from contack_core.state import GameState
+    from contack_core.engine.state import GameState
 
 
 class CautiousPlayer(GreedyPlayer):

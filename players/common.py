@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from contack_core.actions import Action, Play
+from contack_core.engine.actions import Action, Play
 
 if TYPE_CHECKING:
-    from contack_core.state import GameState
+    from contack_core.engine.state import GameState
 
 #: The ruleset family the score-reading bots are written and tested for.
 TILE_FAMILY = frozenset({"parker-1939"})

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 
 import attrs
 
-from contack_core.actions import Move
-from contack_core.bots import Player
-from contack_core.game import play_game
-from contack_core.loader import RulesetError, load_rules
+from contack_core import RulesetError, load_rules
+from contack_core.engine.actions import Move
+from contack_core.engine.bots import Player
+from contack_core.engine.referee import play_game
 from players.random_player import RandomPlayer
 
 

@@ -32,13 +32,13 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from contack_core.bots import MoveTimeout, Player, PlayerSpecError
+from contack_core.engine.bots import MoveTimeout, Player, PlayerSpecError
 from players.protocol import PROTOCOL, action_json, event_json, find_action, legal_json, position_json
 
 if TYPE_CHECKING:
-    from contack_core.actions import Action
-    from contack_core.rules import Rules
-    from contack_core.state import GameState
+    from contack_core.engine.actions import Action
+    from contack_core.engine.rules import Rules
+    from contack_core.engine.state import GameState
 
 #: Seconds a bot has to answer a position request when neither the game's budget nor the
 #: player's own ``move_time`` says otherwise.
@@ -350,7 +350,7 @@ class ExternalPlayer(Player):
         except OSError as error:
             self.bot = None
             raise self._fail(f"could not be started: {error.strerror or error}") from None
-        from contack_core import __version__
+        from contack_core.engine import __version__
 
         self.bot.send({"type": "hello", "protocol": PROTOCOL, "engine": f"contack {__version__}"})
         hello = self._receive("hello", self.start_limit)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from contack_core.actions import Play
-from contack_core.bots import Player
+from contack_core.engine.actions import Play
+from contack_core.engine.bots import Player
 from players.common import TILE_FAMILY, immediate_gain, tile_weight
 
 if TYPE_CHECKING:
-    from contack_core.actions import Action
-    from contack_core.state import GameState
+    from contack_core.engine.actions import Action
+    from contack_core.engine.state import GameState
 
 
 class GreedyPlayer(Player):

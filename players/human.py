@@ -12,13 +12,13 @@ import re
 import sys
 from typing import IO, TYPE_CHECKING, Any
 
-from contack_core.actions import Draw, Pass, Play
-from contack_core.bots import Player
+from contack_core.engine.actions import Draw, Pass, Play
+from contack_core.engine.bots import Player
 from players.common import immediate_gain, running_scores
 
 if TYPE_CHECKING:
-    from contack_core.actions import Action
-    from contack_core.state import GameState
+    from contack_core.engine.actions import Action
+    from contack_core.engine.state import GameState
 
 HELP = """\
 Type the number of an action from the list, or the action itself:

@@ -22,15 +22,15 @@ import random
 import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from contack_core.actions import Play
-from contack_core.bots import Parameter, Player
-from contack_core.chance import shuffled
+from contack_core.engine.actions import Play
+from contack_core.engine.bots import Parameter, Player
+from contack_core.engine.chance import shuffled
 from players.common import TILE_FAMILY, immediate_gain, running_scores, tile_weight
 
 if TYPE_CHECKING:
-    from contack_core.actions import Action
-    from contack_core.rules import Rules
-    from contack_core.state import GameState
+    from contack_core.engine.actions import Action
+    from contack_core.engine.rules import Rules
+    from contack_core.engine.state import GameState
 
 #: Of the game's time per move, the share the search may use (the rest is the referee's margin).
 _TIME_SHARE = 0.7
@@ -72,7 +72,7 @@ class MctsPlayer(Player):
 
     def __init__(self, seed: int | str | None = None, **params: Any) -> None:
         super().__init__(seed, **params)
-        from contack_core.bots import PlayerSpecError
+        from contack_core.engine.bots import PlayerSpecError
 
         if self.params["iterations"] < 1:
             raise PlayerSpecError("player 'mcts': iterations must be at least 1")

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 if TYPE_CHECKING:
-    from contack_core.actions import Action
-    from contack_core.rules import Rules
-    from contack_core.state import GameState
+    from contack_core.engine.actions import Action
+    from contack_core.engine.rules import Rules
+    from contack_core.engine.state import GameState
 
 #: The protocol name and version both sides state in the handshake.
 PROTOCOL = "contack-bot/1"

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from contack_core.bots import Player
+from contack_core.engine.bots import Player
 
 if TYPE_CHECKING:
-    from contack_core.actions import Action
-    from contack_core.state import GameState
+    from contack_core.engine.actions import Action
+    from contack_core.engine.state import GameState
 
 
 class RandomPlayer(Player):

@@ -18,9 +18,9 @@ from concurrent.futures import ProcessPoolExecutor
 
 import attrs
 
-from contack_core.bots import PlayerSpecError, make_player, split_seats
-from contack_core.game import play_game, seat_seed
-from contack_core.loader import RulesetError, load_rules
+from contack_core import RulesetError, load_rules
+from contack_core.engine.bots import PlayerSpecError, make_player, split_seats
+from contack_core.engine.referee import play_game, seat_seed
 
 Z_95 = 1.959964
 

@@ -20,7 +20,7 @@ from typer.testing import CliRunner, Result
 
 from contack_core import CHANCE, Deal, GameState, Play, Shuffle, load_rules
 from contack_core.cli import app
-from contack_core.events import Played
+from contack_core.engine.events import Played
 
 RULES = load_rules("parker-1939", options={})
 TILES = RULES.tiles
@@ -134,8 +134,8 @@ def hand_of(state: GameState, seat: int) -> list[str]:
 # --------------------------------------------------------------------------- records
 def play_recorded_game(seats: int, seed: int, path: Path, rules=RULES) -> GameState:
     """Play a random game of ``seats`` random players and write its record to ``path``."""
-    from contack_core.game import play_game
-    from contack_core.record import RecordWriter, header_for
+    from contack_core.engine.referee import play_game
+    from contack_core.records.format import RecordWriter, header_for
     from players.random_player import RandomPlayer
 
     players = [RandomPlayer(seed=f"{seed}:{i}") for i in range(seats)]

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from contack_core.audit import audit_lines, audit_record
-from contack_core.loader import load_rules
-from contack_core.actions import Play
 from helpers import play_recorded_game, read_lines, write_lines
+
+from contack_core.engine.actions import Play
+from contack_core.primitives.loading import load_rules
+from contack_core.records.audit import audit_lines, audit_record
 
 HEADER = {"record": "contack-record/1", "options": {}, "seats": ["Ann", "Bob"]}
 

@@ -17,14 +17,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from helpers import run_cli as run
 from typer.testing import Result
 
-from contack_core.actions import Draw, Play, Shuffle
-from contack_core.loader import load_rules
-from contack_core.record import RecordWriter
-from contack_core.state import GameState
-
-from helpers import run_cli as run
+from contack_core.engine.actions import Draw, Play, Shuffle
+from contack_core.engine.state import GameState
+from contack_core.primitives.loading import load_rules
+from contack_core.records.format import RecordWriter
 
 REPO = Path(__file__).resolve().parent.parent
 PARKER_FILE = REPO / "rulesets" / "parker-1939.yaml"

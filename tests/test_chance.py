@@ -9,7 +9,7 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from contack_core.chance import shuffled
+from contack_core.engine.chance import shuffled
 
 
 @given(st.lists(st.integers(), max_size=40), st.integers(min_value=0))
@@ -46,8 +46,8 @@ def test_a_sampled_outcome_is_trusted_only_while_the_state_is_where_it_was_drawn
     import pytest
 
     from contack_core import load_rules
-    from contack_core.actions import IllegalAction, Shuffle
-    from contack_core.state import GameState
+    from contack_core.engine.actions import IllegalAction, Shuffle
+    from contack_core.engine.state import GameState
 
     state = GameState(load_rules("parker-1939"), 4)
     stale = state.sample_chance(random.Random(1))

@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import read_lines
+from helpers import run_cli as run
 
-from contack_core.loader import load_rules, read_document, find_ruleset, shipped_ruleset_ids
-from helpers import read_lines, run_cli as run
+from contack_core.language.documents import find_ruleset, read_document, shipped_ruleset_ids
+from contack_core.primitives.loading import load_rules
 
 
 def _every_seat_count() -> list[Any]:

@@ -10,9 +10,10 @@ import pytest
 
 pettingzoo_test = pytest.importorskip("pettingzoo.test", reason="the 'rl' extra (pettingzoo) is not installed")
 
-from contack_core.actions import DRAW, PASS, Play  # noqa: E402
-from contack_core.env_pettingzoo import ActionCatalogue, ContackAECEnv, OutsideCatalogue  # noqa: E402
 from helpers import RULES  # noqa: E402
+
+from contack_core.engine.actions import DRAW, PASS, Play  # noqa: E402
+from contack_core.env_pettingzoo import ActionCatalogue, ContackAECEnv, OutsideCatalogue  # noqa: E402
 
 
 # PettingZoo warns about these for every Dict observation carrying an action mask, except

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from contack_core.expressions import ExpressionError, compile_expression, tabulate
+from contack_core.language.expressions import ExpressionError, compile_expression, tabulate
 
 
 def ev(source, **values):
@@ -173,7 +173,7 @@ def test_per_seat_program_inlines_the_engine_values_for_each_seat() -> None:
     names it reads replaced by the engine's expressions over ``_state`` and ``_seat``."""
     from types import SimpleNamespace
 
-    from contack_core.programs import compile_per_seat
+    from contack_core.language.programs import compile_per_seat
 
     values = {"held": "_held[_seat]", "out": "_int(_state.went_out == _seat)", "seats": "_state.seat_count"}
     program = compile_per_seat("gains", "-penalty * held + bonus * out + seats", values, {"penalty": 10, "bonus": 7})

@@ -15,14 +15,21 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import RULES, read_lines, run_cli, tile
 
 from contack_core import GameState
-from contack_core.actions import DRAW, PASS, Play
-from contack_core.bots import Budget, PlayerSpecError, installed_players, make_player, split_seats
-from contack_core.events import Played
-from helpers import RULES, read_lines, run_cli, tile
-from players.external import (DEFAULT_MOVE_TIME, DEFAULT_START_TIME, BotFailure, BotTimeout, ExternalPlayer,
-                              UnsupportedRuleset, parse_command)
+from contack_core.engine.actions import DRAW, PASS, Play
+from contack_core.engine.bots import Budget, PlayerSpecError, installed_players, make_player, split_seats
+from contack_core.engine.events import Played
+from players.external import (
+    DEFAULT_MOVE_TIME,
+    DEFAULT_START_TIME,
+    BotFailure,
+    BotTimeout,
+    ExternalPlayer,
+    UnsupportedRuleset,
+    parse_command,
+)
 from players.protocol import action_json, find_action, legal_json, position_json
 
 REPO = Path(__file__).resolve().parent.parent

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from helpers import RULES, read_lines, run_cli
 
-from contack_core.actions import Draw, Pass, Play
-from contack_core.audit import audit_record
-from contack_core.bots import Budget, Player
-from contack_core.game import play_game
-from contack_core.record import RecordWriter, header_for
+from contack_core.engine.actions import Draw, Pass, Play
+from contack_core.engine.bots import Budget, Player
+from contack_core.engine.referee import play_game
+from contack_core.records.audit import audit_record
+from contack_core.records.format import RecordWriter, header_for
 from players.random_player import RandomPlayer
 
 
@@ -195,7 +195,7 @@ def test_cli_play_takes_time_limit_and_fault_policy(tmp_path):
 
 
 def test_the_narrator_tells_a_fault():
-    from contack_core.narrate import Narrator
+    from contack_core.records.narration import Narrator
 
     out = io.StringIO()
     narrator = Narrator(["bad", "good"], lambda line: out.write(line + "\n"), events=False)

@@ -20,16 +20,27 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import (
+    hand_of,
+    name,
+    new_game,
+    play,
+    play_recorded_game,
+    read_lines,
+    ref_fit,
+    ref_neighbours,
+    run_cli,
+    tile,
+    write_lines,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contack_core import Draw, GameState, IllegalAction, Pass, Play, load_rules
-from contack_core.audit import audit_record
-from contack_core.events import Played
-from contack_core.loader import shipped_rulesets_dir
-from contack_core.rules import Rules
-from helpers import hand_of, name, new_game, play, play_recorded_game, read_lines, ref_fit, ref_neighbours, run_cli, \
-    tile, write_lines
+from contack_core.engine.events import Played
+from contack_core.engine.rules import Rules
+from contack_core.language.documents import shipped_rulesets_dir
+from contack_core.records.audit import audit_record
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "rulesets" / "examples"
 EXAMPLES = ["threes", "six-tile-hands", "three-sided-openings", "going-out-bonus"]

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contack_core import GameState
-from contack_core.actions import Draw, Play
-from contack_core.game import play_game
+from contack_core.engine.actions import Draw, Play
+from contack_core.engine.referee import play_game
 from players.human import HumanPlayer, PlayerLeft
 from players.random_player import RandomPlayer
 

@@ -8,15 +8,15 @@ import random
 from pathlib import Path
 
 import pytest
+from helpers import play_recorded_game, read_lines, run_cli, write_lines
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contack_core import GameState, IllegalAction, load_rules
-from contack_core.actions import Move
-from contack_core.audit import audit_record
-from contack_core.events import Moved
-from contack_core.grid import CORNER_OFFSETS, DIRECTIONS, Contact, PieceBoard
-from helpers import play_recorded_game, read_lines, run_cli, write_lines
+from contack_core.boards.grid import CORNER_OFFSETS, DIRECTIONS, Contact, PieceBoard
+from contack_core.engine.actions import Move
+from contack_core.engine.events import Moved
+from contack_core.records.audit import audit_record
 
 RULES = load_rules("klauber-1937")
 ONE, TWO = "one-step", "two-step"

@@ -9,11 +9,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from helpers import run_cli
 from typer.testing import Result
 
 from contack_core import load_rules
-from contack_core.loader import RulesetError
-from helpers import run_cli
+from contack_core.language.problems import RulesetError
 
 SHIPPED = Path(__file__).resolve().parent.parent / "rulesets" / "klauber-1937.yaml"
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_klauber import ONE, TWO, check_invariants, ends, move, position
 
 from contack_core import GameState, IllegalAction, load_rules
-from contack_core.actions import Move
-from test_klauber import ONE, TWO, check_invariants, ends, move, position
+from contack_core.engine.actions import Move
 
 
 # ------------------------------------------------------------------------------ side_contact

@@ -7,16 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import read_lines, write_lines
 
 from contack_core import GameState, load_rules
-from contack_core.actions import PASS, Action, Move, Pass
-from contack_core.audit import audit_record
-from contack_core.bots import Player
-from contack_core.events import Passed
-from contack_core.game import play_game
-from contack_core.grid import PieceBoard
-from contack_core.record import RecordWriter, header_for
-from helpers import read_lines, write_lines
+from contack_core.boards.grid import PieceBoard
+from contack_core.engine.actions import PASS, Action, Move, Pass
+from contack_core.engine.bots import Player
+from contack_core.engine.events import Passed
+from contack_core.engine.referee import play_game
+from contack_core.records.audit import audit_record
+from contack_core.records.format import RecordWriter, header_for
 
 #: Three seats on a board of 3 x 3 points, where a seat can be out within a few moves.
 TINY = """\

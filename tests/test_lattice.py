@@ -5,8 +5,9 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from helpers import RULES, TILES, ref_neighbours, tile
 
-from contack_core.lattice import (
+from contack_core.boards.lattice import (
     SIDE_BITS,
     Figure,
     NeighbourCache,
@@ -16,7 +17,6 @@ from contack_core.lattice import (
     parse_cell,
     points_up,
 )
-from helpers import RULES, TILES, ref_neighbours, tile
 
 CELLS = list(itertools.product(range(-6, 7), range(-6, 7)))
 
@@ -166,8 +166,8 @@ def test_placement_specialised_to_an_opening_rule_keeps_the_figure_as_the_generi
     """The compiled play step inlines the placement specialised to its rule's openings
     (lattice.place_source); laid the same tiles, it must leave every table of the figure
     exactly as Figure.place does, openings in the same order."""
-    from contack_core.lattice import place_source, sides_touched
-    from contack_core.programs import Source, define_from
+    from contack_core.boards.lattice import place_source, sides_touched
+    from contack_core.language.programs import Source, define_from
 
     specialised = define_from("place", ["_figure", "_tile", "_cell", "_rotation", "_codes"],
                               Source("\n".join(place_source(opening_min)), {"sides_touched": sides_touched}))

@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contack_core import GameState, load_rules
-from contack_core.actions import Draw, Pass, Play
-from contack_core.bots import Budget, Parameter, Player, PlayerSpecError, make_player, parse_seat
-from contack_core.game import play_game
+from contack_core.engine.actions import Draw, Pass, Play
+from contack_core.engine.bots import Budget, Parameter, Player, PlayerSpecError, make_player, parse_seat
+from contack_core.engine.referee import play_game
 from players.cautious import CautiousPlayer
 from players.greedy import GreedyPlayer
 from players.mcts import MctsPlayer

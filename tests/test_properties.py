@@ -8,12 +8,6 @@ import random
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from contack_core import Draw, GameState, IllegalAction, Pass, Play
-from contack_core.audit import audit_record
-from contack_core.events import Drew, Passed, Played
 from helpers import (
     ORIGIN,
     RULES,
@@ -28,6 +22,12 @@ from helpers import (
     ref_plays,
     write_lines,
 )
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from contack_core import Draw, GameState, IllegalAction, Pass, Play
+from contack_core.engine.events import Drew, Passed, Played
+from contack_core.records.audit import audit_record
 
 SEATS = st.integers(min_value=2, max_value=7)
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)

@@ -14,16 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import play_recorded_game, random_playout, read_lines
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contack_core import Draw, GameState, IllegalAction, Pass, Play
-from contack_core.actions import Discard
-from contack_core.audit import audit_record
-from contack_core.loader import load_rules, shipped_ruleset_ids
+from contack_core.engine.actions import Discard
+from contack_core.engine.rules import Rules
+from contack_core.language.documents import shipped_ruleset_ids
+from contack_core.primitives.loading import load_rules
 from contack_core.primitives.scoring import CollectFromOthers
-from contack_core.rules import Rules
-from helpers import play_recorded_game, random_playout, read_lines
+from contack_core.records.audit import audit_record
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 FEW = settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -4,10 +4,10 @@ at a real table; a record that stops mid-game."""
 from __future__ import annotations
 
 import pytest
-
-from contack_core.audit import audit_record
-from contack_core.record import RECORD_FORMAT
 from helpers import play_recorded_game, read_lines, write_lines
+
+from contack_core.records.audit import audit_record
+from contack_core.records.format import RECORD_FORMAT
 
 OPTIONAL_HEADER_KEYS = ("seed", "players", "engine", "ruleset_digest")
 ACTIONS = ("play", "draw", "pass")

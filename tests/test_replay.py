@@ -13,16 +13,18 @@ from pathlib import Path
 
 import attrs
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from helpers import TILES, play_recorded_game, read_lines, ref_neighbours, run_cli, write_lines
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from contack_core.audit import audit_record
-from contack_core.loader import load_rules, shipped_ruleset_ids
+from contack_core.language.documents import shipped_ruleset_ids
+from contack_core.primitives.loading import load_rules
+from contack_core.records.audit import audit_record
 from contack_core.replay.html import render_html, step_ranges
 from contack_core.replay.svg import render_svg
 from contack_core.replay.terminal import next_position, position_text, run_stepper
-from contack_core.replay.words import viewer_words
 from contack_core.replay.timeline import build_timeline, describe_event
-from helpers import TILES, play_recorded_game, read_lines, ref_neighbours, run_cli, write_lines
+from contack_core.replay.words import viewer_words
 
 SVG = "{http://www.w3.org/2000/svg}"
 

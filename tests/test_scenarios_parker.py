@@ -11,11 +11,6 @@ import json
 import random
 
 import pytest
-
-from contack_core import CHANCE, Deal, Draw, GameState, IllegalAction, Pass, Play, Shuffle, load_rules
-from contack_core.audit import audit_record
-from contack_core.events import Drew, Passed
-from contack_core.lattice import neighbours
 from helpers import (
     ORIGIN,
     RULES,
@@ -30,6 +25,11 @@ from helpers import (
     ref_plays,
     tile,
 )
+
+from contack_core import CHANCE, Deal, Draw, GameState, IllegalAction, Pass, Play, Shuffle, load_rules
+from contack_core.boards.lattice import neighbours
+from contack_core.engine.events import Drew, Passed
+from contack_core.records.audit import audit_record
 
 
 def legal_plays(state):

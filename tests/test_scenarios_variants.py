@@ -15,17 +15,17 @@ import re
 from typing import Any
 
 import pytest
+from helpers import hand_of, name, new_game, play, ref_plays, run_cli, tile
+from test_scenarios_parker import THREE_SIDED_HANDS, THREE_SIDED_PLAYS
 
 from contack_core import Deal, Draw, GameState, IllegalAction, Pass, Play, Shuffle, load_rules
-from contack_core.actions import Discard
-from contack_core.events import ChipsMoved, Discarded, Drew, Passed, Played
-from contack_core.game import play_game
-from contack_core.narrate import Narrator
-from contack_core.record import RecordWriter, header_for
-from contack_core.rules import Rules
-from helpers import hand_of, name, new_game, play, ref_plays, run_cli, tile
+from contack_core.engine.actions import Discard
+from contack_core.engine.events import ChipsMoved, Discarded, Drew, Passed, Played
+from contack_core.engine.referee import play_game
+from contack_core.engine.rules import Rules
+from contack_core.records.format import RecordWriter, header_for
+from contack_core.records.narration import Narrator
 from players.random_player import RandomPlayer
-from test_scenarios_parker import THREE_SIDED_HANDS, THREE_SIDED_PLAYS
 
 
 def rules(ruleset_id: str, **options: object) -> Rules:

@@ -9,9 +9,9 @@ import json
 from pathlib import Path
 
 import pytest
-
-from contack_core.audit import audit_record
 from helpers import run_cli
+
+from contack_core.records.audit import audit_record
 
 
 @pytest.fixture(scope="module")

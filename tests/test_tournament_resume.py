@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from contack_core.audit import audit_record
+from contack_core.records.audit import audit_record
 from tournaments.config import load_config
 from tournaments.schedule import schedule
 from tournaments.store import DATABASE_NAME

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from helpers import read_lines, run_cli
 
-from contack_core.actions import Play
-from contack_core.audit import audit_record
-from contack_core.bots import PlayerSpecError, installed_players, make_player
-from contack_core.game import play_game
-from contack_core.loader import load_rules
-from contack_core.state import GameState
+from contack_core.engine.actions import Play
+from contack_core.engine.bots import PlayerSpecError, installed_players, make_player
+from contack_core.engine.referee import play_game
+from contack_core.engine.state import GameState
+from contack_core.primitives.loading import load_rules
+from contack_core.records.audit import audit_record
 from players.common import immediate_gain
 from tournaments.config import ConfigError, load_config
 from tournaments.report import competition_ranks, outcomes

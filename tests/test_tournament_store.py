@@ -8,9 +8,9 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-
-from contack_core.audit import audit_record
 from helpers import read_lines, run_cli
+
+from contack_core.records.audit import audit_record
 from players.random_player import RandomPlayer
 from tournaments import play
 from tournaments.config import Entrant, load_config
@@ -134,7 +134,7 @@ class IllegalPlayer(RandomPlayer):
     name = "illegal"
 
     def choose(self, state):  # type: ignore[no-untyped-def]
-        from contack_core.actions import Pass
+        from contack_core.engine.actions import Pass
 
         return Pass()
 

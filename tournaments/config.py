@@ -19,8 +19,9 @@ from typing import Any
 import attrs
 import jsonschema
 
-from contack_core.bots import Budget
-from contack_core.loader import KeyPath, Mark, Problem, RulesetError, format_path, parse_yaml
+from contack_core.engine.bots import Budget
+from contack_core.language.documents import parse_yaml
+from contack_core.language.problems import KeyPath, Mark, Problem, RulesetError, format_path
 
 CONFIG_FORMAT = "contack-tournament/1"
 
@@ -222,8 +223,9 @@ def parse_config(text: str, source: str, base: Path | None) -> TournamentConfig:
 
 
 def _check_meaning(data: dict[str, Any], source: str, base: Path | None, problem: Any) -> TournamentConfig:
-    from contack_core.bots import PlayerSpecError, installed_players, make_player
-    from contack_core.loader import load_rules, shipped_example
+    from contack_core.engine.bots import PlayerSpecError, installed_players, make_player
+    from contack_core.language.documents import shipped_example
+    from contack_core.primitives.loading import load_rules
 
     problems: list[Problem] = []
     entrants = tuple(Entrant(e["name"], e["player"], dict(e.get("params") or {})) for e in data["entrants"])

@@ -18,10 +18,10 @@ from typing import Any
 
 import attrs
 
-from contack_core.bots import Budget, installed_players, make_player
-from contack_core.game import play_game
-from contack_core.loader import load_rules
-from contack_core.record import RecordWriter, header_for
+from contack_core.engine.bots import Budget, installed_players, make_player
+from contack_core.engine.referee import play_game
+from contack_core.primitives.loading import load_rules
+from contack_core.records.format import RecordWriter, header_for
 from tournaments.schedule import GameSpec, bot_seed
 
 #: Where the records are, in a tournament's folder (the store's layout; rows name their record by it).

@@ -25,7 +25,7 @@ import attrs
 from rich.console import Console, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from contack_core.loader import load_rules
+from contack_core.primitives.loading import load_rules
 from tournaments.config import TournamentConfig
 from tournaments.live import LIVE_GAMES_PER_SECOND, LiveLeaderboard, LiveStanding
 from tournaments.play import RECORDS_FOLDER, Plan, PlayedBatch, play_batch, warm_worker

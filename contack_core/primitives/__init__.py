@@ -1,29 +1,3 @@
-"""The built-in rule primitives, one module per ruleset slot (see :mod:`.registry`)."""
-
-from contack_core.primitives.board import TriangularLattice
-from contack_core.primitives.components import TriangleTiles
-from contack_core.primitives.endings import AllPassed, NoActionLeft, NoLegalCell, TurnLimit, ZoneEmptied
-from contack_core.primitives.match import FixedHands
-from contack_core.primitives.pieces import (
-    CornerTiles,
-    LastSideStanding,
-    MovePiece,
-    OneSideLeft,
-    PiecesLeft,
-    SquareGrid,
-    StartPositions,
-    TwoPieceTie,
-)
-from contack_core.primitives.placement import ContactPlacement
-from contack_core.primitives.registry import Primitive
-from contack_core.primitives.scoring import CollectFromOthers, Counter
-from contack_core.primitives.setup import DealTiles, DealToZones, LowestTileOpens, OpenFromZone, ShuffleZone
-from contack_core.primitives.turn import DiscardTile, DrawTile, PassTurn, PlayTile
-from contack_core.primitives.zones import Hand, Pile
-
-BUILTIN: tuple[type[Primitive], ...] = (
-    TriangleTiles, TriangularLattice, Pile, Hand, ShuffleZone, DealTiles, DealToZones, LowestTileOpens,
-    OpenFromZone, ContactPlacement, PlayTile, DrawTile, DiscardTile, PassTurn, ZoneEmptied, AllPassed,
-    NoLegalCell, NoActionLeft, TurnLimit, Counter, CollectFromOthers, FixedHands,
-    CornerTiles, SquareGrid, StartPositions, MovePiece, OneSideLeft, TwoPieceTie, PiecesLeft, LastSideStanding,
-)
+"""The rule primitives (Ludii's ludemes), one module a ruleset slot; :mod:`.registry` says
+what a primitive is, :mod:`.builtin` lists the built-in ones, :mod:`.loading` builds a
+ruleset's primitives into compiled rules."""

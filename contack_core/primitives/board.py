@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from contack_core.lattice import Figure, NeighbourCache
+from contack_core.boards.lattice import Figure, NeighbourCache
 from contack_core.primitives.registry import BuildContext, Primitive
 
 

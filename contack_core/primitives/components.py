@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from contack_core.boards.tiles import TileSet
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
-from contack_core.tiles import TileSet
 
 
 class TriangleTiles(Primitive):

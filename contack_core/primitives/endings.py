@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from contack_core.events import Discarded, Drew, Event, Moved, Passed, Played
+from contack_core.engine.events import Discarded, Drew, Event, Moved, Passed, Played
+from contack_core.language.programs import Source
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
-from contack_core.programs import Source
 
 if TYPE_CHECKING:
-    from contack_core.state import GameState
+    from contack_core.engine.state import GameState
 
 
 class HandEnding(Primitive):
@@ -27,7 +27,7 @@ class HandEnding(Primitive):
 
     def condition_source(self, prefix: str, rules: Any) -> Source:
         """:meth:`ends_hand` as a Python expression over ``_state`` and ``_event``, for the
-        compiled consequences of an event (see :mod:`contack_core.programs`)."""
+        compiled consequences of an event (see :mod:`contack_core.language.programs`)."""
         return Source(f"{prefix}_ends(_state, _event)", {f"{prefix}_ends": self.ends_hand})
 
 

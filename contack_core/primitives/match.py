@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
-    from contack_core.state import GameState
+    from contack_core.engine.state import GameState
 
 
 class SidesMatch(Primitive):

@@ -3,7 +3,7 @@ pieces laid out on start points, moves of a set number of single steps, a turn a
 move, corner contacts settled by comparing numbers, pieces turned over on ringed points,
 and the game won by the last side with pieces on the board.
 
-The position is a :class:`contack_core.grid.PieceBoard`, owned by the board primitive
+The position is a :class:`contack_core.boards.grid.PieceBoard`, owned by the board primitive
 (``GameState.figure`` holds it, as it holds the triangle games' figure).
 """
 
@@ -11,19 +11,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from contack_core.actions import IllegalAction, Move
-from contack_core.events import Event, Moved
-from contack_core.grid import DIRECTION_NAMES, PieceBoard, PieceKind, Square
+from contack_core.boards.grid import DIRECTION_NAMES, PieceBoard, PieceKind, Square
+from contack_core.boards.tiles import TileSet
+from contack_core.engine.actions import IllegalAction, Move
+from contack_core.engine.events import Event, Moved
 from contack_core.primitives.endings import HandEnding
 from contack_core.primitives.match import SidesMatch
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
-from contack_core.primitives.turn import TurnRule
 from contack_core.primitives.scoring import ScoreKeeper
-from contack_core.tiles import TileSet
+from contack_core.primitives.turn import TurnRule
 
 if TYPE_CHECKING:
-    from contack_core.rules import Rules
-    from contack_core.state import GameState
+    from contack_core.engine.rules import Rules
+    from contack_core.engine.state import GameState
 
 _CORNERS = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 99}, "minItems": 4, "maxItems": 4}
 _EDGES = ("south", "west", "north", "east")

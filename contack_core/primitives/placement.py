@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from contack_core.actions import Play
-from contack_core.events import Played, make_played
-from contack_core.lattice import (
+from contack_core.boards.lattice import (
     MAX_EDGE_VALUE,
     SIDE_BITS,
     Cell,
@@ -17,12 +15,14 @@ from contack_core.lattice import (
     place_source,
     sides_touched,
 )
+from contack_core.engine.actions import Play
+from contack_core.engine.events import Played, make_played
+from contack_core.language.programs import Source, define_from
+from contack_core.language.quick import construction_source
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
-from contack_core.programs import Source, define_from
-from contack_core.quick import construction_source
 
 if TYPE_CHECKING:
-    from contack_core.state import GameState
+    from contack_core.engine.state import GameState
 
 class ContactPlacement(Primitive):
     """Lay a tile so that every edge it touches makes a contact.
@@ -195,7 +195,7 @@ class ContactPlacement(Primitive):
         """Moving ``_tile`` from ``_zone`` (a list that holds it) onto ``_cell`` for ``_seat``,
         as Python statements over ``_state``: they return None, changing nothing, if the play
         is not legal, else the :class:`Played`. Every play of a playout runs them, so the
-        figure's placement (:func:`contack_core.lattice.place_source`, specialised to this
+        figure's placement (:func:`contack_core.boards.lattice.place_source`, specialised to this
         rule's openings) and the event's construction are inlined; :attr:`play_from` is
         compiled from them, and a play rule may inline them in turn."""
         legal_cell = "_cell in _figure.openings" + (" or _cell in _figure.free_next_to_last" if self.last_played else "")

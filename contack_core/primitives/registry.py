@@ -10,27 +10,15 @@ join through the entry-point group ``contack.ludemes`` (each entry point names a
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-if TYPE_CHECKING:
-    from contack_core.expressions import Expression
-    from contack_core.tiles import TileSet
+from contack_core.language.schema import SLOTS
 
-#: The slots of a ruleset that hold primitives, and whether each holds one or a mapping of them.
-SLOTS: Mapping[str, str] = {
-    "components": "many",
-    "board": "one",
-    "zones": "many",
-    "setup": "many",
-    "placement": "one",
-    "turn": "many",
-    "hand_end": "many",
-    "scoring": "many",
-    "match": "one",
-}
+if TYPE_CHECKING:
+    from contack_core.boards.tiles import TileSet
+    from contack_core.language.expressions import Expression
 
 ENTRY_POINT_GROUP = "contack.ludemes"
 
@@ -65,7 +53,7 @@ class BuildContext:
     players: tuple[int, int] | None = None
 
     def expression(self, source: Any, names: tuple[str, ...] | frozenset[str], key: str) -> Expression:
-        from contack_core.expressions import ExpressionError
+        from contack_core.language.expressions import ExpressionError
 
         try:
             return self.compile(source, names)
@@ -74,7 +62,7 @@ class BuildContext:
 
     def table(self, source: Any, domain: Any, key: str) -> list[list[Any]]:
         """A contact expression over ``a`` and ``b`` as a lookup table over ``domain``."""
-        from contack_core.expressions import ExpressionError, tabulate
+        from contack_core.language.expressions import ExpressionError, tabulate
 
         try:
             return tabulate(self.expression(source, ("a", "b"), key), domain)
@@ -83,7 +71,7 @@ class BuildContext:
 
     def constant(self, source: Any, key: str) -> Any:
         """A parameter that is a number or an expression over option values only."""
-        from contack_core.expressions import ExpressionError, evaluate_safely
+        from contack_core.language.expressions import ExpressionError, evaluate_safely
 
         try:
             return evaluate_safely(self.expression(source, (), key), {})
@@ -141,15 +129,3 @@ class Registry:
     def __iter__(self) -> Iterator[type[Primitive]]:
         for slot in SLOTS:
             yield from (self.by_slot.get(slot, {})[name] for name in self.names(slot))
-
-
-def default_registry() -> Registry:
-    """The built-in primitives plus those installed under ``contack.ludemes``."""
-    from contack_core.primitives import BUILTIN
-
-    registry = Registry()
-    for cls in BUILTIN:
-        registry.add(cls)
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        registry.add(entry.load())
-    return registry

@@ -5,18 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from contack_core.events import ChipsMoved, Played
+from contack_core.engine.events import ChipsMoved, Played
+from contack_core.language.programs import Source, compile_per_seat
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
-from contack_core.programs import Source, compile_per_seat
 
 if TYPE_CHECKING:
-    from contack_core.state import GameState
+    from contack_core.engine.state import GameState
 
 #: Names an ``on_play`` expression may read.
 PLAY_VALUES = ("points", "contacts", "opportunity")
 def hand_end_sources(seat_zones: list[str]) -> dict[str, str]:
     """The names an ``on_hand_end`` expression may read, each as the engine's expression over
-    ``_state`` and ``_seat``, for :func:`contack_core.programs.compile_per_seat`."""
+    ``_state`` and ``_seat``, for :func:`contack_core.language.programs.compile_per_seat`."""
     held = " + ".join(f"len(_state.seat_zones[{zone!r}][_seat])" for zone in seat_zones) or "0"
     return {"tiles_held": held, "went_out": "_int(_state.went_out == _seat)", "seats": "_state.seat_count",
             "figure_tiles": "len(_state.figure.tile_at)"}
@@ -36,7 +36,7 @@ class ScoreKeeper(Primitive):
 
     def on_play_source(self, prefix: str) -> Source:
         """:meth:`on_play` as Python statements over ``_state`` and ``_event``, for the
-        compiled consequences of a play (see :mod:`contack_core.programs`); empty when a
+        compiled consequences of a play (see :mod:`contack_core.language.programs`); empty when a
         play changes nothing."""
         if type(self).on_play is ScoreKeeper.on_play:
             return Source("")

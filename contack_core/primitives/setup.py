@@ -9,13 +9,13 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from contack_core.actions import Deal, IllegalAction, Play, Shuffle, make_deal, make_shuffle
-from contack_core.chance import shuffled
-from contack_core.events import Dealt, Played, Shuffled
+from contack_core.engine.actions import Deal, IllegalAction, Play, Shuffle, make_deal, make_shuffle
+from contack_core.engine.chance import shuffled
+from contack_core.engine.events import Dealt, Played, Shuffled
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
-    from contack_core.state import GameState
+    from contack_core.engine.state import GameState
 
 
 class SetupStep(Primitive):

@@ -1,7 +1,7 @@
 """Turn primitives: the actions a seat may take on its turn, each allowed by a ``when``.
 
 A turn rule's ``when`` is an expression over the turn values (see
-:data:`contack_core.rules.TURN_VALUES`), the option values, and ``can_<rule>`` for every
+:data:`contack_core.engine.rules.TURN_VALUES`), the option values, and ``can_<rule>`` for every
 turn rule listed before it (true when that rule offers at least one action now).
 """
 
@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from contack_core.actions import DRAW, PASS, Action, Discard, Draw, IllegalAction, Pass, Play
-from contack_core.events import Discarded, Drew, Played, make_drew
+from contack_core.engine.actions import DRAW, PASS, Action, Discard, Draw, IllegalAction, Pass, Play
+from contack_core.engine.events import Discarded, Drew, Played, make_drew
+from contack_core.language.programs import Source, define_from
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
-from contack_core.programs import Source, define_from
 
 if TYPE_CHECKING:
-    from contack_core.expressions import Expression
-    from contack_core.state import GameState
+    from contack_core.engine.state import GameState
+    from contack_core.language.expressions import Expression
 
 _WHEN = {"type": "string"}
 #: The parameters of a rule moving a tile from one zone to another.

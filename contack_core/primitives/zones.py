@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from contack_core.primitives.registry import BuildContext, Primitive
 
 if TYPE_CHECKING:
-    from contack_core.rules import Rules
+    from contack_core.engine.rules import Rules
 
 
 class Pile(Primitive):

@@ -20,7 +20,7 @@ from contack_core.replay.squares import describe_board, paint_board, read_board
 from contack_core.replay.triangles import describe_figure, paint_figure, read_figure
 
 if TYPE_CHECKING:
-    from contack_core.rules import Rules
+    from contack_core.engine.rules import Rules
 
 
 @attrs.frozen

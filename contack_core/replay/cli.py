@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-from contack_core.record import UnreadableRecord
+from contack_core.records.format import UnreadableRecord
 from contack_core.replay.html import render_html
 from contack_core.replay.svg import render_svg
 from contack_core.replay.terminal import game_text, position_text, run_stepper, tty_keys

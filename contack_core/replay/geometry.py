@@ -67,7 +67,7 @@ class TriangleGeometry:
 
     Cell ``(x, y)`` points up when ``x + y`` is even; ``y`` grows upwards on the table (an up
     cell's neighbour across its bottom edge is ``(x, y - 1)``), so the page's y is flipped.
-    Sides are numbered as in :mod:`contack_core.lattice`: up cell 0 bottom, 1 right, 2 left;
+    Sides are numbered as in :mod:`contack_core.boards.lattice`: up cell 0 bottom, 1 right, 2 left;
     down cell 0 top, 1 left, 2 right (anticlockwise in both cases).
     """
 

@@ -1,6 +1,6 @@
 """A square-grid board of corner-numbered pieces: what a replay shows of it, drawn and told.
 
-:func:`read_board` turns the engine's :class:`~contack_core.grid.PieceBoard` into a plain
+:func:`read_board` turns the engine's :class:`~contack_core.boards.grid.PieceBoard` into a plain
 :class:`SquareView`; :func:`paint_board` draws it through a :class:`SquareGeometry` (grid
 lines, ringed points, each piece a square in its colour with its four corner numbers where
 they lie, a turned-over piece dark); :func:`describe_board` tells it as text.
@@ -12,14 +12,23 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from contack_core.grid import PieceBoard, board_text
+from contack_core.boards.grid import PieceBoard, board_text
 from contack_core.replay.drawing import (
-    LAST_COLOUR, LAYER_CELLS, LAYER_MARKS, LAYER_TILES, Element, Picture, attr, colour_for, points_attr, title,
+    LAST_COLOUR,
+    LAYER_CELLS,
+    LAYER_MARKS,
+    LAYER_TILES,
+    Element,
+    Picture,
+    attr,
+    colour_for,
+    points_attr,
+    title,
 )
 from contack_core.replay.geometry import Bounds, Point
 
 if TYPE_CHECKING:
-    from contack_core.rules import Rules
+    from contack_core.engine.rules import Rules
 
 Square = tuple[int, int]
 
@@ -133,7 +142,7 @@ def paint_board(view: SquareView, colour_names: dict[str, str] | None = None) ->
 
 
 def describe_board(view: SquareView, colour_names: dict[str, str] | None = None) -> list[str]:
-    """The board as text (see :func:`contack_core.grid.board_text`), then the pieces by seat."""
+    """The board as text (see :func:`contack_core.boards.grid.board_text`), then the pieces by seat."""
     lines = list(view.text)
     seats = sorted({piece.seat for piece in view.tiles})
     for seat in seats:

@@ -1,6 +1,6 @@
 """A record replayed into one snapshot per event, the material of every replay view.
 
-The record is replayed by the audit itself (:func:`contack_core.audit.audit_lines`), so a
+The record is replayed by the audit itself (:func:`contack_core.records.audit.audit_lines`), so a
 replay shows exactly what the audit accepts: a record that does not audit sound is shown
 up to its first bad event, which becomes a last step carrying the audit's message. Step 0
 is the table before the first event; step ``n`` is the position after event ``n``.
@@ -19,10 +19,10 @@ from typing import Any
 
 import attrs
 
-from contack_core.audit import audit_lines
+from contack_core.engine.rules import Rules
+from contack_core.engine.state import GameState
+from contack_core.records.audit import audit_lines
 from contack_core.replay.boards import BoardKind, board_kind
-from contack_core.rules import Rules
-from contack_core.state import GameState
 
 
 class ReplayError(ValueError):

@@ -1,6 +1,6 @@
 """The triangle-tile figure: what a replay shows of it, drawn and told.
 
-:func:`read_figure` turns the engine's :class:`~contack_core.lattice.Figure` into a plain
+:func:`read_figure` turns the engine's :class:`~contack_core.boards.lattice.Figure` into a plain
 :class:`TriangleView`; :func:`paint_figure` draws it through a :class:`TriangleGeometry`
 (each tile an equilateral triangle with its three coloured edges and their numbers, the
 numbers upright for a reader facing the page); :func:`describe_figure` tells it as text.
@@ -12,15 +12,26 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from contack_core.lattice import Cell, points_up
+from contack_core.boards.lattice import Cell, points_up
 from contack_core.replay.drawing import (
-    COUNTING_COLOUR, LAST_COLOUR, LAYER_CELLS, LAYER_MARKS, LAYER_TILES, OPEN_COLOUR, TILE_FILL, Element, Picture,
-    attr, colour_for, points_attr, title,
+    COUNTING_COLOUR,
+    LAST_COLOUR,
+    LAYER_CELLS,
+    LAYER_MARKS,
+    LAYER_TILES,
+    OPEN_COLOUR,
+    TILE_FILL,
+    Element,
+    Picture,
+    attr,
+    colour_for,
+    points_attr,
+    title,
 )
 from contack_core.replay.geometry import Bounds, TriangleGeometry, midpoint, toward
 
 if TYPE_CHECKING:
-    from contack_core.rules import Rules
+    from contack_core.engine.rules import Rules
 
 
 @attrs.frozen
@@ -33,7 +44,7 @@ class PlacedTile:
     rotation: int
 
     def side_of_edge(self, edge: int) -> int:
-        """The cell side the tile's ``edge``-th coloured edge lies on (see :mod:`contack_core.lattice`)."""
+        """The cell side the tile's ``edge``-th coloured edge lies on (see :mod:`contack_core.boards.lattice`)."""
         return (edge + self.rotation) % 3
 
 

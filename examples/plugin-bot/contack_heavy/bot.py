@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from contack_core.actions import Action, Play
-from contack_core.bots import Parameter, Player
-from contack_core.state import GameState
+from contack_core.engine.actions import Action, Play
+from contack_core.engine.bots import Parameter, Player
+from contack_core.engine.state import GameState
 
 
 class HeavyFirst(Player):

@@ -5,7 +5,7 @@ A primitive on the hot path spells its part out as Python source over ``_state``
 ``_event``), with the objects it uses bound by name; a primitive that does not falls back
 to a call of its own method. The ruleset's own text only ever enters as a ``when``
 condition, and then as a tree the expression whitelist has checked (see
-:func:`contack_core.expressions.checked_tree`), never as text. So a turn costs the
+:func:`contack_core.language.expressions.checked_tree`), never as text. So a turn costs the
 interpreter two calls (the turn program and the placement's generator) where calling each
 rule, value and ending in turn cost a dozen.
 """
@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from contack_core.expressions import SAFE_FUNCTIONS, bounded_pow, checked_tree
+from contack_core.language.expressions import SAFE_FUNCTIONS, bounded_pow, checked_tree
 
 
 @attrs.frozen

@@ -15,8 +15,8 @@ import random
 from operator import add
 from typing import TYPE_CHECKING, Any
 
-from contack_core.actions import CHANCE, PASS, Action, Discard, Draw, IllegalAction, Move, Pass, Play
-from contack_core.events import (
+from contack_core.engine.actions import CHANCE, PASS, Action, Discard, Draw, IllegalAction, Move, Pass, Play
+from contack_core.engine.events import (
     Dealt,
     Event,
     HandResult,
@@ -31,8 +31,8 @@ from contack_core.events import (
 )
 
 if TYPE_CHECKING:
-    from contack_core.lattice import Figure
-    from contack_core.rules import Rules
+    from contack_core.boards.lattice import Figure
+    from contack_core.engine.rules import Rules
 
 
 class GameState:
@@ -61,7 +61,7 @@ class GameState:
         #: What rule primitives keep for the whole game (debts, say), by primitive key.
         self.ledger: dict[str, dict[Any, Any]] = {}
         #: Events that followed from the actions applied (chips collected, say), in order,
-        #: for observers to take; :func:`contack_core.game.play_game` empties it.
+        #: for observers to take; :func:`contack_core.engine.referee.play_game` empties it.
         self.effects: list[Event] = []
         #: The chance outcome :meth:`sample_chance` drew last, until the next action applied.
         self._sampled: Action | None = None

@@ -128,7 +128,7 @@ def checked_tree(source: str | int | float | bool, known: set[str],
                  inline: Mapping[str, ast.expr] | None = None) -> ast.expr:
     """The whitelisted tree of ``source`` (names outside ``known`` refused), with ``**``
     bounded and each name in ``inline`` replaced by the engine's own tree for it; for the
-    compiled programs of :mod:`contack_core.programs`."""
+    compiled programs of :mod:`contack_core.language.programs`."""
     tree, _, _ = _check(source, known)
     body = tree.body
     if inline:

@@ -4,7 +4,7 @@ Observers receive every step as it happens (the narrator and the record writer a
 observers), so a game is played once and told or recorded on the way.
 
 The game is refereed: a player that raises, returns an illegal action, or overruns the
-:class:`~contack_core.bots.Budget`'s time per move commits a :class:`Fault`. Under the
+:class:`~contack_core.engine.bots.Budget`'s time per move commits a :class:`Fault`. Under the
 ``pass`` policy the move is forfeited as the first Pass or Draw the rules allow (if they
 allow neither, the game is forfeited); under ``forfeit`` the game is. Either way the fault
 is recorded and the process goes on. A player's ``choose`` runs under the clock in a
@@ -21,11 +21,11 @@ from typing import Any, Protocol
 
 import attrs
 
-from contack_core.actions import Action, Draw, IllegalAction, Pass, Shuffle
-from contack_core.bots import UNLIMITED, Budget, MoveTimeout, Player
-from contack_core.events import Event, HandResult
-from contack_core.rules import Rules
-from contack_core.state import GameState
+from contack_core.engine.actions import Action, Draw, IllegalAction, Pass, Shuffle
+from contack_core.engine.bots import UNLIMITED, Budget, MoveTimeout, Player
+from contack_core.engine.events import Event, HandResult
+from contack_core.engine.rules import Rules
+from contack_core.engine.state import GameState
 
 FAULT_POLICIES = ("pass", "forfeit")
 #: What a player may throw that the referee turns into a fault (a bot may not end the process).

@@ -15,11 +15,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from contack_core.bots import installed_players
-from contack_core.events import Drew, Moved, Passed, Played
-from contack_core.game import seat_seed
-from contack_core.rules import Rules
-from contack_core.state import GameState
+from contack_core.engine.bots import installed_players
+from contack_core.engine.events import Drew, Moved, Passed, Played
+from contack_core.engine.referee import seat_seed
+from contack_core.engine.rules import Rules
+from contack_core.engine.state import GameState
 
 
 def run_bench(rules: Rules, games: int, players: int, seed: int) -> dict[str, Any]:

@@ -16,9 +16,9 @@ from typing import IO, Any
 import attrs
 import jsonschema
 
-from contack_core.events import ChipsMoved, Dealt, Discarded, Drew, Event, HandResult, Moved, Passed, Played
-from contack_core.schema import shipped_schema
-from contack_core.state import GameState
+from contack_core.engine.events import ChipsMoved, Dealt, Discarded, Drew, Event, HandResult, Moved, Passed, Played
+from contack_core.engine.state import GameState
+from contack_core.language.schema import shipped_schema
 
 RECORD_FORMAT = "contack-record/1"
 
@@ -76,7 +76,7 @@ def move_line(state: GameState, event: Moved) -> dict[str, Any]:
 
 
 class RecordWriter:
-    """Writes a game's record as it is played (a :class:`contack_core.game.Observer`)."""
+    """Writes a game's record as it is played (a :class:`contack_core.engine.referee.Observer`)."""
 
     def __init__(self, stream: IO[str], header: dict[str, Any]) -> None:
         self.stream = stream
@@ -99,7 +99,7 @@ class RecordWriter:
                      "scores": list(result.scores)})
 
     def fault(self, state: GameState, fault: Any) -> None:
-        """A player's fault (:class:`contack_core.game.Fault`): the audit reads past it."""
+        """A player's fault (:class:`contack_core.engine.referee.Fault`): the audit reads past it."""
         self._write({"event": "fault", "seat": fault.seat, "reason": fault.reason, "kind": fault.kind,
                      "penalty": fault.penalty})
 
@@ -123,7 +123,7 @@ def game_end_line(state: GameState) -> dict[str, Any]:
 def header_for(rules: Any, seats: list[str], seed: int | None, players: list[str] | None = None,
                record_path: Path | None = None) -> dict[str, Any]:
     """A record header; a ruleset loaded from a file is named by its path relative to the record."""
-    from contack_core import __version__
+    from contack_core.engine import __version__
 
     ruleset = rules.id
     if rules.origin is not None:

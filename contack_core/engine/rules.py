@@ -4,23 +4,20 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from contack_core.actions import Action, Play
-from contack_core.events import Discarded, Drew, Moved, Passed, Played
-from contack_core.lattice import Figure
-from contack_core.loader import Document, build_primitives
-from contack_core.primitives.registry import Registry
-from contack_core.programs import TurnStep, compile_consequences, compile_turn_program
-from contack_core.primitives.turn import check_turn_rules
-from contack_core.tiles import TileSet
+from contack_core.boards.lattice import Figure
+from contack_core.boards.tiles import TileSet
+from contack_core.engine.actions import Action, Play
+from contack_core.engine.events import Discarded, Drew, Moved, Passed, Played
+from contack_core.language.programs import TurnStep, compile_consequences, compile_turn_program
 
 if TYPE_CHECKING:
-    from contack_core.state import GameState
+    from contack_core.engine.state import GameState
 
 #: Values every turn rule's ``when`` may read, besides ``<zone>_count`` and ``can_<rule>``:
 #: each as the engine's expression over ``_state``, inlined into the compiled turn program.
@@ -45,17 +42,6 @@ DEFAULT_TERMS: Mapping[str, Any] = {
     "partners": "partners", "partners_win": "win together as partners", "nobody_wins": "nobody wins", "completed": "every tile is in the figure",
     "time": "time is up", "seat": "seat", "at": "at",
 }
-
-
-def _turn_names(data: Mapping[str, Any]) -> Callable[[str], frozenset[str]]:
-    zones = list((data.get("zones") or {}).keys())
-    rule_keys = list((data.get("turn") or {}).keys())
-
-    def names(key: str) -> frozenset[str]:
-        before = rule_keys[: rule_keys.index(key)] if key in rule_keys else rule_keys
-        return frozenset([*TURN_VALUES, *(f"{z}_count" for z in zones), *(f"can_{k}" for k in before)])
-
-    return names
 
 
 def _turn_values(zones: Mapping[str, Any]) -> dict[str, str]:
@@ -118,36 +104,6 @@ class Rules:
                           generator=rule.generator_source(f"_turn{index}"), action_type=rule.action_type, rule=rule)
                  for index, rule in enumerate(self.turn)]
         self.turn_program = compile_turn_program(steps, _turn_values(self.zones), self.options)
-
-    @classmethod
-    def build(cls, document: Document, options: Mapping[str, Any], registry: Registry) -> Rules:
-        from contack_core.loader import RulesetError
-
-        data = document.data
-        built = build_primitives(document, options, registry, _turn_names(data))
-        turn = list(built["turn"].values())
-        try:
-            check_turn_rules(turn)
-        except ValueError as error:
-            raise RulesetError([document.problem(str(error), ("turn",))]) from None
-        players = (data["players"]["min"], data["players"]["max"])
-        if players[0] > players[1]:
-            raise RulesetError([document.problem("players.min is more than players.max", ("players",))])
-        tiles = [c.tiles for c in built["components"].values() if hasattr(c, "tiles")]
-        zones = built.get("zones", {})
-        for rule in turn:
-            if hasattr(rule, "placement"):
-                if built.get("placement") is None:
-                    raise RulesetError([document.problem(f"turn rule {rule.key!r} lays tiles: it needs a placement",
-                                                         ("turn", rule.key))])
-                rule.attach(built["placement"])
-        terms = {**DEFAULT_TERMS, **(data.get("terms") or {})}
-        return cls(
-            id=data["id"], title=data["title"], players=players, options=dict(options), terms=terms,
-            document=data, chain=document.chain, tiles=tiles[0], board=built["board"], zones=zones,
-            setup=list(built["setup"].values()), placement=built.get("placement"), turn=turn,
-            hand_end=list(built["hand_end"].values()), counters=built["scoring"], match=built["match"],
-        )
 
     def new_figure(self, seat_count: int | None = None) -> Figure:
         """The empty position of a hand: the board primitive owns its container (a figure of

@@ -1,69 +1,27 @@
-"""Loading rulesets: YAML with positions, ``extends``, options, schema, then meaning.
+"""Reading ruleset documents: finding the file, safe YAML with the position of every key,
+and ``extends`` (a deep merge: mappings merge, anything else replaces, ``null`` deletes).
 
 A ruleset goes through four gates, and nothing half-loaded ever runs:
 
-1. safe YAML parsing, keeping the file, line and column of every key;
-2. ``extends`` resolution (a deep merge: mappings merge, anything else replaces, ``null``
-   deletes) and option selection (each option a typed value or a choice that patches
-   the document);
-3. JSON Schema validation of the resolved document (structure and primitive parameters);
+1. safe YAML parsing, keeping the file, line and column of every key (this module);
+2. ``extends`` resolution (this module) and option selection (:mod:`.options`);
+3. JSON Schema validation of the resolved document (:mod:`.schema`);
 4. building the primitives, which compiles every expression and checks every reference
-   (unknown primitive, unknown name in an expression, a zone that does not exist).
-
-Every problem is reported as ``file:line:column: at key.path: what is wrong``.
+   (:mod:`contack_core.primitives.loading`).
 """
 
 from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import attrs
-import jsonschema
 import yaml
 
-from contack_core.expressions import ExpressionError, compile_expression
-from contack_core.primitives.registry import SLOTS, BuildContext, PrimitiveError, Registry, default_registry
-from contack_core.schema import ruleset_schema
-
-KeyPath = tuple[str | int, ...]
-
-
-@attrs.frozen
-class Mark:
-    file: str
-    line: int
-    column: int
-
-
-@attrs.frozen
-class Problem:
-    """One thing wrong with a ruleset, and where."""
-
-    message: str
-    path: KeyPath = ()
-    mark: Mark | None = None
-
-    def __str__(self) -> str:
-        where = f"{self.mark.file}:{self.mark.line}:{self.mark.column}: " if self.mark else ""
-        at = f"at {format_path(self.path)}: " if self.path else ""
-        return f"{where}{at}{self.message}"
-
-
-class RulesetError(ValueError):
-    """A ruleset that cannot be loaded; ``problems`` lists every reason found."""
-
-    def __init__(self, problems: list[Problem]) -> None:
-        self.problems = problems
-        super().__init__("\n".join(str(p) for p in problems))
-
-
-def format_path(path: KeyPath) -> str:
-    return ".".join(str(part) for part in path) or "(top)"
+from contack_core.language.problems import KeyPath, Mark, Problem, RulesetError
 
 
 # --------------------------------------------------------------------------- locating files
@@ -72,7 +30,7 @@ def shipped_rulesets_dir() -> Path:
     packaged = resources.files("contack_core") / "rulesets"
     if packaged.is_dir():
         return Path(str(packaged))
-    return Path(__file__).resolve().parent.parent / "rulesets"
+    return Path(__file__).resolve().parents[2] / "rulesets"
 
 
 def shipped_ruleset_ids() -> list[str]:
@@ -276,185 +234,3 @@ def id_from_file_name(path: Path) -> str:
     made a valid id if need be (``My Rules.yaml`` -> ``my-rules``)."""
     slug = re.sub(r"[^a-z0-9_-]+", "-", path.stem.lower()).strip("-") or "ruleset"
     return slug if slug[0].isalpha() else f"ruleset-{slug}"
-
-
-# --------------------------------------------------------------------------- options
-def choose_options(document: Document, chosen: Mapping[str, str | int | bool]) -> dict[str, Any]:
-    """Resolve option values (defaults plus ``chosen``) and apply each choice's patch.
-
-    ``chosen`` values may be strings as typed on a command line; they are converted to the
-    option's type. Unknown options and bad values are errors listing what is allowed.
-    """
-    declared = document.data.get("options") or {}
-    if not isinstance(declared, dict):
-        return {}  # the schema check reports it, with its place
-    problems = []
-    values: dict[str, Any] = {}
-    for name in chosen:
-        if name not in declared:
-            known = ", ".join(sorted(declared)) or "none"
-            problems.append(Problem(f"unknown option {name!r} (options of this ruleset: {known})"))
-    for name, spec in declared.items():
-        if not isinstance(spec, dict):
-            continue  # reported by the schema
-        raw = chosen.get(name, spec.get("default"))
-        try:
-            values[name] = option_value(name, spec, raw)
-        except ValueError as error:
-            path = ("options", name) if name not in chosen else ()
-            problems.append(Problem(str(error), path, document.mark(path) if path else None))
-    if problems:
-        raise RulesetError(problems)
-    for name, spec in declared.items():
-        choices = spec.get("choices") if isinstance(spec, dict) else None
-        patch = choices.get(str(values.get(name))) if isinstance(choices, dict) else None
-        if isinstance(patch, dict):
-            document.data = merge(document.data, patch, document.marks, {})
-    return values
-
-
-def option_value(name: str, spec: Mapping[str, Any], raw: Any) -> Any:
-    """Convert and check one option value against its declaration."""
-    kind = spec.get("type", "choice")
-    if kind == "integer":
-        try:
-            value = int(raw) if not isinstance(raw, bool) else None
-        except (TypeError, ValueError):
-            value = None
-        if value is None:
-            raise ValueError(f"option {name} takes a whole number, not {raw!r}")
-        low, high = spec.get("min"), spec.get("max")
-        if (low is not None and value < low) or (high is not None and value > high):
-            raise ValueError(f"option {name} must be between {low} and {high}, not {value}")
-        return value
-    if kind == "boolean":
-        text = str(raw).lower()
-        if text in ("true", "on", "yes", "1"):
-            return True
-        if text in ("false", "off", "no", "0"):
-            return False
-        raise ValueError(f"option {name} is on or off, not {raw!r}")
-    choices = spec.get("choices")
-    allowed = [str(choice) for choice in choices] if isinstance(choices, (dict, list)) else []
-    if str(raw) not in allowed:
-        raise ValueError(f"option {name} is one of {', '.join(allowed)}, not {raw!r}")
-    return str(raw)
-
-
-# --------------------------------------------------------------------------- the whole load
-def load_rules(reference: str | Path, options: Mapping[str, Any] | None = None,
-               registry: Registry | None = None) -> Any:
-    """Load, validate and compile a ruleset (an id or a path) with the given options."""
-    from contack_core.rules import Rules
-
-    registry = registry or default_registry()
-    path = Path(reference) if isinstance(reference, Path) else find_ruleset(reference)
-    document = read_document(path)
-    option_values = choose_options(document, dict(options or {}))
-    check_schema(document, registry)
-    rules = Rules.build(document, option_values, registry)
-    shipped = shipped_rulesets_dir().resolve()
-    if path.resolve().parent not in (shipped, shipped / "examples") or path.stem != rules.id:
-        rules.origin = path.resolve()
-    return rules
-
-
-def check_schema(document: Document, registry: Registry) -> None:
-    validator = jsonschema.Draft202012Validator(ruleset_schema(registry))
-    problems = []
-    for error in sorted(validator.iter_errors(document.data), key=lambda e: (list(map(str, e.absolute_path)))):
-        path = tuple(error.absolute_path)
-        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-            # Point at the unexpected key itself, not at the mapping that holds it.
-            allowed = set((error.schema.get("properties") or {}).keys())
-            extra = [key for key in error.instance if key not in allowed]
-            if extra:
-                path = (*path, extra[0])
-        problems.append(document.problem(_schema_message(error, registry, path), path))
-    if problems:
-        raise RulesetError(_dedupe(problems))
-
-
-def _schema_message(error: jsonschema.ValidationError, registry: Registry, path: KeyPath) -> str:
-    if error.validator == "enum" and path and path[-1] == "primitive":
-        slot = str(path[0])
-        return (f"unknown primitive {error.instance!r} for {slot} "
-                f"(known: {', '.join(registry.names(slot))})")
-    if error.validator == "additionalProperties":
-        allowed = sorted((error.schema.get("properties") or {}).keys())
-        return f"{error.message}; allowed keys: {', '.join(allowed)}"
-    return error.message
-
-
-def _dedupe(problems: list[Problem]) -> list[Problem]:
-    seen, out = set(), []
-    for problem in problems:
-        if str(problem) not in seen:
-            seen.add(str(problem))
-            out.append(problem)
-    return out
-
-
-def _key_path(data: Any, parts: tuple[str, ...]) -> KeyPath:
-    """``parts`` of a dotted key as the document holds them: a list index as an integer, a
-    mapping key as written (``"2"`` stays a string where the mapping's key is one)."""
-    path: list[str | int] = []
-    node = data
-    for part in parts:
-        key: str | int = part
-        if isinstance(node, list) and part.isdigit():
-            key = int(part)
-        elif isinstance(node, dict) and part not in node and part.isdigit() and int(part) in node:
-            key = int(part)
-        path.append(key)
-        node = node[key] if isinstance(node, (dict, list)) and _holds(node, key) else None
-    return tuple(path)
-
-
-def _holds(node: dict[Any, Any] | list[Any], key: str | int) -> bool:
-    return key in node if isinstance(node, dict) else isinstance(key, int) and 0 <= key < len(node)
-
-
-def build_primitives(document: Document, options: Mapping[str, Any], registry: Registry,
-                     turn_names: Any) -> dict[str, Any]:
-    """Instantiate every primitive slot by slot, turning PrimitiveErrors into Problems."""
-    data = document.data
-
-    def compile_with_options(source: Any, names: Any) -> Any:
-        return compile_expression(source, names, options)
-
-    built: dict[str, Any] = {}
-    players = data.get("players")
-    context = BuildContext(options=options, tiles=None, zones={}, compile=compile_with_options,
-                           turn_names=turn_names, counters=data.get("scoring") or {},
-                           players=(players["min"], players["max"]) if isinstance(players, dict) else None)
-    problems: list[Problem] = []
-    for slot, arity in SLOTS.items():
-        section = data.get(slot)
-        if section is None:
-            continue
-        entries = [(None, section)] if arity == "one" else list(section.items())
-        results: dict[str, Any] = {}
-        for key, params in entries:
-            path: KeyPath = (slot,) if key is None else (slot, key)
-            cls = registry.get(slot, params["primitive"])
-            args = {k: v for k, v in params.items() if k != "primitive"}
-            try:
-                results[key or slot] = cls(key or slot, args, context)
-            except PrimitiveError as error:
-                sub = _key_path(data, (*path, *(error.key.split(".") if error.key else ())))
-                problems.append(document.problem(str(error), sub))
-            except ExpressionError as error:  # pragma: no cover - primitives wrap these
-                problems.append(document.problem(str(error), path))
-        if problems:
-            raise RulesetError(problems)
-        built[slot] = results[slot] if arity == "one" else results
-        if slot == "components":
-            tiles = [p for p in results.values() if getattr(p, "tiles", None) is not None]
-            context.tiles = tiles[0].tiles if tiles else None
-            context.components = results
-        if slot == "zones":
-            context.zones = results
-        if slot == "board":
-            context.board = results[slot]
-    return built

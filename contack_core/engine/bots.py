@@ -34,7 +34,7 @@ The engine talks to it in the spirit of OpenSpiel's bots:
 Budgets: :class:`Budget` gives the time a move may take and an optional iteration limit;
 ``play_game`` sets ``player.budget`` before the game. A bot that searches should stop
 within both. A bot that raises, returns an illegal action or overruns its time is a
-*fault*, handled by the game's fault policy (see :mod:`contack_core.game`).
+*fault*, handled by the game's fault policy (see :mod:`contack_core.engine.referee`).
 """
 
 from __future__ import annotations
@@ -46,10 +46,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 if TYPE_CHECKING:
-    from contack_core.actions import Action
-    from contack_core.events import Event
-    from contack_core.rules import Rules
-    from contack_core.state import GameState
+    from contack_core.engine.actions import Action
+    from contack_core.engine.events import Event
+    from contack_core.engine.rules import Rules
+    from contack_core.engine.state import GameState
 
 ENTRY_POINT_GROUP = "contack.players"
 

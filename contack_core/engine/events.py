@@ -11,8 +11,8 @@ from typing import Any
 
 import attrs
 
-from contack_core.lattice import Cell
-from contack_core.quick import quick_constructor
+from contack_core.boards.lattice import Cell
+from contack_core.language.quick import quick_constructor
 
 
 @attrs.define(slots=True, weakref_slot=False)
@@ -57,7 +57,7 @@ class ChipsMoved:
 @attrs.define(slots=True, weakref_slot=False)
 class Moved:
     """A piece moved on a board of pieces: from ``origin`` along ``path``, then turned to
-    ``turn`` quarter turns; ``contacts`` (:class:`contack_core.grid.Contact`) were settled,
+    ``turn`` quarter turns; ``contacts`` (:class:`contack_core.boards.grid.Contact`) were settled,
     ``removed`` the points whose pieces left the board (the mover's own last, if it went),
     ``flipped``: it was turned over on a ringed point. ``piece``: its id on the board."""
 

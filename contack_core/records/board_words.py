@@ -1,7 +1,7 @@
 """Telling the moves of a board of pieces in a ruleset's words, and picturing the board as text.
 
 Used by the narrator (as a game is played) and by the replay (from a record); both read the
-same :class:`contack_core.grid.PieceBoard` the game state holds.
+same :class:`contack_core.boards.grid.PieceBoard` the game state holds.
 """
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from contack_core.grid import PieceBoard, board_text
+from contack_core.boards.grid import PieceBoard, board_text
 
 if TYPE_CHECKING:
-    from contack_core.events import Moved
-    from contack_core.rules import Rules
-    from contack_core.state import GameState
+    from contack_core.engine.events import Moved
+    from contack_core.engine.rules import Rules
+    from contack_core.engine.state import GameState
 
 #: Words used when a ruleset's ``terms`` leave them out.
 MOVE_TERMS: Mapping[str, str] = {
@@ -69,7 +69,7 @@ def _was_flipped_before(board: PieceBoard, event: Moved) -> bool:
 
 
 def position_lines(rules: Rules, board: PieceBoard) -> list[str]:
-    """The board as text (see :func:`contack_core.grid.board_text`), then each seat's pieces left."""
+    """The board as text (see :func:`contack_core.boards.grid.board_text`), then each seat's pieces left."""
     initials = {colour: rules.colour_term(colour)[:1] for colour in set(board.colour)}
     lines = board_text(board, initials)
     for seat, count in enumerate(board.alive):

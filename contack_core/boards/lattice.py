@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from contack_core.programs import Source, define_from
+from contack_core.language.programs import Source, define_from
 
 Cell = tuple[int, int]
 

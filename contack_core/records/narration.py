@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from contack_core.board_words import move_words
-from contack_core.events import ChipsMoved, Dealt, Discarded, Drew, Event, HandResult, Moved, Passed, Played
-from contack_core.rules import Rules
-from contack_core.state import GameState
+from contack_core.engine.events import ChipsMoved, Dealt, Discarded, Drew, Event, HandResult, Moved, Passed, Played
+from contack_core.engine.rules import Rules
+from contack_core.engine.state import GameState
+from contack_core.records.board_words import move_words
 
 
 class Narrator:
@@ -82,7 +82,7 @@ class Narrator:
             self.write(f"   {self.who(seat, rules)}: {score:+d}{held}")
 
     def fault(self, state: GameState, fault: Any) -> None:
-        """A player's fault (:class:`contack_core.game.Fault`), told even in quiet mode."""
+        """A player's fault (:class:`contack_core.engine.referee.Fault`), told even in quiet mode."""
         cost = {"pass": "the move is forfeited", "forfeit": "the game is forfeited"}.get(fault.penalty, "noted")
         self.write(f"{self.who(fault.seat, state.rules)} FAULT ({fault.kind}): {fault.reason}; {cost}")
 

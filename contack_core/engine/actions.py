@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import attrs
 
-from contack_core.lattice import Cell
-from contack_core.quick import quick_constructor
+from contack_core.boards.lattice import Cell
+from contack_core.language.quick import quick_constructor
 
 #: The seat number :meth:`GameState.current_seat` returns at a chance node.
 CHANCE = -1

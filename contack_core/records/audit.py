@@ -15,14 +15,16 @@ from typing import Any
 
 import attrs
 
-from contack_core.actions import Deal, Discard, Draw, IllegalAction, Move, Pass, Play, Shuffle
-from contack_core.events import ChipsMoved, Event, Moved, Played
-from contack_core.grid import parse_square
-from contack_core.lattice import parse_cell
-from contack_core.loader import RulesetError, find_ruleset, load_rules
-from contack_core.record import RecordLine, UnreadableRecord, game_end_line, move_line, read_record
-from contack_core.state import GameState
-from contack_core.tiles import UnknownTile
+from contack_core.boards.grid import parse_square
+from contack_core.boards.lattice import parse_cell
+from contack_core.boards.tiles import UnknownTile
+from contack_core.engine.actions import Deal, Discard, Draw, IllegalAction, Move, Pass, Play, Shuffle
+from contack_core.engine.events import ChipsMoved, Event, Moved, Played
+from contack_core.engine.state import GameState
+from contack_core.language.documents import find_ruleset
+from contack_core.language.problems import RulesetError
+from contack_core.primitives.loading import load_rules
+from contack_core.records.format import RecordLine, UnreadableRecord, game_end_line, move_line, read_record
 
 
 @attrs.frozen

@@ -9,10 +9,37 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol
 
-from contack_core.primitives.registry import SLOTS, Registry
+import jsonschema
+
+from contack_core.language.documents import Document
+from contack_core.language.problems import KeyPath, Problem, RulesetError
+
+#: The slots of a ruleset that hold primitives, and whether each holds one or a mapping of them.
+SLOTS: Mapping[str, str] = {
+    "components": "many",
+    "board": "one",
+    "zones": "many",
+    "setup": "many",
+    "placement": "one",
+    "turn": "many",
+    "hand_end": "many",
+    "scoring": "many",
+    "match": "one",
+}
+
+
+class PrimitiveCatalogue(Protocol):
+    """What the schema needs of a registry of primitives: the names in each slot, and each
+    primitive's parameter schema (see :class:`contack_core.primitives.registry.Registry`)."""
+
+    def names(self, slot: str) -> list[str]: ...
+
+    def get(self, slot: str, name: str) -> Any: ...
+
 
 _NAME = {"type": "string", "pattern": "^[a-z][a-z0-9_-]*$"}
 
@@ -60,7 +87,7 @@ _TOP = {
 }
 
 
-def _primitive_schema(registry: Registry, slot: str) -> dict[str, Any]:
+def _primitive_schema(registry: PrimitiveCatalogue, slot: str) -> dict[str, Any]:
     """One slot entry: ``primitive`` names a registered primitive, the rest is its parameters."""
     names = registry.names(slot)
     branches = []
@@ -78,7 +105,7 @@ def _primitive_schema(registry: Registry, slot: str) -> dict[str, Any]:
     }
 
 
-def ruleset_schema(registry: Registry) -> dict[str, Any]:
+def ruleset_schema(registry: PrimitiveCatalogue) -> dict[str, Any]:
     schema = copy.deepcopy(_TOP)
     for slot, arity in SLOTS.items():
         entry = _primitive_schema(registry, slot)
@@ -94,3 +121,41 @@ def shipped_schema(name: str) -> dict[str, Any]:
     """A JSON Schema file shipped in ``contack_core/schemas``."""
     text = (resources.files("contack_core") / "schemas" / name).read_text(encoding="utf-8")
     return json.loads(text)
+
+
+def check_schema(document: Document, registry: PrimitiveCatalogue) -> None:
+    """Validate the resolved document against the schema of ``registry``'s primitives: every
+    problem at once, each at its key's line."""
+    validator = jsonschema.Draft202012Validator(ruleset_schema(registry))
+    problems = []
+    for error in sorted(validator.iter_errors(document.data), key=lambda e: (list(map(str, e.absolute_path)))):
+        path = tuple(error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            # Point at the unexpected key itself, not at the mapping that holds it.
+            allowed = set((error.schema.get("properties") or {}).keys())
+            extra = [key for key in error.instance if key not in allowed]
+            if extra:
+                path = (*path, extra[0])
+        problems.append(document.problem(_schema_message(error, registry, path), path))
+    if problems:
+        raise RulesetError(_dedupe(problems))
+
+
+def _schema_message(error: jsonschema.ValidationError, registry: PrimitiveCatalogue, path: KeyPath) -> str:
+    if error.validator == "enum" and path and path[-1] == "primitive":
+        slot = str(path[0])
+        return (f"unknown primitive {error.instance!r} for {slot} "
+                f"(known: {', '.join(registry.names(slot))})")
+    if error.validator == "additionalProperties":
+        allowed = sorted((error.schema.get("properties") or {}).keys())
+        return f"{error.message}; allowed keys: {', '.join(allowed)}"
+    return error.message
+
+
+def _dedupe(problems: list[Problem]) -> list[Problem]:
+    seen, out = set(), []
+    for problem in problems:
+        if str(problem) not in seen:
+            seen.add(str(problem))
+            out.append(problem)
+    return out

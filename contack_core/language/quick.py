@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from contack_core.programs import Source, define_from
+from contack_core.language.programs import Source, define_from
 
 T = TypeVar("T")
 

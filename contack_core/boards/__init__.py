@@ -1,0 +1,1 @@
+"""Geometry and components: the triangle lattice, the square grid of pieces, tile sets."""

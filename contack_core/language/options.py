@@ -1,0 +1,71 @@
+"""Ruleset options (Ludii's option axes): typed values and choices that patch the document."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from contack_core.language.documents import Document, merge
+from contack_core.language.problems import Problem, RulesetError
+
+
+def choose_options(document: Document, chosen: Mapping[str, str | int | bool]) -> dict[str, Any]:
+    """Resolve option values (defaults plus ``chosen``) and apply each choice's patch.
+
+    ``chosen`` values may be strings as typed on a command line; they are converted to the
+    option's type. Unknown options and bad values are errors listing what is allowed.
+    """
+    declared = document.data.get("options") or {}
+    if not isinstance(declared, dict):
+        return {}  # the schema check reports it, with its place
+    problems = []
+    values: dict[str, Any] = {}
+    for name in chosen:
+        if name not in declared:
+            known = ", ".join(sorted(declared)) or "none"
+            problems.append(Problem(f"unknown option {name!r} (options of this ruleset: {known})"))
+    for name, spec in declared.items():
+        if not isinstance(spec, dict):
+            continue  # reported by the schema
+        raw = chosen.get(name, spec.get("default"))
+        try:
+            values[name] = option_value(name, spec, raw)
+        except ValueError as error:
+            path = ("options", name) if name not in chosen else ()
+            problems.append(Problem(str(error), path, document.mark(path) if path else None))
+    if problems:
+        raise RulesetError(problems)
+    for name, spec in declared.items():
+        choices = spec.get("choices") if isinstance(spec, dict) else None
+        patch = choices.get(str(values.get(name))) if isinstance(choices, dict) else None
+        if isinstance(patch, dict):
+            document.data = merge(document.data, patch, document.marks, {})
+    return values
+
+
+def option_value(name: str, spec: Mapping[str, Any], raw: Any) -> Any:
+    """Convert and check one option value against its declaration."""
+    kind = spec.get("type", "choice")
+    if kind == "integer":
+        try:
+            value = int(raw) if not isinstance(raw, bool) else None
+        except (TypeError, ValueError):
+            value = None
+        if value is None:
+            raise ValueError(f"option {name} takes a whole number, not {raw!r}")
+        low, high = spec.get("min"), spec.get("max")
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise ValueError(f"option {name} must be between {low} and {high}, not {value}")
+        return value
+    if kind == "boolean":
+        text = str(raw).lower()
+        if text in ("true", "on", "yes", "1"):
+            return True
+        if text in ("false", "off", "no", "0"):
+            return False
+        raise ValueError(f"option {name} is on or off, not {raw!r}")
+    choices = spec.get("choices")
+    allowed = [str(choice) for choice in choices] if isinstance(choices, (dict, list)) else []
+    if str(raw) not in allowed:
+        raise ValueError(f"option {name} is one of {', '.join(allowed)}, not {raw!r}")
+    return str(raw)

@@ -1,0 +1,142 @@
+"""Loading a ruleset end to end: the document (:mod:`contack_core.language`), its primitives
+built slot by slot from the registry, then the compiled :class:`contack_core.engine.rules.Rules`.
+
+Every problem is reported as ``file:line:column: at key.path: what is wrong``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from contack_core.engine.rules import DEFAULT_TERMS, TURN_VALUES, Rules
+from contack_core.language.documents import Document, find_ruleset, read_document, shipped_rulesets_dir
+from contack_core.language.expressions import ExpressionError, compile_expression
+from contack_core.language.options import choose_options
+from contack_core.language.problems import KeyPath, Problem, RulesetError
+from contack_core.language.schema import SLOTS, check_schema
+from contack_core.primitives.builtin import default_registry
+from contack_core.primitives.registry import BuildContext, PrimitiveError, Registry
+from contack_core.primitives.turn import check_turn_rules
+
+
+def load_rules(reference: str | Path, options: Mapping[str, Any] | None = None,
+               registry: Registry | None = None) -> Any:
+    """Load, validate and compile a ruleset (an id or a path) with the given options."""
+    registry = registry or default_registry()
+    path = Path(reference) if isinstance(reference, Path) else find_ruleset(reference)
+    document = read_document(path)
+    option_values = choose_options(document, dict(options or {}))
+    check_schema(document, registry)
+    rules = build_rules(document, option_values, registry)
+    shipped = shipped_rulesets_dir().resolve()
+    if path.resolve().parent not in (shipped, shipped / "examples") or path.stem != rules.id:
+        rules.origin = path.resolve()
+    return rules
+
+
+
+def _key_path(data: Any, parts: tuple[str, ...]) -> KeyPath:
+    """``parts`` of a dotted key as the document holds them: a list index as an integer, a
+    mapping key as written (``"2"`` stays a string where the mapping's key is one)."""
+    path: list[str | int] = []
+    node = data
+    for part in parts:
+        key: str | int = part
+        if isinstance(node, list) and part.isdigit():
+            key = int(part)
+        elif isinstance(node, dict) and part not in node and part.isdigit() and int(part) in node:
+            key = int(part)
+        path.append(key)
+        node = node[key] if isinstance(node, (dict, list)) and _holds(node, key) else None
+    return tuple(path)
+
+
+def _holds(node: dict[Any, Any] | list[Any], key: str | int) -> bool:
+    return key in node if isinstance(node, dict) else isinstance(key, int) and 0 <= key < len(node)
+
+
+def build_primitives(document: Document, options: Mapping[str, Any], registry: Registry,
+                     turn_names: Any) -> dict[str, Any]:
+    """Instantiate every primitive slot by slot, turning PrimitiveErrors into Problems."""
+    data = document.data
+
+    def compile_with_options(source: Any, names: Any) -> Any:
+        return compile_expression(source, names, options)
+
+    built: dict[str, Any] = {}
+    players = data.get("players")
+    context = BuildContext(options=options, tiles=None, zones={}, compile=compile_with_options,
+                           turn_names=turn_names, counters=data.get("scoring") or {},
+                           players=(players["min"], players["max"]) if isinstance(players, dict) else None)
+    problems: list[Problem] = []
+    for slot, arity in SLOTS.items():
+        section = data.get(slot)
+        if section is None:
+            continue
+        entries = [(None, section)] if arity == "one" else list(section.items())
+        results: dict[str, Any] = {}
+        for key, params in entries:
+            path: KeyPath = (slot,) if key is None else (slot, key)
+            cls = registry.get(slot, params["primitive"])
+            args = {k: v for k, v in params.items() if k != "primitive"}
+            try:
+                results[key or slot] = cls(key or slot, args, context)
+            except PrimitiveError as error:
+                sub = _key_path(data, (*path, *(error.key.split(".") if error.key else ())))
+                problems.append(document.problem(str(error), sub))
+            except ExpressionError as error:  # pragma: no cover - primitives wrap these
+                problems.append(document.problem(str(error), path))
+        if problems:
+            raise RulesetError(problems)
+        built[slot] = results[slot] if arity == "one" else results
+        if slot == "components":
+            tiles = [p for p in results.values() if getattr(p, "tiles", None) is not None]
+            context.tiles = tiles[0].tiles if tiles else None
+            context.components = results
+        if slot == "zones":
+            context.zones = results
+        if slot == "board":
+            context.board = results[slot]
+    return built
+
+
+def build_rules(document: Document, options: Mapping[str, Any], registry: Registry) -> Rules:
+    """Build every primitive of ``document`` and compile them into :class:`Rules`."""
+    data = document.data
+    built = build_primitives(document, options, registry, _turn_names(data))
+    turn = list(built["turn"].values())
+    try:
+        check_turn_rules(turn)
+    except ValueError as error:
+        raise RulesetError([document.problem(str(error), ("turn",))]) from None
+    players = (data["players"]["min"], data["players"]["max"])
+    if players[0] > players[1]:
+        raise RulesetError([document.problem("players.min is more than players.max", ("players",))])
+    tiles = [c.tiles for c in built["components"].values() if hasattr(c, "tiles")]
+    zones = built.get("zones", {})
+    for rule in turn:
+        if hasattr(rule, "placement"):
+            if built.get("placement") is None:
+                raise RulesetError([document.problem(f"turn rule {rule.key!r} lays tiles: it needs a placement",
+                                                     ("turn", rule.key))])
+            rule.attach(built["placement"])
+    terms = {**DEFAULT_TERMS, **(data.get("terms") or {})}
+    return Rules(
+        id=data["id"], title=data["title"], players=players, options=dict(options), terms=terms,
+        document=data, chain=document.chain, tiles=tiles[0], board=built["board"], zones=zones,
+        setup=list(built["setup"].values()), placement=built.get("placement"), turn=turn,
+        hand_end=list(built["hand_end"].values()), counters=built["scoring"], match=built["match"],
+    )
+
+
+def _turn_names(data: Mapping[str, Any]) -> Callable[[str], frozenset[str]]:
+    zones = list((data.get("zones") or {}).keys())
+    rule_keys = list((data.get("turn") or {}).keys())
+
+    def names(key: str) -> frozenset[str]:
+        before = rule_keys[: rule_keys.index(key)] if key in rule_keys else rule_keys
+        return frozenset([*TURN_VALUES, *(f"{z}_count" for z in zones), *(f"can_{k}" for k in before)])
+
+    return names

@@ -1,0 +1,1 @@
+"""Game records (``contack-record/1``): the format, writing, reading, auditing, narration."""
