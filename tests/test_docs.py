@@ -1,0 +1,90 @@
+"""Every worked example in the README and docs/ is run, so the docs never drift from what
+the commands print.
+
+A fenced block whose first line starts with ``$ `` is a *transcript*: each ``$ contack ...``
+line is run in a fresh directory and the lines up to the next ``$`` are what it must print
+(stdout and stderr together). A line ``...`` in the expected text stands for any number of
+lines, so a transcript may quote part of a long output. A fenced block whose info string
+names a file (```` ```yaml file=bad.yaml ````) is written to that directory first, so a
+transcript can read the files its document shows. Blocks of either kind apply to the
+transcripts after them in the same document.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from helpers import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+#: A fenced block, indented or not (a block inside a list item is indented).
+_FENCE = re.compile(r"^( *)```([^\n]*)\n(.*?)^\1```\s*$", re.M | re.S)
+
+
+def _blocks(path: Path) -> list[tuple[int, str, str]]:
+    """(line number, info string, body) of every fenced block of ``path``."""
+    text = path.read_text(encoding="utf-8")
+    blocks = []
+    for match in _FENCE.finditer(text):
+        indent = len(match.group(1))
+        body = "".join(line[indent:] for line in match.group(3).splitlines(keepends=True))
+        blocks.append((text.count("\n", 0, match.start()) + 1, match.group(2).strip(), body))
+    return blocks
+
+
+def _file_name(info: str) -> str | None:
+    found = re.search(r"\bfile=(\S+)", info)
+    return found.group(1) if found else None
+
+
+def _transcripts() -> list[tuple[Path, int]]:
+    return [(path, line) for path in DOCUMENTS for line, _, body in _blocks(path) if body.startswith("$ ")]
+
+
+def _matches(expected: list[str], actual: list[str]) -> bool:
+    """``expected`` equals ``actual``, each ``...`` line standing for any run of lines."""
+    if not expected:
+        return not actual
+    if expected[0] == "...":
+        return any(_matches(expected[1:], actual[skip:]) for skip in range(len(actual) + 1))
+    return bool(actual) and expected[0] == actual[0] and _matches(expected[1:], actual[1:])
+
+
+def _commands(body: str) -> list[tuple[str, list[str]]]:
+    """The transcript's commands, each with the lines it must print."""
+    steps: list[tuple[str, list[str]]] = []
+    for line in body.rstrip("\n").split("\n"):
+        if line.startswith("$ "):
+            steps.append((line[2:], []))
+        else:
+            steps[-1][1].append(line)
+    return steps
+
+
+@pytest.mark.parametrize(("document", "line"), _transcripts(),
+                         ids=[f"{path.name}:{line}" for path, line in _transcripts()])
+def test_transcript_prints_what_the_document_says(document: Path, line: int, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for at, info, body in _blocks(document):
+        name = _file_name(info)
+        if name is not None and at < line:
+            (tmp_path / name).write_text(body, encoding="utf-8")
+        if at == line:
+            for command, expected in _commands(body):
+                words = shlex.split(command)
+                assert words[0] == "contack", f"{document.name}:{line}: a transcript runs contack, not {words[0]}"
+                result = run_cli(*words[1:])
+                actual = result.output.rstrip("\n").split("\n") if result.output.strip() else []
+                assert _matches(expected, actual), (
+                    f"{document.name}:{line}: `{command}` printed\n" + "\n".join(actual)
+                    + "\n\nwhere the document says\n" + "\n".join(expected))
+
+
+def test_the_documents_hold_transcripts() -> None:
+    """The harness finds what it checks (a renamed fence would otherwise check nothing)."""
+    assert len(_transcripts()) >= 3
