@@ -12,6 +12,7 @@ import io
 import json
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from contack_core.engine.actions import Discard
 from contack_core.engine.events import ChipsMoved, Discarded, Drew, Passed, Played
 from contack_core.engine.referee import play_game
 from contack_core.engine.rules import Rules
+from contack_core.records.audit import audit_record
 from contack_core.records.format import RecordWriter, header_for
 from contack_core.records.narration import Narrator
 from players.random_player import RandomPlayer
@@ -611,6 +613,41 @@ def test_solitaire_2_opening_is_cut_from_the_six_pile() -> None:
         state.apply(Play(tile("03-07-08"), (0, 0)))
     state.apply(Play(tile("04-08-09"), (0, 0)))
     assert len(state.zones["six-pile"]) == 5 and tile("04-08-09") not in state.zones["six-pile"]
+
+
+#: Stacks (bottom first) of a deal where no top fits the tile cut from the six-pile
+#: (random play, seed 2949): 08-09-03 opens, and blue 3, red 9, gold 8 meet no top.
+DEAD_START = {
+    "pile-1": ["05-01-04", "09-05-08", "05-09-10", "10-06-09", "04-08-09"],
+    "pile-2": ["01-02-03", "09-10-07", "09-02-08", "07-08-02", "06-07-08"],
+    "pile-3": ["03-07-08", "05-06-03", "05-06-07", "08-01-07", "06-07-01"],
+    "pile-4": ["06-07-04", "02-03-04", "08-09-10", "08-04-07", "01-05-06"],
+    "pile-5": ["08-09-06", "07-08-09", "01-08-09", "03-04-01", "10-03-09"],
+    "pile-6": ["04-05-06", "02-09-10", "04-05-02", "07-03-06", "03-04-05"],
+    "six-pile": ["02-06-07", "09-10-04", "08-09-03", "07-08-05", "06-02-05", "09-10-01"],
+}
+
+
+def test_solitaire_2_blocked_at_once_when_no_top_fits_the_opening_tile(tmp_path: Path) -> None:
+    """000: "until you have either completed the Solitaire ... or until you are blocked". A deal
+    whose opening tile no top fits is blocked before the first play: over, with one Triangle
+    placed, not a state that is neither over nor playable (a random bot looped on it forever)."""
+    state = GameState(SOLITAIRE_2, 1)
+    state.apply(Shuffle("stock", tuple(range(36))))
+    for zone in STACKS:
+        state.apply(Deal(None, tuple(tile(n) for n in DEAD_START[zone]), zone))
+    state.apply(Play(tile("08-09-03"), (0, 0)))
+    assert state.is_over() and state.legal_actions() == []
+    [result] = state.hand_results
+    assert result.reason == "blocked"
+    assert state.scores() == [1] and state.winners() == []
+    # The same deal as a random game plays it: recorded, it audits sound (it was refused).
+    record = tmp_path / "dead.jsonl"
+    assert run_cli("play", "solitaire-2", "--seats", "random", "--seed", 2949, "--record", record).exit_code == 0
+    assert [json.loads(line).get("event") for line in record.read_text().splitlines()][-3:] == \
+        ["play", "hand_end", "game_end"]
+    verdict = audit_record(record)
+    assert verdict.valid and verdict.finished and verdict.totals == [1], verdict
 
 
 def test_solitaire_2_only_the_top_of_a_stack_can_be_played() -> None:

@@ -122,6 +122,8 @@ class GameState:
             else:
                 event = step.apply(self, action)
             self._legal = None
+            if self.setup_step is None and self.rules.endings_when_stuck:
+                self._check_stuck()  # the set-up may leave the first seat nothing to do
             return event
         if kind is Play:  # the hot path of every playout, inlined
             if self._legal is None:

@@ -106,6 +106,7 @@ class _Auditor:
         self.events += 1
         if self.game_end_seen:
             raise _Unsound(line.number, "nothing may follow game_end")
+        hands_before = len(state.hand_results)
         try:
             if kind in ("deal", "play", "draw", "discard", "pass", "move"):
                 self.acted_in_hand = state.hand_number
@@ -136,6 +137,9 @@ class _Auditor:
                 self._fault(data)
         except (IllegalAction, UnknownTile, ValueError) as error:
             raise _Unsound(line.number, str(error)) from None
+        if len(state.hand_results) > hands_before:  # this line's event ended a hand
+            result = state.hand_results[-1]
+            self.ended_hand = (result.number, result.reason)
 
     def _skip_shuffles(self) -> None:
         """A record never states a shuffle: the pile is just the unseen tiles."""
@@ -225,7 +229,6 @@ class _Auditor:
         state = self.state
         assert state is not None
         tiles = state.rules.tiles
-        hands_before = len(state.hand_results)
         if kind == "play":
             event = self._play(data, "this play")
             if "from" in data and data["from"] != (event.source or self._only_play_zone()):
@@ -241,15 +244,11 @@ class _Auditor:
             state.apply(Pass())
         self.effects = list(state.effects)
         state.effects.clear()
-        if len(state.hand_results) > hands_before:
-            result = state.hand_results[-1]
-            self.ended_hand = (result.number, result.reason)
 
     def _move(self, data: dict[str, Any]) -> None:
         """A move: legal for this seat now, and its stated piece, turn, removals and flip right."""
         state = self.state
         assert state is not None
-        hands_before = len(state.hand_results)
         origin = parse_square(data["from"])
         path = tuple(parse_square(point) for point in data["path"])
         board = state.figure
@@ -264,9 +263,6 @@ class _Auditor:
             if key in data and data[key] != due[key]:
                 shown = ("" if due[key] else "not ", data[key]) if key == "flipped" else (due[key], data[key])
                 raise IllegalAction(what.format(list(origin), *shown))
-        if len(state.hand_results) > hands_before:
-            result = state.hand_results[-1]
-            self.ended_hand = (result.number, result.reason)
 
     def _only_play_zone(self) -> str:
         state = self.state
