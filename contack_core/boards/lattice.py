@@ -76,6 +76,9 @@ def parse_cell(value: object) -> Cell:
     return (value[0], value[1])
 
 
+#: The opening threshold of a figure that has no openings: no cell touches four tiles.
+NO_OPENINGS = 4
+
 #: Bits a side takes in a demand. Three sides of ten bits keep a demand under 2**30, one
 #: digit of a CPython int, so hashing it, and adding to it, take the interpreter's fast paths.
 SIDE_BITS = 10
@@ -180,7 +183,7 @@ def place_source(opening_min: int | None = None) -> list[str]:
     if opening_min is None:
         opens = "_opening_min == 1 or (_old and (_opening_min == 2 or sides_touched(_old) >= _opening_min - 1))"
     else:
-        opens = {1: "True", 2: "_old", 3: "_old and sides_touched(_old) >= 2"}[opening_min]
+        opens = {1: "True", 2: "_old", 3: "_old and sides_touched(_old) >= 2", NO_OPENINGS: "False"}[opening_min]
     lines = [
         "_tile_at = _figure.tile_at",
         "_tile_at[_cell] = _tile",

@@ -14,20 +14,16 @@ from contack_core.boards.lattice import Figure
 from contack_core.boards.tiles import TileSet
 from contack_core.engine.actions import Action, Play
 from contack_core.engine.events import Discarded, Drew, Moved, Passed, Played
+from contack_core.engine.values import VALUE_BINDINGS, state_values
+from contack_core.language.expressions import formula_constants
 from contack_core.language.programs import TurnStep, compile_consequences, compile_turn_program
 
 if TYPE_CHECKING:
     from contack_core.engine.state import GameState
 
-#: Values every turn rule's ``when`` may read, besides ``<zone>_count`` and ``can_<rule>``:
-#: each as the engine's expression over ``_state``, inlined into the compiled turn program.
-TURN_VALUES: Mapping[str, str] = {
-    "drawn": "_state.drawn",
-    "passes": "_state.passes",
-    "seats": "_state.seat_count",
-    "hand_number": "_state.hand_number",
-    "turns": "_state.turns",
-}
+#: The events that follow a seat's action, and the names rulesets give their kinds.
+EVENT_NAMES: Mapping[type, str] = {Played: "play", Drew: "draw", Discarded: "discard", Passed: "pass", Moved: "move"}
+EVENT_KINDS = tuple(EVENT_NAMES.values())
 
 #: Narration words a ruleset may leave out; English defaults.
 DEFAULT_TERMS: Mapping[str, Any] = {
@@ -42,17 +38,6 @@ DEFAULT_TERMS: Mapping[str, Any] = {
     "partners": "partners", "partners_win": "win together as partners", "nobody_wins": "nobody wins", "completed": "every tile is in the figure",
     "time": "time is up", "seat": "seat", "at": "at",
 }
-
-
-def _turn_values(zones: Mapping[str, Any]) -> dict[str, str]:
-    """Every named value a turn rule's ``when`` may read, as an expression over ``_state``."""
-    values = dict(TURN_VALUES)
-    for zone in zones.values():
-        if zone.per_seat:
-            values[f"{zone.key}_count"] = f"len(_state.seat_zones[{zone.key!r}][_state.current])"
-        else:
-            values[f"{zone.key}_count"] = f"len(_state.zones[{zone.key!r}])"
-    return values
 
 
 @attrs.define(eq=False)
@@ -93,17 +78,17 @@ class Rules:
                                    if not zone.per_seat}
         self.seat_zone_names = tuple(name for name, zone in self.zones.items() if zone.per_seat)
         self.consequences = {}
-        for kind in (Played, Drew, Discarded, Passed, Moved):
-            effects = ([counter.on_play_source(f"_counter{i}") for i, counter in enumerate(self.counters.values())]
-                       if kind is Played else [])
+        for kind, name in EVENT_NAMES.items():
+            effects = [counter.effect_source(name, f"_counter{i}") for i, counter in enumerate(self.counters.values())]
             endings = [(ending.key, ending.condition_source(f"_ending{i}", self), ending.went_out)
                        for i, ending in enumerate(self.hand_end) if kind in ending.after]
-            self.consequences[kind] = compile_consequences(effects, endings, f"after_{kind.__name__.lower()}")
+            self.consequences[kind] = compile_consequences(effects, endings, f"after_{name}")
         self.endings_when_stuck = [e for e in self.hand_end if e.when_stuck]
         steps = [TurnStep(when=None if rule.when is None else rule.when.source, can_name=rule.can_name,
                           generator=rule.generator_source(f"_turn{index}"), action_type=rule.action_type, rule=rule)
                  for index, rule in enumerate(self.turn)]
-        self.turn_program = compile_turn_program(steps, _turn_values(self.zones), self.options)
+        values = state_values(self.zones, self.counters, board=self.board)
+        self.turn_program = compile_turn_program(steps, values, formula_constants(self.options), VALUE_BINDINGS)
 
     def new_figure(self, seat_count: int | None = None) -> Figure:
         """The empty position of a hand: the board primitive owns its container (a figure of

@@ -42,7 +42,7 @@ class GameState:
         "rules", "seat_count", "hand_number", "step", "deal_seat", "current", "passes",
         "drawn", "zones", "seat_zones", "figure", "totals", "hand_gains", "hand_results",
         "went_out", "over", "chance", "memo", "ledger", "turns", "effects", "_legal", "_allowed", "setup_step",
-        "_sampled",
+        "_sampled", "final_gains",
     )
 
     def __init__(self, rules: Rules, seat_count: int) -> None:
@@ -55,6 +55,7 @@ class GameState:
         self.hand_number = 0
         self.totals: dict[str, list[int]] = {name: [c.initial] * seat_count for name, c in rules.counters.items()}
         self.hand_results: list[HandResult] = []
+        self.final_gains: dict[str, list[int]] = {name: [0] * seat_count for name in rules.counters}
         self.over = False
         #: Decisions taken so far in the game (a clock a ruleset may end the game by).
         self.turns = 0
@@ -189,6 +190,7 @@ class GameState:
         other.totals = {name: list(v) for name, v in self.totals.items()}
         other.hand_gains = {name: list(v) for name, v in self.hand_gains.items()}
         other.hand_results = list(self.hand_results)
+        other.final_gains = self.final_gains  # replaced, never changed, when the game ends
         other.went_out = self.went_out
         other.over = self.over
         other.chance = self.chance
@@ -355,17 +357,27 @@ class GameState:
         result = make_hand_result(self.hand_number, reason, tuple(self.hand_gains[rules.match.counter]),
                                   tuple(self.tiles_held()), self.went_out, self.figure)
         self.hand_results.append(result)
-        for name, gains in self.hand_gains.items():
-            totals = self.totals[name]
-            for seat in range(self.seat_count):
-                totals[seat] += gains[seat]
+        self._fold_gains()
         if rules.match.game_over(self):
+            for counter in rules.counters.values():
+                counter.on_game_end(self)
+            #: What the end of the game added to each counter's totals, by seat.
+            self.final_gains = {name: list(gains) for name, gains in self.hand_gains.items()}
+            self._fold_gains()
             self.over = True
             self.chance = False
             self.setup_step = None
             self._legal = None
         else:
             self._start_hand()
+
+    def _fold_gains(self) -> None:
+        """Add the gains so far to the totals and start the gains again from zero."""
+        for name, gains in self.hand_gains.items():
+            totals = self.totals[name]
+            for seat in range(self.seat_count):
+                totals[seat] += gains[seat]
+                gains[seat] = 0
 
     def deal_to(self, seat: int, zone: str, tiles: tuple[int, ...], source: str) -> Dealt:
         """Move named ``tiles`` from ``source`` to ``seat``'s ``zone`` (a set-up deal)."""

@@ -66,6 +66,12 @@ _DESCRIBE: Mapping[type[ast.AST], str] = {
 }
 
 
+def formula_constants(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The option values a formula may read by name: the numbers and switches (a choice
+    option's value is a word, which formulas cannot hold; its choice patches the ruleset)."""
+    return {name: value for name, value in options.items() if isinstance(value, (int, float, bool))}
+
+
 class ExpressionError(ValueError):
     """An expression that does not parse, uses a forbidden construct or an unknown name."""
 

@@ -13,7 +13,8 @@ rule, value and ending in turn cost a dozen.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Mapping, Sequence
+import copy
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -23,10 +24,24 @@ from contack_core.language.expressions import SAFE_FUNCTIONS, bounded_pow, check
 
 @attrs.frozen
 class Source:
-    """Python source an engine primitive contributes, and the objects it names."""
+    """Python source an engine primitive contributes, and the objects it names. ``trees``
+    holds a ruleset's formulas as checked trees (see :func:`formula`): the code names each by
+    its placeholder, and the compiler puts the tree in its place, so a ruleset's text never
+    enters a program as text."""
 
     code: str
     bindings: Mapping[str, Any] = attrs.field(factory=dict)
+    trees: Mapping[str, ast.expr] = attrs.field(factory=dict)
+
+
+def formula(placeholder: str, source: str | int | float | bool, values: Mapping[str, str],
+            constants: Mapping[str, Any], bindings: Mapping[str, Any] | None = None) -> Source:
+    """A ruleset's formula as a :class:`Source` whose code is ``placeholder``: whitelisted
+    (names outside ``values`` and ``constants`` refused), each value read inlined as the
+    engine's expression for it (``values``), the options bound as constants."""
+    inline = {key: ast.parse(value, mode="eval").body for key, value in values.items()}
+    tree = checked_tree(source, set(values) | set(constants), inline)
+    return Source(placeholder, {**constants, **(bindings or {})}, {placeholder: tree})
 
 
 @attrs.frozen
@@ -49,6 +64,13 @@ def _namespace(sources: Sequence[Source], constants: Mapping[str, Any]) -> dict[
     return namespace
 
 
+def _trees(sources: Sequence[Source]) -> dict[str, ast.expr]:
+    found: dict[str, ast.expr] = {}
+    for source in sources:
+        found.update(source.trees)
+    return found
+
+
 def define_from(name: str, parameters: Sequence[str], body: Source) -> Callable[..., Any]:
     """The function ``name(*parameters)`` whose body is ``body``: the engine's own source,
     never a ruleset's text, its free names bound by ``body.bindings``."""
@@ -58,37 +80,41 @@ def define_from(name: str, parameters: Sequence[str], body: Source) -> Callable[
     return namespace[name]  # type: ignore[no-any-return]
 
 
-def _build(lines: list[str], trees: list[ast.expr], namespace: dict[str, Any], name: str) -> Callable[..., Any]:
-    """Compile ``lines`` with each placeholder ``_tree<i>`` replaced by ``trees[i]``."""
+def _build(lines: list[str], trees: Mapping[str, ast.expr], namespace: dict[str, Any], name: str) -> Callable[..., Any]:
+    """Compile ``lines`` with each placeholder name in ``trees`` replaced by its tree."""
     module = _PutTrees(trees).visit(ast.parse("\n".join(lines)))
     ast.fix_missing_locations(module)
-    exec(compile(module, f"<ruleset {name}>", "exec"), namespace)  # noqa: S102 - checked conditions only
+    exec(compile(module, f"<ruleset {name}>", "exec"), namespace)  # noqa: S102 - checked formulas only
     return namespace[name]
 
 
 class _PutTrees(ast.NodeTransformer):
-    def __init__(self, trees: list[ast.expr]) -> None:
+    def __init__(self, trees: Mapping[str, ast.expr]) -> None:
         self.trees = trees
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
-        if node.id.startswith("_tree"):
-            return self.trees[int(node.id.removeprefix("_tree"))]
-        return node
+        tree = self.trees.get(node.id)
+        # A fresh copy each time: the compiler must not share nodes between places.
+        return copy.deepcopy(tree) if tree is not None else node
 
 
-def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str],
-                         constants: Mapping[str, Any]) -> Callable[[Any], list[Any]]:
+def _reads_seat(trees: Iterable[ast.expr]) -> bool:
+    return any(isinstance(node, ast.Name) and node.id == "_seat" for tree in trees for node in ast.walk(tree))
+
+
+def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str], constants: Mapping[str, Any],
+                         bindings: Mapping[str, Any] | None = None) -> Callable[[Any], list[Any]]:
     """One function ``turn_program(state) -> legal actions`` for a turn's rules.
 
     For each step whose ``when`` holds, in order, the program evaluates the step's
     generator; when it offers actions they join the result and ``state._allowed`` maps
     the action type to the rule (a shared map: never change it). ``values`` gives the
-    engine's expression over ``_state`` for every named value a condition may read
-    (``hand_count`` is ``len(_state.seat_zones['hand'][_state.current])``), inlined where
-    it is read.
+    engine's expression over ``_state`` and ``_seat`` (the seat to act) for every named value
+    a condition may read (``hand_count`` is ``len(_state.seat_zones['hand'][_seat])``),
+    inlined where it is read; ``bindings``, what those expressions call.
     """
     lines = ["def turn_program(_state):", "    _offered = 0", "    _actions = []"]
-    trees: list[ast.expr] = []
+    conditions: list[Source] = []
     for index, step in enumerate(steps):
         body = [f"_found = {step.generator.code}",
                 "if _found:",
@@ -100,14 +126,16 @@ def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str],
         if step.when is None:
             lines.extend("    " + line for line in body)
             continue
-        known = set(values) | set(constants) | {other.can_name for other in steps[:index]}
-        # A fresh copy of each inlined tree per condition: the compiler must not share nodes.
-        trees.append(checked_tree(step.when, known, {k: ast.parse(v, mode="eval").body for k, v in values.items()}))
-        lines.append(f"    if _tree{len(trees) - 1}:")
+        readable = {**values, **{other.can_name: other.can_name for other in steps[:index]}}
+        conditions.append(formula(f"_when{index}", step.when, readable, constants, bindings))
+        lines.append(f"    if _when{index}:")
         lines.extend("        " + line for line in body)
         lines.extend(["    else:", f"        {step.can_name} = False"])
     lines.extend(["    _state._allowed = _allowed_by_offer[_offered]", "    return _actions"])
-    namespace = _namespace([step.generator for step in steps], constants)
+    trees = _trees(conditions)
+    if _reads_seat(trees.values()):
+        lines.insert(1, "    _seat = _state.current")
+    namespace = _namespace([*(step.generator for step in steps), *conditions], constants)
     # The ``_allowed`` map (action type -> rule) for each set of steps that offered actions,
     # indexed by a bit per step and made once, so a turn makes no dictionary (a ruleset has
     # one turn rule per kind of action at most, so a few dozen maps). The maps are shared:
@@ -120,14 +148,22 @@ def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str],
 
 
 def compile_per_seat(name: str, source: str | int | float | bool, values: Mapping[str, str],
-                      constants: Mapping[str, Any]) -> Callable[[Any], list[Any]]:
+                     constants: Mapping[str, Any], bindings: Mapping[str, Any] | None = None
+                     ) -> Callable[[Any], list[Any]]:
     """One function ``name(state) -> [the value of source for each seat]``. ``source`` is a
     ruleset's expression (whitelisted here); ``values`` gives, for every name it may read,
     the engine's expression over ``_state`` and ``_seat``, inlined where it is read."""
-    inline = {key: ast.parse(value, mode="eval").body for key, value in values.items()}
-    tree = checked_tree(source, set(values) | set(constants), inline)
-    lines = [f"def {name}(_state):", "    return [_tree0 for _seat in _range(_state.seat_count)]"]
-    return _build(lines, [tree], {**_namespace([], constants), "_range": range, "_int": int}, name)
+    value = formula("_value", source, values, constants, bindings)
+    lines = [f"def {name}(_state):", "    return [_value for _seat in _range(_state.seat_count)]"]
+    return _build(lines, value.trees, {**_namespace([value], constants), "_range": range, "_int": int}, name)
+
+
+def compile_value(name: str, source: str | int | float | bool, values: Mapping[str, str],
+                  constants: Mapping[str, Any], bindings: Mapping[str, Any] | None = None) -> Callable[[Any], Any]:
+    """One function ``name(state) -> the value of source``, a ruleset's formula about the whole
+    game (whitelisted here), each name it reads inlined from ``values``."""
+    value = formula("_value", source, values, constants, bindings)
+    return _build([f"def {name}(_state):", "    return _value"], value.trees, _namespace([value], constants), name)
 
 
 def compile_consequences(effects: Sequence[Source], endings: Sequence[tuple[str, Source, bool]],
@@ -135,7 +171,8 @@ def compile_consequences(effects: Sequence[Source], endings: Sequence[tuple[str,
     """One function ``name(state, event) -> key of the ending that fired, or None`` for what
     follows an event: each ``effects`` statement (a counter scoring a play), then each
     ending's condition in order, as ``(key, condition, went_out)``; ``went_out``: the seat
-    whose action fired it went out. None when nothing follows the event."""
+    whose action fired it went out. None when nothing follows the event. A ruleset's
+    formulas among them are about the seat whose action it was (``_seat``)."""
     effects = [effect for effect in effects if effect.code]
     if not effects and not endings:
         return None
@@ -148,4 +185,8 @@ def compile_consequences(effects: Sequence[Source], endings: Sequence[tuple[str,
             lines.append("        _state.went_out = _event.seat")
         lines.append(f"        return {key!r}")
     lines.append("    return None")
-    return _build(lines, [], _namespace([*effects, *(condition for _, condition, _ in endings)], {}), name)
+    sources = [*effects, *(condition for _, condition, _ in endings)]
+    trees = _trees(sources)
+    if _reads_seat(trees.values()):
+        lines.insert(1, "    _seat = _event.seat")
+    return _build(lines, trees, _namespace(sources, {}), name)

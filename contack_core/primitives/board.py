@@ -26,6 +26,11 @@ class TriangularLattice(Primitive):
         self.neighbour_cache = NeighbourCache()
         self.origin = self.neighbour_cache.intern(tuple(self.params.get("origin", (0, 0))))
 
+    def state_values(self) -> dict[str, str]:
+        """What formulas may read of the figure (see :mod:`contack_core.engine.values`)."""
+        return {"open_next_to_last": "len(_state.figure.free_next_to_last)",
+                "openings": "len(_state.figure.openings)"}
+
     def new_position(self, rules: Any, seat_count: int) -> Figure:
         """The empty figure of a hand, its openings as the ruleset's placement counts them."""
         return Figure(rules.placement.opening_min, self.neighbour_cache)

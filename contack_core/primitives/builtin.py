@@ -7,7 +7,7 @@ from importlib.metadata import entry_points
 
 from contack_core.primitives.board import TriangularLattice
 from contack_core.primitives.components import TriangleTiles
-from contack_core.primitives.endings import AllPassed, NoActionLeft, NoLegalCell, TurnLimit, ZoneEmptied
+from contack_core.primitives.endings import AllPassed, Condition, NoActionLeft, NoLegalCell, TurnLimit, ZoneEmptied
 from contack_core.primitives.match import FixedHands
 from contack_core.primitives.pieces import (
     CornerTiles,
@@ -29,7 +29,7 @@ from contack_core.primitives.zones import Hand, Pile
 BUILTIN: tuple[type[Primitive], ...] = (
     TriangleTiles, TriangularLattice, Pile, Hand, ShuffleZone, DealTiles, DealToZones, LowestTileOpens,
     OpenFromZone, ContactPlacement, PlayTile, DrawTile, DiscardTile, PassTurn, ZoneEmptied, AllPassed,
-    NoLegalCell, NoActionLeft, TurnLimit, Counter, CollectFromOthers, FixedHands,
+    NoLegalCell, NoActionLeft, Condition, TurnLimit, Counter, CollectFromOthers, FixedHands,
     CornerTiles, SquareGrid, StartPositions, MovePiece, OneSideLeft, TwoPieceTie, PiecesLeft, LastSideStanding,
 )
 

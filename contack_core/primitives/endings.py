@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from contack_core.engine.events import Discarded, Drew, Event, Moved, Passed, Played
-from contack_core.language.programs import Source
+from contack_core.engine.rules import EVENT_KINDS, EVENT_NAMES
+from contack_core.engine.values import EVENT_BINDINGS, EVENT_VALUES, VALUE_BINDINGS, play_values
+from contack_core.language.expressions import formula_constants
+from contack_core.language.programs import Source, formula
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
@@ -106,6 +109,43 @@ class NoActionLeft(HandEnding):
     after = ()
     #: Checked by the state once the turn has moved on (see GameState._check_stuck).
     when_stuck = True
+
+
+class Condition(HandEnding):
+    """The hand ends when ``when`` holds after an event of the kinds listed in ``after``
+    (default: every kind: play, draw, pass, discard, move). ``when`` reads the state as it
+    stands after the event, about the seat whose action it was (``tiles_held``,
+    ``hand_count``, ``stock_count``, ``score``, ``highest_score``, ``turns``...).
+    With one kind in ``after``, ``when`` also reads what that event did (after a play:
+    its ``points``, ``contacts``, ``counting``...). ``went_out: true`` says that seat went
+    out when it ends the hand this way."""
+
+    name = "condition"
+    schema = {
+        "type": "object",
+        "required": ["when"],
+        "properties": {
+            "when": {"type": ["string", "boolean"]},
+            "after": {"type": "array", "items": {"enum": list(EVENT_KINDS)}, "minItems": 1, "uniqueItems": True},
+            "went_out": {"type": "boolean"},
+        },
+        "additionalProperties": False,
+    }
+
+    def build(self, context: BuildContext) -> None:
+        kinds = self.params.get("after", list(EVENT_KINDS))
+        self.values = context.state_values()
+        if len(kinds) == 1:
+            colours = context.tiles.colours if context.tiles is not None else ()
+            self.values.update(play_values(colours) if kinds[0] == "play" else EVENT_VALUES[kinds[0]])
+        self.constants = formula_constants(context.options)
+        self.when = self.params["when"]
+        context.expression(self.when, self.values, "when")  # refused here, with its line
+        self.after = tuple(kind for kind, name in EVENT_NAMES.items() if name in kinds)  # type: ignore[misc]
+        self.went_out = self.params.get("went_out", False)  # type: ignore[misc]
+
+    def condition_source(self, prefix: str, rules: Any) -> Source:
+        return formula(f"{prefix}_holds", self.when, self.values, self.constants, {**VALUE_BINDINGS, **EVENT_BINDINGS})
 
 
 class TurnLimit(HandEnding):

@@ -6,13 +6,13 @@ Every problem is reported as ``file:line:column: at key.path: what is wrong``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from contack_core.engine.rules import DEFAULT_TERMS, TURN_VALUES, Rules
+from contack_core.engine.rules import DEFAULT_TERMS, Rules
 from contack_core.language.documents import Document, find_ruleset, read_document, shipped_rulesets_dir
-from contack_core.language.expressions import ExpressionError, compile_expression
+from contack_core.language.expressions import ExpressionError, compile_expression, formula_constants
 from contack_core.language.options import choose_options
 from contack_core.language.problems import KeyPath, Problem, RulesetError
 from contack_core.language.schema import SLOTS, check_schema
@@ -57,18 +57,17 @@ def _holds(node: dict[Any, Any] | list[Any], key: str | int) -> bool:
     return key in node if isinstance(node, dict) else isinstance(key, int) and 0 <= key < len(node)
 
 
-def build_primitives(document: Document, options: Mapping[str, Any], registry: Registry,
-                     turn_names: Any) -> dict[str, Any]:
+def build_primitives(document: Document, options: Mapping[str, Any], registry: Registry) -> dict[str, Any]:
     """Instantiate every primitive slot by slot, turning PrimitiveErrors into Problems."""
     data = document.data
 
     def compile_with_options(source: Any, names: Any) -> Any:
-        return compile_expression(source, names, options)
+        return compile_expression(source, names, formula_constants(options))
 
     built: dict[str, Any] = {}
     players = data.get("players")
     context = BuildContext(options=options, tiles=None, zones={}, compile=compile_with_options,
-                           turn_names=turn_names, counters=data.get("scoring") or {},
+                           turn_keys=list(data.get("turn") or {}), counters=data.get("scoring") or {},
                            players=(players["min"], players["max"]) if isinstance(players, dict) else None)
     problems: list[Problem] = []
     for slot, arity in SLOTS.items():
@@ -105,7 +104,7 @@ def build_primitives(document: Document, options: Mapping[str, Any], registry: R
 def build_rules(document: Document, options: Mapping[str, Any], registry: Registry) -> Rules:
     """Build every primitive of ``document`` and compile them into :class:`Rules`."""
     data = document.data
-    built = build_primitives(document, options, registry, _turn_names(data))
+    built = build_primitives(document, options, registry)
     turn = list(built["turn"].values())
     try:
         check_turn_rules(turn)
@@ -129,14 +128,3 @@ def build_rules(document: Document, options: Mapping[str, Any], registry: Regist
         setup=list(built["setup"].values()), placement=built.get("placement"), turn=turn,
         hand_end=list(built["hand_end"].values()), counters=built["scoring"], match=built["match"],
     )
-
-
-def _turn_names(data: Mapping[str, Any]) -> Callable[[str], frozenset[str]]:
-    zones = list((data.get("zones") or {}).keys())
-    rule_keys = list((data.get("turn") or {}).keys())
-
-    def names(key: str) -> frozenset[str]:
-        before = rule_keys[: rule_keys.index(key)] if key in rule_keys else rule_keys
-        return frozenset([*TURN_VALUES, *(f"{z}_count" for z in zones), *(f"can_{k}" for k in before)])
-
-    return names

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from contack_core.engine.values import VALUE_BINDINGS
+from contack_core.language.expressions import formula_constants
+from contack_core.language.programs import compile_value
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
@@ -50,6 +53,10 @@ class FixedHands(SidesMatch):
     seats): partners pool their totals and win or lose together. ``goal``: a seat must
     reach this total to win at all (a solitaire is won only with every tile laid).
     ``ends_game_on`` lists hand endings that end the whole game at once (a time limit).
+    ``ends_when``: the game ends at the first hand's end where this holds (``highest_score
+    >= 200``: play to 200), ``hands`` then being the most hands it may last. It reads the
+    state of the whole game: ``hands_played``, ``highest_<counter>``, ``lowest_<counter>``,
+    ``turns``, ``seats``...
     """
 
     name = "fixed-hands"
@@ -63,6 +70,7 @@ class FixedHands(SidesMatch):
             "teams": {"enum": ["none", "opposite"]},
             "goal": {"type": ["integer", "string", "null"]},
             "ends_game_on": {"type": "array", "items": {"type": "string"}},
+            "ends_when": {"type": ["string", "boolean"]},
         },
         "additionalProperties": False,
     }
@@ -76,10 +84,19 @@ class FixedHands(SidesMatch):
         goal = self.params.get("goal")
         self.goal = None if goal is None else context.constant(goal, "goal")
         self.final_endings = frozenset(self.params.get("ends_game_on", ()))
+        ends_when = self.params.get("ends_when")
+        self.ends_when = None
+        if ends_when is not None:
+            values = context.state_values(per_seat=False)
+            context.expression(ends_when, values, "ends_when")  # refused here, with its line
+            self.ends_when = compile_value("ends_when", ends_when, values, formula_constants(context.options),
+                                           VALUE_BINDINGS)
 
     def game_over(self, state: GameState) -> bool:
         results = state.hand_results
-        return len(results) >= self.hands or (bool(results) and results[-1].reason in self.final_endings)
+        if len(results) >= self.hands or (bool(results) and results[-1].reason in self.final_endings):
+            return True
+        return self.ends_when is not None and bool(self.ends_when(state))
 
     def winners(self, state: GameState) -> list[int]:
         teams = self.teams(state.seat_count)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from contack_core.boards.lattice import (
     MAX_EDGE_VALUE,
+    NO_OPENINGS,
     SIDE_BITS,
     Cell,
     Figure,
@@ -27,9 +28,11 @@ if TYPE_CHECKING:
 class ContactPlacement(Primitive):
     """Lay a tile so that every edge it touches makes a contact.
 
-    Legal cells: the empty cells next to the last tile played (``last_played``) and every
-    *opening*, an empty cell touching at least ``opening_min_contacts`` tiles, wherever it
-    is. Each touching pair of edges must have the same colour (``colours_must_match``) and
+    Legal cells, as ``cells`` lists them: ``next-to-last``, the empty cells next to the last
+    tile played, and ``openings``, every empty cell touching at least
+    ``opening_min_contacts`` tiles, wherever it is (1: any exposed side of the figure).
+    Default: both (Parker's ordinary play and its Opportunity Plays); ``[next-to-last]``
+    alone allows no opportunity play. Each touching pair of edges must have the same colour (``colours_must_match``) and
     satisfy ``contact`` (``a`` is the new tile's number, ``b`` the touched one's); a pair
     satisfying ``counting`` scores ``points``. Expressions are tabulated over the tile
     numbers at load, and each empty cell's demand is kept incrementally, so finding the
@@ -42,7 +45,8 @@ class ContactPlacement(Primitive):
         "type": "object",
         "required": ["contact", "points"],
         "properties": {
-            "last_played": {"type": "boolean"},
+            "cells": {"type": "array", "items": {"enum": ["next-to-last", "openings"]}, "minItems": 1,
+                      "uniqueItems": True},
             "opening_min_contacts": {"type": ["integer", "string"]},
             "colours_must_match": {"type": "boolean"},
             "contact": {"type": ["string", "boolean"]},
@@ -61,11 +65,14 @@ class ContactPlacement(Primitive):
             # A cell's demand packs each side's edge code into SIDE_BITS (lattice.edge_code).
             raise PrimitiveError(f"contact-placement lays triangular tiles: three edge colours, values 0 to "
                                  f"{MAX_EDGE_VALUE}", "contact")
-        self.last_played: bool = self.params.get("last_played", True)
+        cells = self.params.get("cells", ["next-to-last", "openings"])
+        self.last_played: bool = "next-to-last" in cells
         self.opening_min: int = context.constant(self.params.get("opening_min_contacts", 2), "opening_min_contacts")
-        if not 1 <= self.opening_min <= 3:
+        if not isinstance(self.opening_min, int) or not 1 <= self.opening_min <= 3:
             raise PrimitiveError("opening_min_contacts must be 1, 2 or 3 (a cell has three sides)",
                                  "opening_min_contacts")
+        if "openings" not in cells:
+            self.opening_min = NO_OPENINGS
         self.colours_must_match: bool = self.params.get("colours_must_match", True)
         self.contact_ok = context.table(self.params["contact"], domain, "contact")
         self.counting = context.table(self.params.get("counting", False), domain, "counting")
@@ -198,7 +205,9 @@ class ContactPlacement(Primitive):
         figure's placement (:func:`contack_core.boards.lattice.place_source`, specialised to this
         rule's openings) and the event's construction are inlined; :attr:`play_from` is
         compiled from them, and a play rule may inline them in turn."""
-        legal_cell = "_cell in _figure.openings" + (" or _cell in _figure.free_next_to_last" if self.last_played else "")
+        legal_cell = "_cell in _figure.openings"
+        if self.last_played:
+            legal_cell += " or _cell in _figure.free_next_to_last"
         played = construction_source(Played, "_event", ["_seat", "_tile", "_cell", "_points", "_contacts",
                                                         "_contacts >= 2", "None"])
         lines = [
@@ -255,6 +264,10 @@ class ContactPlacement(Primitive):
         if cell not in figure.demands:
             return f"cell {list(cell)} touches no tile of the figure"
         if cell not in self.legal_cells(figure):
+            if self.opening_min == NO_OPENINGS:
+                return f"cell {list(cell)} is not next to the last tile played (this ruleset has no opportunity plays)"
+            if not self.last_played:
+                return f"cell {list(cell)} is not an opening touching {self.opening_min} tiles"
             return (f"cell {list(cell)} is neither next to the last tile played nor an opening "
                     f"touching {self.opening_min} tiles")
         demand = decode_demand(figure.demands[cell])

@@ -9,11 +9,12 @@ join through the entry-point group ``contack.ludemes`` (each entry point names a
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
+from contack_core.engine.values import state_values
 from contack_core.language.schema import SLOTS
 
 if TYPE_CHECKING:
@@ -42,7 +43,8 @@ class BuildContext:
     tiles: TileSet | None
     zones: Mapping[str, Any]
     compile: Any  # (source, names) -> Expression, with the options bound
-    turn_names: Any  # (turn rule key) -> the names its ``when`` may read
+    #: The ruleset's turn rules, in order (a ``when`` reads ``can_<rule>`` of those before it).
+    turn_keys: list[str]
     counters: Mapping[str, Any]
     #: The built component primitives, by key (a board or set-up may need the pieces themselves).
     components: Mapping[str, Any] = attrs.Factory(dict)
@@ -52,7 +54,18 @@ class BuildContext:
     #: The ruleset's ``players`` range (min, max), for checks that depend on the seat count.
     players: tuple[int, int] | None = None
 
-    def expression(self, source: Any, names: tuple[str, ...] | frozenset[str], key: str) -> Expression:
+    def state_values(self, per_seat: bool = True) -> dict[str, str]:
+        """What a formula about the state may read, each name with the engine's expression for
+        it (see :mod:`contack_core.engine.values`); the zones are those built so far."""
+        return state_values(self.zones, self.counters, per_seat, self.board)
+
+    def turn_values(self, key: str) -> dict[str, str]:
+        """What turn rule ``key``'s ``when`` may read: the state, and ``can_<rule>`` for every
+        turn rule before it."""
+        before = self.turn_keys[: self.turn_keys.index(key)] if key in self.turn_keys else self.turn_keys
+        return {**self.state_values(), **{f"can_{rule}": f"can_{rule}" for rule in before}}
+
+    def expression(self, source: Any, names: Iterable[str], key: str) -> Expression:
         from contack_core.language.expressions import ExpressionError
 
         try:

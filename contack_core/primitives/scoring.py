@@ -1,29 +1,45 @@
-"""Scoring primitives: per-seat counters and what changes them."""
+"""Scoring primitives: per-seat counters and what changes them.
+
+A counter changes after any kind of event (a play, a draw, a pass, a discard, a move), when a
+hand ends and when the game ends, and may move points between seats (the next seat, every
+other seat, a partner, the bank...). Every formula reads the values of
+:mod:`contack_core.engine.values`, and what follows an event is compiled into the ruleset's
+program for that kind of event.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+import attrs
 
 from contack_core.engine.events import ChipsMoved, Played
-from contack_core.language.programs import Source, compile_per_seat
-from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
+from contack_core.engine.rules import EVENT_KINDS
+from contack_core.engine.values import (
+    EVENT_BINDINGS,
+    EVENT_VALUES,
+    RELATIONS,
+    VALUE_BINDINGS,
+    play_values,
+    transfer,
+)
+from contack_core.language.expressions import formula_constants
+from contack_core.language.programs import Source, compile_per_seat, formula
+from contack_core.primitives.registry import BuildContext, Primitive
 
 if TYPE_CHECKING:
     from contack_core.engine.state import GameState
 
-#: Names an ``on_play`` expression may read.
+#: When a transfer may happen: after an event of a kind, or at the end of a hand or game.
+WHEN = (*EVENT_KINDS, "hand_end", "game_end")
+#: Names an ``on_play`` expression of a chips counter may read.
 PLAY_VALUES = ("points", "contacts", "opportunity")
-def hand_end_sources(seat_zones: list[str]) -> dict[str, str]:
-    """The names an ``on_hand_end`` expression may read, each as the engine's expression over
-    ``_state`` and ``_seat``, for :func:`contack_core.language.programs.compile_per_seat`."""
-    held = " + ".join(f"len(_state.seat_zones[{zone!r}][_seat])" for zone in seat_zones) or "0"
-    return {"tiles_held": held, "went_out": "_int(_state.went_out == _seat)", "seats": "_state.seat_count",
-            "figure_tiles": "len(_state.figure.tile_at)"}
+_FORMULA = {"type": ["integer", "string"]}
 
 
 class ScoreKeeper(Primitive):
-    """A scoring primitive: a number kept per seat, changed by plays and at hand ends."""
+    """A scoring primitive: a number kept per seat, changed by events, hand ends and game ends."""
 
     slot = "scoring"
     initial: int = 0
@@ -32,68 +48,149 @@ class ScoreKeeper(Primitive):
         """What a play adds (nothing unless a subclass says)."""
 
     def on_hand_end(self, state: GameState) -> None:
-        """What the end of a hand adds (nothing unless a subclass says)."""
+        """What the end of a hand adds to this hand's gains (nothing unless a subclass says)."""
 
-    def on_play_source(self, prefix: str) -> Source:
-        """:meth:`on_play` as Python statements over ``_state`` and ``_event``, for the
-        compiled consequences of a play (see :mod:`contack_core.language.programs`); empty when a
-        play changes nothing."""
-        if type(self).on_play is ScoreKeeper.on_play:
+    def on_game_end(self, state: GameState) -> None:
+        """What the end of the game adds to the totals, into ``state.hand_gains`` (the state
+        adds them to the totals; nothing unless a subclass says)."""
+
+    def effect_source(self, kind: str, prefix: str) -> Source:
+        """What follows an event of ``kind`` (``play``, ``draw``...) as Python statements over
+        ``_state`` and ``_event``, for the compiled consequences of that kind of event (see
+        :mod:`contack_core.language.programs`); empty when such an event changes nothing.
+        The default calls :meth:`on_play` after a play, if a subclass defines it."""
+        if kind != "play" or type(self).on_play is ScoreKeeper.on_play:
             return Source("")
         return Source(f"{prefix}_on_play(_state, _event)", {f"{prefix}_on_play": self.on_play})
 
 
+@attrs.frozen
+class Transfer:
+    """Points that move between seats ``when`` something happens: ``amount`` (a formula) from
+    each seat ``payers`` names to each seat ``payees`` names (see
+    :data:`contack_core.engine.values.RELATIONS`)."""
+
+    when: str
+    amount: str | int
+    payers: str
+    payees: str
+
+
 class Counter(ScoreKeeper):
-    """A number kept per seat (a score, chips): ``initial`` at the start of the game,
-    ``on_play`` added to the seat that plays (over the play's ``points``, ``contacts``,
-    ``opportunity``), ``on_hand_end`` added to every seat when a hand ends (over its
-    ``tiles_held``, ``went_out`` (1 for the seat that played out, else 0), ``seats`` and
-    ``figure_tiles``, the number of tiles in the figure).
+    """A number kept per seat (a score, chips): ``initial`` at the start of the game, then
+
+    - ``on_play``, ``on_draw``, ``on_pass``, ``on_discard``, ``on_move``: added to the seat
+      whose action it was, after each such event;
+    - ``on_hand_end``: added to every seat when a hand ends (worked out for each seat);
+    - ``on_game_end``: added to every seat's total when the game ends;
+    - ``transfers``: points moved between seats (``when``: one of the kinds above, or
+      ``hand_end``/``game_end``; ``amount``; ``from`` and ``to``: seats named relative to
+      the seat whose action it was, or to each seat in turn at a hand's or game's end:
+      ``self``, ``next``, ``previous``, ``partner``, ``others``, ``all``, ``went_out``, or
+      ``bank`` for nobody).
+
+    Every formula reads the state (see docs/house-rules.md); one about an event also reads
+    what the event did (a play's ``points``, ``contacts``, ``counting``...).
     """
 
     name = "counter"
     schema = {
         "type": "object",
         "properties": {
-            "initial": {"type": ["integer", "string"]},
-            "on_play": {"type": ["integer", "string"]},
-            "on_hand_end": {"type": ["integer", "string"]},
+            "initial": _FORMULA,
+            **{f"on_{kind}": _FORMULA for kind in (*EVENT_KINDS, "hand_end", "game_end")},
+            "transfers": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["when", "amount", "from", "to"],
+                    "properties": {"when": {"enum": list(WHEN)}, "amount": _FORMULA,
+                                   "from": {"enum": list(RELATIONS)}, "to": {"enum": list(RELATIONS)}},
+                    "additionalProperties": False,
+                },
+            },
         },
         "additionalProperties": False,
     }
 
     def build(self, context: BuildContext) -> None:
         self.initial = context.constant(self.params.get("initial", 0), "initial")
-        self.play_gain = context.expression(self.params.get("on_play", 0), PLAY_VALUES, "on_play")
-        seat_zones = [name for name, zone in context.zones.items() if zone.per_seat]
-        try:
-            #: ``hand_end_values(state)``: what ``on_hand_end`` gives each seat as the hand stands
-            #: (compiled: a hand's end runs cold, so one call and no dict of values per seat).
-            self.hand_end_values: Callable[[GameState], list[int]] = compile_per_seat(
-                "hand_end_values", self.params.get("on_hand_end", 0), hand_end_sources(seat_zones), context.options)
-        except ValueError as error:
-            raise PrimitiveError(str(error), "on_hand_end") from None
-        # The common case, "on_play: points", skips the call in the hot loop.
-        self._gain_is_points = self.play_gain.source.strip() == "points"
+        self.constants = formula_constants(context.options)
+        colours = context.tiles.colours if context.tiles is not None else ()
+        #: For each kind of event and for hand_end/game_end: every name a formula may read
+        #: there, with the engine's expression for it.
+        self.values: dict[str, dict[str, str]] = {
+            kind: {**context.state_values(), **(play_values(colours) if kind == "play" else EVENT_VALUES[kind])}
+            for kind in EVENT_KINDS}
+        self.values["hand_end"] = {**context.state_values(), "went_out": "_int(_state.went_out == _seat)"}
+        self.values["game_end"] = context.state_values()
+        self.gains: dict[str, str | int] = {}
+        for when in WHEN:
+            source = self.params.get(f"on_{when}")
+            if source is not None:
+                context.expression(source, self.values[when], f"on_{when}")  # refused here, with its line
+                self.gains[when] = source
+        self.transfers = [Transfer(when=t["when"], amount=t["amount"], payers=t["from"], payees=t["to"])
+                          for t in self.params.get("transfers", [])]
+        for i, item in enumerate(self.transfers):
+            context.expression(item.amount, self.values[item.when], f"transfers.{i}.amount")
+        #: ``hand_end_values(state)``: what ``on_hand_end`` gives each seat as the hand stands
+        #: (compiled: one call and no dict of values per seat).
+        self.hand_end_values: Callable[[GameState], list[int]] = self._per_seat("hand_end",
+                                                                                self.gains.get("hand_end", 0))
+        self._game_end_values = self._per_seat("game_end", self.gains["game_end"]) if "game_end" in self.gains else None
+        self._end_transfers = {
+            when: [(self._per_seat(when, item.amount), item) for item in self.transfers if item.when == when]
+            for when in ("hand_end", "game_end")}
+        # The common case, "on_play: points", is compiled to one addition in the hot loop.
+        self._gain_is_points = str(self.gains.get("play", "")).strip() == "points"
 
-    def on_play_source(self, prefix: str) -> Source:
-        if type(self).on_play is Counter.on_play and self._gain_is_points:
-            return Source(f"if _event.points:\n    _state.hand_gains[{self.key!r}][_event.seat] += _event.points")
-        return super().on_play_source(prefix)
+    def _per_seat(self, when: str, source: str | int) -> Callable[[GameState], list[int]]:
+        return compile_per_seat(f"{self.key}_{when}", source, self.values[when], self.constants,
+                                {**VALUE_BINDINGS, **EVENT_BINDINGS})
 
-    def on_play(self, state: GameState, event: Played) -> None:
-        if self._gain_is_points:
-            gain = event.points
-        else:
-            gain = self.play_gain.evaluate(
-                {"points": event.points, "contacts": event.contacts, "opportunity": event.opportunity})
-        if gain:
-            state.hand_gains[self.key][event.seat] += gain
+    def effect_source(self, kind: str, prefix: str) -> Source:
+        gains = f"_state.hand_gains[{self.key!r}]"
+        lines: list[str] = []
+        formulas: list[Source] = []
+        if kind == "play" and self._gain_is_points:
+            lines += ["if _event.points:", f"    {gains}[_event.seat] += _event.points"]
+        elif kind in self.gains:
+            formulas.append(self._formula(f"{prefix}_gain", kind, self.gains[kind]))
+            lines.append(f"{gains}[_event.seat] += {prefix}_gain")
+        for i, item in enumerate(t for t in self.transfers if t.when == kind):
+            formulas.append(self._formula(f"{prefix}_amount{i}", kind, item.amount))
+            lines.append(f"_transfer({gains}, _state, _event.seat, {prefix}_amount{i}, {item.payers!r}, "
+                         f"{item.payees!r})")
+        if not lines:
+            return super().effect_source(kind, prefix)
+        trees = {name: tree for source in formulas for name, tree in source.trees.items()}
+        bindings: dict[str, Any] = {"_transfer": transfer}
+        for source in formulas:
+            bindings.update(source.bindings)
+        return Source("\n".join(lines), bindings, trees)
+
+    def _formula(self, placeholder: str, kind: str, source: str | int) -> Source:
+        return formula(placeholder, source, self.values[kind], self.constants, {**VALUE_BINDINGS, **EVENT_BINDINGS})
 
     def on_hand_end(self, state: GameState) -> None:
         gains = state.hand_gains[self.key]
         for seat, gain in enumerate(self.hand_end_values(state)):
             gains[seat] += gain
+        self._settle(state, "hand_end", gains)
+
+    def on_game_end(self, state: GameState) -> None:
+        gains = state.hand_gains[self.key]
+        if self._game_end_values is not None:
+            for seat, gain in enumerate(self._game_end_values(state)):
+                gains[seat] += gain
+        self._settle(state, "game_end", gains)
+
+    def _settle(self, state: GameState, when: str, into: list[int]) -> None:
+        """The transfers of a hand's or the game's end: each seat in turn the one they are about."""
+        for amounts, item in self._end_transfers[when]:
+            for seat, amount in enumerate(amounts(state)):
+                transfer(into, state, seat, amount, item.payers, item.payees)
 
 
 class CollectFromOthers(Counter):
@@ -127,6 +224,7 @@ class CollectFromOthers(Counter):
     def build(self, context: BuildContext) -> None:
         super().build(context)
         self.collect = context.expression(self.params["collect_on_play"], PLAY_VALUES, "collect_on_play")
+        self._gain_is_points = False  # a chips counter's play is its collection (on_play)
         self.borrow = self.params.get("when_short", "pay-what-you-have") == "borrow"
         self.lend_from_players = self.params.get("lender", "bank") == "players"
 

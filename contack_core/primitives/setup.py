@@ -15,6 +15,7 @@ from contack_core.engine.events import Dealt, Played, Shuffled
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
+    from contack_core.boards.tiles import TileSet
     from contack_core.engine.state import GameState
 
 
@@ -118,12 +119,25 @@ class DealTiles(SetupStep):
         return event
 
 
+def tile_value_names(tiles: TileSet) -> list[str]:
+    """What a formula about one tile reads: each colour's number, and ``total``, ``lowest``
+    and ``highest`` of its numbers."""
+    return [*tiles.colours, "total", "lowest", "highest"]
+
+
+def tile_values(tiles: TileSet, tile: int) -> dict[str, int]:
+    values = tiles.values[tile]
+    return {**tiles.colour_values(tile), "total": sum(values), "lowest": min(values), "highest": max(values)}
+
+
 class LowestTileOpens(SetupStep):
     """The holder of the lowest tile plays it on the board's origin, scoring nothing.
 
     Seats are compared by the first expression of ``order`` (an expression over the colour
-    names): their lowest values first, then the next-lowest, and so on, then the lower
-    seat number. Within the opener's hand, the tile played is the lowest by the whole
+    names, and ``total``, ``lowest``, ``highest`` of the tile's numbers): their lowest values
+    first, then (``ties: next-lowest``, the default) the next-lowest, and so on, then the
+    lower seat number; ``ties: first-seat`` gives a tie for the lowest value to the first
+    such seat in seat order at once. Within the opener's hand, the tile played is the lowest by the whole
     ``order`` list (the later expressions break ties), then the lower tile index.
     """
 
@@ -134,7 +148,8 @@ class LowestTileOpens(SetupStep):
         "type": "object",
         "required": ["from", "order"],
         "properties": {"from": {"type": "string"},
-                       "order": {"type": "array", "items": {"type": ["string", "integer"]}, "minItems": 1}},
+                       "order": {"type": "array", "items": {"type": ["string", "integer"]}, "minItems": 1},
+                       "ties": {"enum": ["next-lowest", "first-seat"]}},
         "additionalProperties": False,
     }
 
@@ -143,10 +158,11 @@ class LowestTileOpens(SetupStep):
         tiles = context.tiles
         if tiles is None:
             raise PrimitiveError("lowest-tile-opens needs a tile set", "from")
+        self.next_lowest = self.params.get("ties", "next-lowest") == "next-lowest"
         keys = []
         for i, source in enumerate(self.params["order"]):
-            expression = context.expression(source, tuple(tiles.colours), f"order.{i}")
-            keys.append([expression.evaluate(tiles.colour_values(t)) for t in range(len(tiles))])
+            expression = context.expression(source, tile_value_names(tiles), f"order.{i}")
+            keys.append([expression.evaluate(tile_values(tiles, t)) for t in range(len(tiles))])
         self.primary = keys[0]
         rank = [tuple(key[t] for key in keys) for t in range(len(tiles))]
         # Each tile's place in the total order (rank, then tile index): comparing hands is
@@ -178,7 +194,7 @@ class LowestTileOpens(SetupStep):
                     shared = True
         if seat < 0:
             raise IllegalAction("nobody holds a tile to open with")
-        if shared:
+        if shared and self.next_lowest:
             seat = min((sorted(primary[tile] for tile in hand), holder) for holder, hand in enumerate(hands) if hand)[1]
         position, hand = self.position, hands[seat]
         tile = hand[0]

@@ -36,7 +36,7 @@ class TurnRule(Primitive):
     def build(self, context: BuildContext) -> None:
         when = self.params.get("when")
         self.when: Expression | None = (
-            None if when is None else context.expression(when, context.turn_names(self.key), "when")
+            None if when is None else context.expression(when, context.turn_values(self.key), "when")
         )
         self.can_name = f"can_{self.key}"
 

@@ -1,0 +1,250 @@
+"""The named values a ruleset's expressions read at play time, and where each comes from.
+
+Every name is the engine's own Python expression over the state (``_state``) and the seat the
+expression is about (``_seat``: the seat to act in a turn's ``when``, the seat whose action it
+was in what follows an event, each seat in turn at the end of a hand or game). The compiled
+programs of :mod:`contack_core.language.programs` inline these expressions where a ruleset's
+formula reads the name, so reading a value costs what computing it costs and nothing more.
+
+One vocabulary for every place, so a house rule can read the same things wherever it is
+written; docs/house-rules.md lists them. Names come from the ruleset's own zones and
+counters, made into identifiers (a zone ``discard-2`` is read as ``discard_2_count``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import attrs
+
+#: Values of the game as a whole.
+GAME_VALUES: Mapping[str, str] = {
+    "seats": "_state.seat_count",
+    "hand_number": "_state.hand_number",
+    "hands_played": "len(_state.hand_results)",
+    "turns": "_state.turns",
+    "passes": "_state.passes",
+    "drawn": "_state.drawn",
+    "figure_tiles": "len(_state.figure.tile_at)",
+}
+
+#: What each value of :data:`GAME_VALUES` means, for the docs and error messages.
+MEANINGS: Mapping[str, str] = {
+    "seats": "the number of seats",
+    "hand_number": "the hand being played (1 for the first)",
+    "hands_played": "hands finished so far",
+    "turns": "decisions taken so far in the game",
+    "passes": "passes in a row",
+    "drawn": "tiles the seat to act has drawn this turn",
+    "figure_tiles": "tiles in the figure",
+    "open_next_to_last": "empty cells next to the last tile played (0: it is closed in on every side)",
+    "openings": "empty cells touching enough tiles for an opportunity play",
+}
+
+
+def identifier(key: str) -> str:
+    """``key`` made a name a formula can spell: ``discard-2`` -> ``discard_2``."""
+    name = re.sub(r"\W", "_", key)
+    return name if name[:1].isalpha() else f"_{name}" if name else "_"
+
+
+def zone_values(zones: Mapping[str, Any]) -> dict[str, str]:
+    """``<zone>_count`` for every zone: a shared pile's size, a per-seat zone's for ``_seat``."""
+    values = {}
+    for key, zone in zones.items():
+        where = f"_state.seat_zones[{key!r}][_seat]" if zone.per_seat else f"_state.zones[{key!r}]"
+        values[f"{identifier(key)}_count"] = f"len({where})"
+    return values
+
+
+def held_value(zones: Mapping[str, Any]) -> str:
+    """``tiles_held``: every tile ``_seat`` holds in its own zones."""
+    own = [f"len(_state.seat_zones[{key!r}][_seat])" for key, zone in zones.items() if zone.per_seat]
+    return " + ".join(own) or "0"
+
+
+def counter_values(counters: Iterable[str]) -> dict[str, str]:
+    """For each counter C: ``C`` (``_seat``'s running total: the total of the hands ended plus
+    this hand's gains so far), ``highest_C`` and ``lowest_C`` (the same over every seat)."""
+    values = {}
+    for key in counters:
+        name = identifier(key)
+        values[name] = f"(_state.totals[{key!r}][_seat] + _state.hand_gains[{key!r}][_seat])"
+        values[f"highest_{name}"] = f"_running_extreme(_state, {key!r}, max)"
+        values[f"lowest_{name}"] = f"_running_extreme(_state, {key!r}, min)"
+    return values
+
+
+def running_extreme(state: Any, counter: str, extreme: Any) -> int:
+    """The highest (``max``) or lowest (``min``) running total of ``counter`` over the seats."""
+    totals, gains = state.totals[counter], state.hand_gains[counter]
+    return extreme(totals[seat] + gains[seat] for seat in range(state.seat_count))  # type: ignore[no-any-return]
+
+
+#: What the sources above call, bound into every compiled program that inlines them.
+VALUE_BINDINGS: Mapping[str, Any] = {"_running_extreme": running_extreme}
+
+
+def state_values(zones: Mapping[str, Any], counters: Iterable[str], per_seat: bool = True,
+                 board: Any = None) -> dict[str, str]:
+    """Every value of the state about ``_seat``: the game's values, what the board offers
+    (``board.state_values()``: the triangle lattice's ``open_next_to_last``, say), the zones'
+    counts, the tiles ``_seat`` holds and the counters. ``per_seat=False`` leaves out what
+    needs a seat (for a formula about the whole game, such as when it ends)."""
+    values = dict(GAME_VALUES)
+    if board is not None and hasattr(board, "state_values"):
+        values.update(board.state_values())
+    values.update(zone_values(zones))
+    values["tiles_held"] = held_value(zones)
+    values.update(counter_values(counters))
+    if not per_seat:
+        values = {name: source for name, source in values.items() if "_seat" not in source}
+    return values
+
+
+# --------------------------------------------------------------------------- what an event adds
+@attrs.frozen
+class PlayFacts:
+    """What a play's contacts were, worked out from the figure after it (only for formulas
+    that read more than the play's points, contacts and whether it was an opportunity play)."""
+
+    counting: int
+    matching: int
+    high_pair: int
+    low_pair: int
+    pair: Mapping[str, int]
+
+
+def play_facts(state: Any, event: Any) -> PlayFacts:
+    """The facts of the play ``event`` (just applied to ``state``)."""
+    contacts = state.rules.placement.contacts_of(state.figure, event.cell)
+    sums = [c["mine"] + c["theirs"] for c in contacts]
+    pair: dict[str, int] = {}
+    for contact, total in zip(contacts, sums):
+        pair[contact["colour"]] = pair.get(contact["colour"], 0) + total
+    counting = sum(1 for c in contacts if c["counting"])
+    matching = sum(1 for c in contacts if c["mine"] == c["theirs"] and not c["counting"])
+    return PlayFacts(counting=counting, matching=matching, high_pair=max(sums, default=0),
+                     low_pair=min(sums, default=0), pair=pair)
+
+
+def play_values(colours: Iterable[str]) -> dict[str, str]:
+    """What a formula about a play reads, besides the state: see :data:`EVENT_MEANINGS`."""
+    values = {
+        "points": "_event.points",
+        "contacts": "_event.contacts",
+        "opportunity": "_event.opportunity",
+        "counting": "_play_facts(_state, _event).counting",
+        "matching": "_play_facts(_state, _event).matching",
+        "high_pair": "_play_facts(_state, _event).high_pair",
+        "low_pair": "_play_facts(_state, _event).low_pair",
+        "tile_total": "_tile_total(_state, _event.tile)",
+    }
+    for colour in colours:
+        values[f"{identifier(colour)}_pair"] = f"_play_facts(_state, _event).pair.get({colour!r}, 0)"
+    return values
+
+
+def tile_total(state: Any, tile: int) -> int:
+    """The sum of a tile's printed numbers."""
+    return sum(state.rules.tiles.values[tile])
+
+
+#: What a formula about each kind of action's event reads besides the state (a play's are
+#: :func:`play_values`, which depend on the tile set's colours).
+EVENT_VALUES: Mapping[str, Mapping[str, str]] = {
+    "draw": {},
+    "pass": {},
+    "discard": {"tile_total": "_tile_total(_state, _event.tile)"},
+    "move": {"captured": "_captured(_state, _event)", "lost": "_lost(_state, _event)",
+             "flipped": "_int(_event.flipped)", "contacts": "len(_event.contacts)"},
+}
+
+EVENT_MEANINGS: Mapping[str, str] = {
+    "points": "the play's points (what its counting contacts score)",
+    "contacts": "how many tiles the new tile touches (a move: how many pieces it met corner to corner)",
+    "opportunity": "true when the play touches two or more tiles",
+    "counting": "how many of its contacts are counting contacts",
+    "matching": "how many of its contacts match without counting",
+    "high_pair": "the largest sum of two touching numbers (0: none)",
+    "low_pair": "the smallest sum of two touching numbers (0: none)",
+    "<colour>_pair": "the sum of the two numbers touching on that colour's edge (0: that edge touches nothing)",
+    "tile_total": "the sum of the numbers on the tile played or laid aside",
+    "captured": "opponents' pieces the move removed",
+    "lost": "the mover's own pieces the move removed",
+    "flipped": "1 when the moved piece was turned over",
+}
+
+
+def lost(state: Any, event: Any) -> int:
+    """1 when the moved piece itself left the board (it is listed last among the removed)."""
+    end = event.path[-1] if event.path else event.origin
+    return int(bool(event.removed) and event.removed[-1] == end)
+
+
+def captured(state: Any, event: Any) -> int:
+    """Opponents' pieces the move removed (every removed piece but the mover's own)."""
+    return len(event.removed) - lost(state, event)
+
+
+#: What the event values call, bound into the programs that inline them.
+EVENT_BINDINGS: Mapping[str, Any] = {"_play_facts": play_facts, "_tile_total": tile_total, "_captured": captured,
+                                     "_lost": lost, "_int": int}
+
+
+# --------------------------------------------------------------------------- seats a rule names
+#: How a rule names the seats it concerns, relative to a seat (the one whose action it was, or
+#: each seat in turn at the end of a hand or game): ``bank`` is nobody (points from or to
+#: nowhere), ``partner`` every other seat of its side (nobody without partners), ``went_out``
+#: the seat that played its last tile this hand (nobody if none did).
+RELATIONS: Mapping[str, str] = {
+    "self": "the seat itself",
+    "next": "the next seat round the table",
+    "previous": "the seat before it",
+    "partner": "its partners (every other seat of its side)",
+    "others": "every other seat",
+    "all": "every seat",
+    "went_out": "the seat that played its last tile this hand",
+    "bank": "nobody: points come from, or go to, nowhere",
+}
+
+
+def related_seats(state: Any, seat: int, relation: str) -> list[int]:
+    """The seats ``relation`` (one of :data:`RELATIONS`) names, seen from ``seat``."""
+    count = state.seat_count
+    if relation == "self":
+        return [seat]
+    if relation == "next":
+        return [(seat + 1) % count]
+    if relation == "previous":
+        return [(seat - 1) % count]
+    if relation == "others":
+        return [other for other in range(count) if other != seat]
+    if relation == "all":
+        return list(range(count))
+    if relation == "partner":
+        return [other for team in state.rules.match.teams(count) if seat in team for other in team if other != seat]
+    if relation == "went_out":
+        return [] if state.went_out is None else [state.went_out]
+    if relation == "bank":
+        return []
+    raise ValueError(f"unknown seat relation {relation!r}")
+
+
+def transfer(gains: list[int], state: Any, seat: int, amount: int, payers: str, payees: str) -> None:
+    """Move ``amount`` from each seat ``payers`` names to each seat ``payees`` names (both seen
+    from ``seat``; ``bank`` on either side makes or takes points), in ``gains``."""
+    if not amount:
+        return
+    sources = related_seats(state, seat, payers) if payers != "bank" else [None]
+    targets = related_seats(state, seat, payees) if payees != "bank" else [None]
+    for payer in sources:
+        for payee in targets:
+            if payer == payee:
+                continue
+            if payer is not None:
+                gains[payer] -= amount
+            if payee is not None:
+                gains[payee] += amount
