@@ -272,7 +272,7 @@ def test_contact_placement_refuses_tiles_that_are_not_triangles(tmp_path: Path) 
         """)
     result = validate(bad)
     assert result.exit_code == 1
-    assert "contact-placement lays triangular tiles: three edge colours" in result.output, result.output
+    assert "contact-placement lays triangular tiles: three edges each, at most 7 colours" in result.output, result.output
 
 
 def test_unknown_primitive_lists_known_ones(tmp_path: Path) -> None:

@@ -8,6 +8,8 @@ import pytest
 from helpers import RULES, TILES, ref_neighbours, tile
 
 from contack_core.boards.lattice import (
+    MAX_EDGE_COLOURS,
+    MAX_EDGE_VALUE,
     SIDE_BITS,
     Figure,
     NeighbourCache,
@@ -75,8 +77,8 @@ def test_neighbour_cache_memoises():
     assert cache[(2, 3)] is cache[(2, 3)]
 
 
-@pytest.mark.parametrize("colour", range(3))
-@pytest.mark.parametrize("value", [1, 5, 10, 255])
+@pytest.mark.parametrize("colour", range(MAX_EDGE_COLOURS))
+@pytest.mark.parametrize("value", [0, 1, 5, 10, 99, MAX_EDGE_VALUE])
 def test_edge_code_round_trip(colour, value):
     code = edge_code(colour, value)
     assert code != 0 and code < 1 << SIDE_BITS

@@ -83,14 +83,17 @@ NO_OPENINGS = 4
 #: digit of a CPython int, so hashing it, and adding to it, take the interpreter's fast paths.
 SIDE_BITS = 10
 _SIDE_MASK = (1 << SIDE_BITS) - 1
-#: An edge code's low bits hold the edge's value; the two above, its colour index plus one.
-EDGE_VALUE_BITS = 8
+#: An edge code's low bits hold the edge's value; the three above, its colour index plus one.
+EDGE_VALUE_BITS = 7
 MAX_EDGE_VALUE = (1 << EDGE_VALUE_BITS) - 1
+#: The most colours a tile set may have (an edge code's colour index plus one, in three bits).
+MAX_EDGE_COLOURS = (1 << (SIDE_BITS - EDGE_VALUE_BITS)) - 1
 
 
 def edge_code(colour: int, value: int) -> int:
-    """One edge as a non-zero code of :data:`SIDE_BITS` bits: the colour index (0-2) above,
-    the value (0 to :data:`MAX_EDGE_VALUE`; tiles print two digits) below."""
+    """One edge as a non-zero code of :data:`SIDE_BITS` bits: the colour index (0 to
+    :data:`MAX_EDGE_COLOURS` - 1) above, the value (0 to :data:`MAX_EDGE_VALUE`; tiles print
+    two digits) below."""
     return ((colour + 1) << EDGE_VALUE_BITS) | value
 
 

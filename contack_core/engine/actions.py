@@ -35,9 +35,11 @@ class Draw:
 
 @attrs.frozen(slots=True, weakref_slot=False)
 class Discard:
-    """Lay ``tile`` aside on a discard pile, face up."""
+    """Lay ``tile`` aside on a discard pile, face up: on ``zone``, where the rule offers more
+    than one pile (None: the rule's only pile)."""
 
     tile: int
+    zone: str | None = None
 
 
 @attrs.frozen(slots=True, weakref_slot=False)

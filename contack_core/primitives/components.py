@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
-from contack_core.boards.tiles import TileSet
+from typing import Any
+
+from contack_core.boards.lattice import MAX_EDGE_COLOURS
+from contack_core.boards.tiles import TileSet, tile_name
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
+
+_VALUE = {"type": "integer", "minimum": 0, "maximum": 99}
 
 
 class TriangleTiles(Primitive):
-    """A set of triangular tiles, each listed by its edge values in ``colours`` order.
+    """A set of triangular tiles; tiles turn on the table but never flip, so each tile's
+    edges keep their anticlockwise order.
 
-    ``colours`` is the anticlockwise order of the coloured edges, the same on every tile.
-    Every tile is named by its values, two digits each, joined by ``-`` (``09-02-08``).
+    ``colours`` lists the set's colours (1 to 7). Each entry of ``set`` is a tile, either
+    ``"09-02-08"``, its three values with the edges' colours in ``colours`` order (every tile
+    of the Contack set runs blue, red, gold anticlockwise), or a mapping giving its
+    ``values`` and each edge's ``colours`` anticlockwise (a colour may repeat on a tile) and
+    optionally the ``name`` records use (default: its values, ``03-05-02``). Values are
+    printed numbers, 0 to 99.
     """
 
     name = "triangle-tiles"
@@ -19,16 +29,53 @@ class TriangleTiles(Primitive):
         "type": "object",
         "required": ["colours", "set"],
         "properties": {
-            "colours": {"type": "array", "items": {"type": "string"}, "minItems": 3, "maxItems": 3,
+            "colours": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": MAX_EDGE_COLOURS,
                         "uniqueItems": True},
-            "set": {"type": "array", "items": {"type": "string", "pattern": r"^\d{2}-\d{2}-\d{2}$"},
-                    "minItems": 1, "uniqueItems": True},
+            "set": {
+                "type": "array",
+                "minItems": 1,
+                "items": {"oneOf": [
+                    {"type": "string", "pattern": r"^\d{2}-\d{2}-\d{2}$"},
+                    {"type": "object", "required": ["values", "colours"],
+                     "properties": {"values": {"type": "array", "items": _VALUE, "minItems": 3, "maxItems": 3},
+                                    "colours": {"type": "array", "items": {"type": "string"}, "minItems": 3,
+                                                "maxItems": 3},
+                                    "name": {"type": "string", "minLength": 1}},
+                     "additionalProperties": False},
+                ]},
+            },
         },
         "additionalProperties": False,
     }
 
     def build(self, context: BuildContext) -> None:
-        values = tuple(tuple(int(part) for part in name.split("-")) for name in self.params["set"])
-        if any(v < 0 for tile in values for v in tile):
-            raise PrimitiveError("tile values must not be negative", "set")
-        self.tiles = TileSet(colours=tuple(self.params["colours"]), values=values)
+        colours = tuple(self.params["colours"])
+        values: list[tuple[int, ...]] = []
+        edge_colours: list[tuple[int, ...]] = []
+        names: list[str] = []
+        for i, entry in enumerate(self.params["set"]):
+            tile_values, tile_colours, name = self._read_tile(entry, colours, f"set.{i}")
+            if name in names:
+                raise PrimitiveError(f"two tiles are called {name!r} (tiles {names.index(name) + 1} and {i + 1}): "
+                                     f"give one a name of its own", f"set.{i}")
+            values.append(tile_values)
+            edge_colours.append(tile_colours)
+            names.append(name)
+        self.tiles = TileSet(colours=colours, values=tuple(values), edge_colours=tuple(edge_colours),
+                             names=tuple(names))
+
+    @staticmethod
+    def _read_tile(entry: Any, colours: tuple[str, ...], key: str) -> tuple[tuple[int, ...], tuple[int, ...], str]:
+        """One entry of ``set``: its values, each edge's colour index, its name."""
+        if isinstance(entry, str):
+            if len(colours) != 3:
+                raise PrimitiveError(f"a tile written as {entry!r} takes its edges' colours from colours, which lists "
+                                     f"{len(colours)}, not 3: give this set's tiles as values and colours", key)
+            values = tuple(int(part) for part in entry.split("-"))
+            return values, (0, 1, 2), entry
+        unknown = [colour for colour in entry["colours"] if colour not in colours]
+        if unknown:
+            raise PrimitiveError(f"colour {unknown[0]!r} is not one of the set's colours ({', '.join(colours)})",
+                                 f"{key}.colours")
+        values = tuple(entry["values"])
+        return values, tuple(colours.index(colour) for colour in entry["colours"]), entry.get("name", tile_name(values))

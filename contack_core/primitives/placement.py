@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from contack_core.boards.lattice import (
+    MAX_EDGE_COLOURS,
     MAX_EDGE_VALUE,
     NO_OPENINGS,
     SIDE_BITS,
@@ -61,10 +62,11 @@ class ContactPlacement(Primitive):
             raise PrimitiveError("contact-placement needs a tile set in components", "contact")
         tiles = context.tiles
         domain = {value for values in tiles.values for value in values}  # the printed numbers
-        if len(tiles.colours) != 3 or max(domain) > MAX_EDGE_VALUE:
+        if any(len(values) != 3 for values in tiles.values) or len(tiles.colours) > MAX_EDGE_COLOURS \
+                or max(domain) > MAX_EDGE_VALUE:
             # A cell's demand packs each side's edge code into SIDE_BITS (lattice.edge_code).
-            raise PrimitiveError(f"contact-placement lays triangular tiles: three edge colours, values 0 to "
-                                 f"{MAX_EDGE_VALUE}", "contact")
+            raise PrimitiveError(f"contact-placement lays triangular tiles: three edges each, at most "
+                                 f"{MAX_EDGE_COLOURS} colours, values 0 to {MAX_EDGE_VALUE}", "contact")
         cells = self.params.get("cells", ["next-to-last", "openings"])
         self.last_played: bool = "next-to-last" in cells
         self.opening_min: int = context.constant(self.params.get("opening_min_contacts", 2), "opening_min_contacts")
@@ -81,9 +83,9 @@ class ContactPlacement(Primitive):
         # side_codes[tile][rotation][side]: the edge code the tile shows on that side,
         # shifted to the side's bits of a demand (see lattice.Figure).
         self.side_codes = [
-            [tuple(edge_code((side - rotation) % 3, values[(side - rotation) % 3]) << (SIDE_BITS * side)
+            [tuple(edge_code(colours[(side - rotation) % 3], values[(side - rotation) % 3]) << (SIDE_BITS * side)
                    for side in range(3)) for rotation in range(3)]
-            for values in tiles.values
+            for values, colours in zip(tiles.values, tiles.edge_colours)
         ]
         # Compiled lookups, filled as demands are met: demand -> {tile: (rotation, points, contacts)}
         # and demand -> a flag per tile, true if it fits; (side, edge code) -> bitmask over
@@ -102,7 +104,9 @@ class ContactPlacement(Primitive):
         """Fill both tables for ``demand`` (the tiles that may fill a cell with it: tile ->
         (rotation, points, contacts), ``contacts`` being the number of tiles the cell
         touches): intersect the side masks, then score the few (tile, rotation) pairs left,
-        keeping each tile's first rotation that fits."""
+        keeping each tile's best-scoring rotation (the first of equals). A Contack tile fits a
+        cell one way at most; a tile that repeats a colour may fit two ways, and is laid the
+        way that scores more."""
         sides = [(side, need) for side, need in enumerate(decode_demand(demand)) if need is not None]
         candidates = -1
         for side, (colour, value) in sides:
@@ -113,8 +117,8 @@ class ContactPlacement(Primitive):
             lowest = candidates & -candidates
             candidates ^= lowest
             tile, rotation = divmod(lowest.bit_length() - 1, 3)
-            if tile not in found:
-                points = sum(pair_points[values[tile][(side - rotation) % 3]][value] for side, (_, value) in sides)
+            points = sum(pair_points[values[tile][(side - rotation) % 3]][value] for side, (_, value) in sides)
+            if tile not in found or points > found[tile][1]:
                 found[tile] = (rotation, points, len(sides))
         self._fits[demand] = found
         self._fit_flags[demand] = tuple(tile in found for tile in range(len(values)))
@@ -126,10 +130,11 @@ class ContactPlacement(Primitive):
         mask = self._side_masks.get(key)
         if mask is None:
             mask = 0
-            for tile, values in enumerate(self.tiles.values):
+            for tile, (values, colours) in enumerate(zip(self.tiles.values, self.tiles.edge_colours)):
                 for rotation in range(3):
                     edge = (side - rotation) % 3
-                    if (not self.colours_must_match or edge == colour) and self.contact_ok[values[edge]][value]:
+                    colour_fits = not self.colours_must_match or colours[edge] == colour
+                    if colour_fits and self.contact_ok[values[edge]][value]:
                         mask |= 1 << (tile * 3 + rotation)
             self._side_masks[key] = mask
         return mask
@@ -248,7 +253,7 @@ class ContactPlacement(Primitive):
             other_edge = (side - figure.rotation(neighbour)) % 3
             mine, theirs = self.tiles.values[tile][edge], self.tiles.values[other][other_edge]
             out.append({
-                "colour": self.tiles.colours[edge],
+                "colour": self.tiles.edge_colour(tile, edge),
                 "mine": mine,
                 "theirs": theirs,
                 "counting": bool(self.counting[mine][theirs]),
@@ -271,18 +276,18 @@ class ContactPlacement(Primitive):
             return (f"cell {list(cell)} is neither next to the last tile played nor an opening "
                     f"touching {self.opening_min} tiles")
         demand = decode_demand(figure.demands[cell])
-        values, colours = self.tiles.values[tile], self.tiles.colours
-        rotation = 0
-        for rotation in range(3):
-            if all(need is None or (side - rotation) % 3 == need[0] for side, need in enumerate(demand)):
-                break
+        tiles = self.tiles
+        values, colours = tiles.values[tile], tiles.edge_colours[tile]
+        # The turn that matches the most colours, to name the edges that then fail.
+        rotation = max(range(3), key=lambda r: sum(need is not None and colours[(side - r) % 3] == need[0]
+                                                   for side, need in enumerate(demand)))
         for side, need in enumerate(demand):
             if need is None:
                 continue
             edge = (side - rotation) % 3
-            if self.colours_must_match and edge != need[0]:
-                return f"the {colours[edge]} edge would touch a {colours[need[0]]} edge: colours must match"
+            mine, theirs = tiles.colours[colours[edge]], tiles.colours[need[0]]
+            if self.colours_must_match and colours[edge] != need[0]:
+                return f"the {mine} edge would touch a {theirs} edge: colours must match"
             if not self.contact_ok[values[edge]][need[1]]:
-                return (f"{colours[edge]} {values[edge]} against {colours[need[0]]} {need[1]} "
-                        f"neither matches nor counts")
+                return f"{mine} {values[edge]} against {theirs} {need[1]} neither matches nor counts"
         return f"tile does not fit cell {list(cell)}"

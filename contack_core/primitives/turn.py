@@ -168,23 +168,43 @@ class DrawTile(TurnRule):
 
 
 class DiscardTile(TurnRule):
-    """Lay a tile of the seat's own zone aside, face up on a pile; the turn goes on."""
+    """Lay a tile of the seat's own zone aside, face up on a pile; the turn goes on. ``to``
+    names the pile, or lists several for the seat to choose from (two discard piles, say)."""
 
     name = "discard"
     action_type = Discard
     ends_turn = False
-    schema = _FROM_TO
+    schema = {
+        "type": "object",
+        "required": ["from", "to"],
+        "properties": {"from": {"type": "string"},
+                       "to": {"oneOf": [{"type": "string"},
+                                        {"type": "array", "items": {"type": "string"}, "minItems": 1,
+                                         "uniqueItems": True}]},
+                       "when": _WHEN},
+        "additionalProperties": False,
+    }
 
     def build(self, context: BuildContext) -> None:
         super().build(context)
         self.source = context.zone(self.params["from"], "from", ("hand",)).key
-        target = context.zone(self.params["to"], "to", ("pile",))
-        if not target.face_up:
-            raise PrimitiveError(f"zone {target.key!r} is face down: discards are laid face up", "to")
-        self.target = target.key
+        listed = self.params["to"]
+        names = [listed] if isinstance(listed, str) else listed
+        self.targets: list[str] = []
+        for i, name in enumerate(names):
+            key = "to" if isinstance(listed, str) else f"to.{i}"
+            target = context.zone(name, key, ("pile",))
+            if not target.face_up:
+                raise PrimitiveError(f"zone {target.key!r} is face down: discards are laid face up", key)
+            self.targets.append(target.key)
+        #: The pile a discard naming none goes to (a rule with one pile), else None.
+        self.target = self.targets[0] if len(self.targets) == 1 else None
 
     def generate(self, state: GameState) -> list[Action]:
-        return [Discard(tile) for tile in state.seat_zones[self.source][state.current]]
+        tiles = state.seat_zones[self.source][state.current]
+        if self.target is not None:
+            return [Discard(tile) for tile in tiles]
+        return [Discard(tile, zone) for tile in tiles for zone in self.targets]
 
     def apply(self, state: GameState, action: Discard) -> Discarded:
         tiles = state.seat_zones[self.source][state.current]
@@ -192,9 +212,14 @@ class DiscardTile(TurnRule):
             name = state.rules.tiles.names[action.tile]
             raise IllegalAction(f"tile {name} cannot be discarded: it is not in seat {state.current}'s "
                                 f"{self.source} (it is in {state.locate(action.tile)})")
+        zone = action.zone or self.target
+        if zone is None:
+            raise IllegalAction(f"say which pile the tile is laid on: {', '.join(self.targets)}")
+        if zone not in self.targets:
+            raise IllegalAction(f"a discard goes onto {' or '.join(self.targets)}, not {zone}")
         tiles.remove(action.tile)
-        state.zones[self.target].append(action.tile)
-        return Discarded(seat=state.current, tile=action.tile, zone=self.target)
+        state.zones[zone].append(action.tile)
+        return Discarded(seat=state.current, tile=action.tile, zone=zone)
 
 
 class PassTurn(TurnRule):

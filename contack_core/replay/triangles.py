@@ -36,11 +36,13 @@ if TYPE_CHECKING:
 
 @attrs.frozen
 class PlacedTile:
-    """A tile on the figure; ``values`` in the tile set's colour order, ``rotation`` as the engine keeps it."""
+    """A tile on the figure; ``values`` and ``colours`` edge by edge, anticlockwise, ``rotation``
+    as the engine keeps it."""
 
     cell: Cell
     name: str
     values: tuple[int, ...]
+    colours: tuple[str, ...]
     rotation: int
 
     def side_of_edge(self, edge: int) -> int:
@@ -80,7 +82,8 @@ def read_figure(rules: Rules, figure: Any, live: bool) -> TriangleView:
     """What ``figure`` shows; ``live``: the hand goes on, so its open cells are worth marking."""
     tiles = rules.tiles
     placed = tuple(
-        PlacedTile(cell, tiles.names[tile], tuple(tiles.values[tile]), figure.rotation(cell))
+        PlacedTile(cell, tiles.names[tile], tuple(tiles.values[tile]),
+                   tuple(tiles.edge_colour(tile, edge) for edge in range(len(tiles.values[tile]))), figure.rotation(cell))
         for cell, tile in figure.tile_at.items()
     )
     placement = rules.placement
@@ -127,8 +130,8 @@ def paint_figure(view: TriangleView, geometry: TriangleGeometry | None = None,
                  f'stroke-width="1">{title(f"{placed.name} at {list(placed.cell)}")}</polygon>']
         for edge, value in enumerate(placed.values):
             side = placed.side_of_edge(edge)
-            colour_name = view.colours[edge]
-            colour = colour_for(colour_name, edge)
+            colour_name = placed.colours[edge]
+            colour = colour_for(colour_name, view.colours.index(colour_name))
             a, b = inner[side], inner[(side + 1) % 3]
             parts.append(f'<line class="edge" data-colour={attr(colour_name)} x1="{a[0]:.1f}" y1="{a[1]:.1f}" '
                          f'x2="{b[0]:.1f}" y2="{b[1]:.1f}" stroke="{colour}" stroke-width="{stripe:.1f}" '
@@ -168,7 +171,7 @@ def describe_figure(view: TriangleView, colour_names: dict[str, str] | None = No
     for placed in view.tiles:
         arrow = "▲" if points_up(placed.cell) else "▼"
         where = ("bottom", "right", "left") if points_up(placed.cell) else ("top", "left", "right")
-        edges = ", ".join(f"{names.get(view.colours[e], view.colours[e])} {placed.values[e]} "
+        edges = ", ".join(f"{names.get(placed.colours[e], placed.colours[e])} {placed.values[e]} "
                           f"({where[placed.side_of_edge(e)]})" for e in range(len(placed.values)))
         mark = "  <- last" if placed.cell == view.last else ""
         lines.append(f"  {arrow} [{placed.cell[0]:>3},{placed.cell[1]:>3}] {placed.name}: {edges}{mark}")
