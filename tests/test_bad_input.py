@@ -146,14 +146,25 @@ def test_validate_reports_each_bad_file_and_still_passes_good_ones(tmp_path: Pat
 
 
 # ----------------------------------------------------------------------------- rulesets: schema
-def test_schema_wrong_type(tmp_path: Path) -> None:
+def test_players_formula_reads_only_options(tmp_path: Path) -> None:
     bad = write(tmp_path / "players.yaml", """\
         extends: parker-1939
         id: bad
         title: Bad
         players: {min: "two", max: 7}
         """)
-    assert_located(validate(bad), bad, 4, 11, "players.min", "'two'", "integer")
+    # players.min may be a formula over the options (and tile_count): a word is a name it does not know.
+    assert_located(validate(bad), bad, 4, 11, "players.min", "unknown name 'two'", "tile_count")
+
+
+def test_schema_wrong_type(tmp_path: Path) -> None:
+    bad = write(tmp_path / "players.yaml", """\
+        extends: parker-1939
+        id: bad
+        title: Bad
+        players: {min: [2], max: 7}
+        """)
+    assert_located(validate(bad), bad, 4, 11, "players.min", "[2]")
 
 
 def test_schema_unknown_nested_key_is_located_at_the_key(tmp_path: Path) -> None:
@@ -200,7 +211,8 @@ def test_schema_missing_required_key(tmp_path: Path) -> None:
 
 
 def test_schema_missing_required_nested_key(tmp_path: Path) -> None:
-    text = PARKER_FILE.read_text(encoding="utf-8").replace("players: {min: 2, max: 7}", "players: {min: 2}")
+    text = PARKER_FILE.read_text(encoding="utf-8").replace('players: {min: 2, max: "min(7, tile_count // hand_size)"}',
+                                                           "players: {min: 2}")
     bad = tmp_path / "nomax.yaml"
     bad.write_text(text, encoding="utf-8")
     line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("players:"))
@@ -260,6 +272,7 @@ def test_contact_placement_refuses_tiles_that_are_not_triangles(tmp_path: Path) 
         extends: parker-1939
         id: squares
         title: Square pieces laid as triangles
+        players: {min: 2, max: 4}
         components:
           tiles: null
           pieces:

@@ -192,7 +192,6 @@ EXPECTED_DIFFS: dict[str, dict[str, tuple[object, object]]] = {
         "placement.points": ("a + b if (a + b) % 5 == 0 else 0", "a + b if (a + b) % 3 == 0 else 0"),
     },
     "six-tile-hands": {
-        "players.max": (7, 6),
         "options.hand_size.default": (5, 6),
         "options.hand_size.doc": (None, "House rule: six Triangles to a hand, and the forced draw fills a hand up to six"),
         "options.tile_penalty.default": (10, 5),

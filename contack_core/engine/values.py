@@ -147,6 +147,10 @@ def play_values(colours: Iterable[str]) -> dict[str, str]:
     return values
 
 
+#: The values that are true/false, not numbers (a formula giving a score may not be one).
+TRUE_FALSE_VALUES = frozenset({"opportunity"})
+
+
 def tile_total(state: Any, tile: int) -> int:
     """The sum of a tile's printed numbers."""
     return sum(state.rules.tiles.values[tile])

@@ -183,6 +183,69 @@ def compile_expression(
     return Expression(source=text, names=tuple(params), function=function)
 
 
+# --------------------------------------------------------------------------- what a formula gives
+_NUMBER_TYPES = {int: "whole number", bool: "true/false", float: "fraction"}
+
+
+def result_types(tree: ast.AST, booleans: Iterable[str] = (), fractions: Iterable[str] = ()) -> frozenset[type]:
+    """The types a whitelisted formula's value may have (``int``, ``bool``, ``float``), every
+    name it reads being a whole number unless listed in ``booleans`` or ``fractions``.
+
+    Worked out from the tree alone, so a formula that could give a fraction or a true/false
+    where a whole number is needed is refused at load, not when a game first reaches it."""
+    booleans, fractions = frozenset(booleans), frozenset(fractions)
+
+    def types(node: ast.AST) -> frozenset[type]:
+        if isinstance(node, ast.Expression):
+            return types(node.body)
+        if isinstance(node, ast.Constant):
+            return frozenset([type(node.value)])
+        if isinstance(node, ast.Name):
+            return frozenset([bool if node.id in booleans else float if node.id in fractions else int])
+        if isinstance(node, (ast.Compare,)) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+            return frozenset([bool])
+        if isinstance(node, ast.UnaryOp):  # - or +: a true/false becomes a whole number
+            return frozenset(int if kind is bool else kind for kind in types(node.operand))
+        if isinstance(node, ast.BoolOp):  # and/or give one of their operands
+            return frozenset().union(*(types(value) for value in node.values))
+        if isinstance(node, ast.IfExp):
+            return types(node.body) | types(node.orelse)
+        if isinstance(node, ast.Call):
+            found = frozenset().union(*(types(arg) for arg in node.args)) if node.args else frozenset([int])
+            return frozenset(int if kind is bool else kind for kind in found) if node.func.id == "abs" else found  # type: ignore[attr-defined]
+        if isinstance(node, ast.BinOp):
+            left, right = types(node.left), types(node.right)
+            if isinstance(node.op, ast.Div):
+                return frozenset([float])
+            if float in left or float in right:
+                return frozenset([float, int])
+            if isinstance(node.op, ast.Pow) and not (isinstance(node.right, ast.Constant) and node.right.value >= 0):
+                return frozenset([int, float])  # a negative power is a fraction
+            return frozenset([int])
+        return frozenset([int, bool, float])
+
+    return types(tree)
+
+
+def require_whole_number(source: str | int | float | bool, known: Iterable[str], booleans: Iterable[str] = (),
+                         fractions: Iterable[str] = ()) -> None:
+    """Refuse a formula whose value may be anything but a whole number (a score, a count)."""
+    tree, _, text = _check(source, set(known))
+    found = result_types(tree, booleans, fractions) - {int}
+    if found:
+        what = " or ".join(sorted(_NUMBER_TYPES[kind] for kind in found))
+        operators = {type(node.op) for node in ast.walk(tree) if isinstance(node, ast.BinOp)}
+        if float in found and ast.Div in operators:
+            hint = " (/ divides exactly: // divides to a whole number)"
+        elif float in found and ast.Pow in operators:
+            hint = " (a power with a negative exponent is a fraction)"
+        elif bool in found:
+            hint = " (true/false is not a number: write 'N if CONDITION else M')"
+        else:
+            hint = ""
+        raise ExpressionError(f"expression {text!r} may give a {what} where a whole number is needed{hint}")
+
+
 def evaluate_safely(expression: Expression, values: Mapping[str, Any]) -> Any:
     """Evaluate at load time, turning arithmetic failures into an ExpressionError that says where."""
     try:

@@ -75,7 +75,8 @@ _TOP = {
         "players": {
             "type": "object",
             "required": ["min", "max"],
-            "properties": {"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "minimum": 1}},
+            "properties": {"min": {"type": ["integer", "string"], "minimum": 1},
+                           "max": {"type": ["integer", "string"], "minimum": 1}},
             "additionalProperties": False,
         },
         "terms": {"type": "object",

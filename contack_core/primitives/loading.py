@@ -12,7 +12,7 @@ from typing import Any
 
 from contack_core.engine.rules import DEFAULT_TERMS, Rules
 from contack_core.language.documents import Document, find_ruleset, read_document, shipped_rulesets_dir
-from contack_core.language.expressions import ExpressionError, compile_expression, formula_constants
+from contack_core.language.expressions import ExpressionError, compile_expression, evaluate_safely, formula_constants
 from contack_core.language.options import choose_options
 from contack_core.language.problems import KeyPath, Problem, RulesetError
 from contack_core.language.schema import SLOTS, check_schema
@@ -65,10 +65,8 @@ def build_primitives(document: Document, options: Mapping[str, Any], registry: R
         return compile_expression(source, names, formula_constants(options))
 
     built: dict[str, Any] = {}
-    players = data.get("players")
     context = BuildContext(options=options, tiles=None, zones={}, compile=compile_with_options,
-                           turn_keys=list(data.get("turn") or {}), counters=data.get("scoring") or {},
-                           players=(players["min"], players["max"]) if isinstance(players, dict) else None)
+                           turn_keys=list(data.get("turn") or {}), counters=data.get("scoring") or {})
     problems: list[Problem] = []
     for slot, arity in SLOTS.items():
         section = data.get(slot)
@@ -94,11 +92,54 @@ def build_primitives(document: Document, options: Mapping[str, Any], registry: R
             tiles = [p for p in results.values() if getattr(p, "tiles", None) is not None]
             context.tiles = tiles[0].tiles if tiles else None
             context.components = results
+            context.players = built["players"] = _seat_range(document, context)
         if slot == "zones":
             context.zones = results
         if slot == "board":
             context.board = results[slot]
     return built
+
+
+def _seat_range(document: Document, context: BuildContext) -> tuple[int, int]:
+    """``players.min`` and ``players.max``: numbers, or formulas over the options and
+    ``tile_count`` (the tiles in the set), so that the range can follow the hand size."""
+    seats = {}
+    problems = []
+    for key in ("min", "max"):
+        try:
+            seats[key] = evaluate_safely(context.compile(document.data["players"][key], ["tile_count"]),
+                                         {"tile_count": len(context.tiles) if context.tiles is not None else 0})
+        except ExpressionError as error:
+            problems.append(document.problem(str(error), ("players", key)))
+            continue
+        if not isinstance(seats[key], int) or isinstance(seats[key], bool) or seats[key] < 1:
+            problems.append(document.problem(f"players.{key} must be a whole number of at least 1, "
+                                             f"found {seats[key]!r}", ("players", key)))
+    if not problems and seats["min"] > seats["max"]:
+        problems.append(document.problem(f"players.min ({seats['min']}) is more than players.max ({seats['max']})",
+                                         ("players",)))
+    if problems:
+        raise RulesetError(problems)
+    return seats["min"], seats["max"]
+
+
+def _check_deals(document: Document, rules: Rules) -> None:
+    """Every seat count the ruleset allows can be set up: each set-up step finds the tiles it
+    takes (a deal of 7 to each of 7 seats needs 49; 36 would leave the last seat nothing)."""
+    seats = rules.players[1]
+    piles = {key: len(zone.initial_tiles(rules)) for key, zone in rules.zones.items() if not zone.per_seat}
+    for step in rules.setup:
+        if not hasattr(step, "takes"):  # a step that moves no tiles (pieces set out on a board)
+            continue
+        for zone, needed in step.takes(seats).items():
+            if needed > piles[zone]:
+                raise RulesetError([document.problem(
+                    f"{step.key} takes {needed} tiles from {zone} for {seats} seats, and {zone} holds {piles[zone]} "
+                    f"then: lower players.max (a formula over options may follow the hand size, such as "
+                    f"'min(7, tile_count // hand_size)')", ("setup", step.key))])
+            piles[zone] -= needed
+        for zone, given in step.gives().items():
+            piles[zone] += given
 
 
 def build_rules(document: Document, options: Mapping[str, Any], registry: Registry) -> Rules:
@@ -110,9 +151,7 @@ def build_rules(document: Document, options: Mapping[str, Any], registry: Regist
         check_turn_rules(turn)
     except ValueError as error:
         raise RulesetError([document.problem(str(error), ("turn",))]) from None
-    players = (data["players"]["min"], data["players"]["max"])
-    if players[0] > players[1]:
-        raise RulesetError([document.problem("players.min is more than players.max", ("players",))])
+    players = built["players"]
     tiles = [c.tiles for c in built["components"].values() if hasattr(c, "tiles")]
     zones = built.get("zones", {})
     for rule in turn:
@@ -122,9 +161,11 @@ def build_rules(document: Document, options: Mapping[str, Any], registry: Regist
                                                      ("turn", rule.key))])
             rule.attach(built["placement"])
     terms = {**DEFAULT_TERMS, **(data.get("terms") or {})}
-    return Rules(
+    rules = Rules(
         id=data["id"], title=data["title"], players=players, options=dict(options), terms=terms,
         document=data, chain=document.chain, tiles=tiles[0], board=built["board"], zones=zones,
         setup=list(built["setup"].values()), placement=built.get("placement"), turn=turn,
         hand_end=list(built["hand_end"].values()), counters=built["scoring"], match=built["match"],
     )
+    _check_deals(document, rules)
+    return rules

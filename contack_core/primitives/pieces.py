@@ -355,7 +355,8 @@ class MovePiece(TurnRule):
         require_square_grid(context, self.name)
         self.turn_after = context.constant(self.params.get("turn_after", 1), "turn_after")
         may_turn = self.params.get("may_turn", True)
-        self.straight = not (context.constant(may_turn, "may_turn") if isinstance(may_turn, str) else may_turn)
+        may_turn = context.constant(may_turn, "may_turn", whole_number=False) if isinstance(may_turn, str) else may_turn
+        self.straight = not may_turn
         self.no_side_contact: bool = self.params.get("no_side_contact", True)
         self.no_side_contact_on_the_way = (self.no_side_contact
                                            and self.params.get("side_contact_checked", "end") == "every-point")

@@ -78,7 +78,7 @@ class ContactPlacement(Primitive):
         self.colours_must_match: bool = self.params.get("colours_must_match", True)
         self.contact_ok = context.table(self.params["contact"], domain, "contact")
         self.counting = context.table(self.params.get("counting", False), domain, "counting")
-        self.pair_points = context.table(self.params["points"], domain, "points")
+        self.pair_points = context.table(self.params["points"], domain, "points", whole_number=True)
         self.tiles = tiles
         # side_codes[tile][rotation][side]: the edge code the tile shows on that side,
         # shifted to the side's bits of a demand (see lattice.Figure).

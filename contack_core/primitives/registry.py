@@ -14,12 +14,19 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from contack_core.engine.values import state_values
+from contack_core.engine.values import TRUE_FALSE_VALUES, state_values
+from contack_core.language.expressions import (
+    Expression,
+    ExpressionError,
+    evaluate_safely,
+    formula_constants,
+    require_whole_number,
+    tabulate,
+)
 from contack_core.language.schema import SLOTS
 
 if TYPE_CHECKING:
     from contack_core.boards.tiles import TileSet
-    from contack_core.language.expressions import Expression
 
 ENTRY_POINT_GROUP = "contack.ludemes"
 
@@ -65,29 +72,30 @@ class BuildContext:
         before = self.turn_keys[: self.turn_keys.index(key)] if key in self.turn_keys else self.turn_keys
         return {**self.state_values(), **{f"can_{rule}": f"can_{rule}" for rule in before}}
 
-    def expression(self, source: Any, names: Iterable[str], key: str) -> Expression:
-        from contack_core.language.expressions import ExpressionError
-
+    def expression(self, source: Any, names: Iterable[str], key: str, whole_number: bool = False) -> Expression:
+        """``source`` compiled, reading ``names`` and the options; ``whole_number``: refused
+        unless its value is always a whole number (a score, an amount), whatever it reads."""
+        names = list(names)
         try:
+            if whole_number:
+                booleans = TRUE_FALSE_VALUES | {name for name, value in self.options.items() if isinstance(value, bool)}
+                require_whole_number(source, [*names, *formula_constants(self.options)], booleans)
             return self.compile(source, names)
         except ExpressionError as error:
             raise PrimitiveError(str(error), key) from None
 
-    def table(self, source: Any, domain: Any, key: str) -> list[list[Any]]:
+    def table(self, source: Any, domain: Any, key: str, whole_number: bool = False) -> list[list[Any]]:
         """A contact expression over ``a`` and ``b`` as a lookup table over ``domain``."""
-        from contack_core.language.expressions import ExpressionError, tabulate
-
         try:
-            return tabulate(self.expression(source, ("a", "b"), key), domain)
+            return tabulate(self.expression(source, ("a", "b"), key, whole_number), domain)
         except ExpressionError as error:
             raise PrimitiveError(str(error), key) from None
 
-    def constant(self, source: Any, key: str) -> Any:
-        """A parameter that is a number or an expression over option values only."""
-        from contack_core.language.expressions import ExpressionError, evaluate_safely
-
+    def constant(self, source: Any, key: str, whole_number: bool = True) -> Any:
+        """A parameter that is a number or an expression over option values only (a whole
+        number unless ``whole_number`` is false)."""
         try:
-            return evaluate_safely(self.expression(source, (), key), {})
+            return evaluate_safely(self.expression(source, (), key, whole_number), {})
         except ExpressionError as error:
             raise PrimitiveError(str(error), key) from None
 

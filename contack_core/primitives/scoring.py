@@ -128,12 +128,13 @@ class Counter(ScoreKeeper):
         for when in WHEN:
             source = self.params.get(f"on_{when}")
             if source is not None:
-                context.expression(source, self.values[when], f"on_{when}")  # refused here, with its line
+                # Refused here, with its line, unless it always gives a whole number.
+                context.expression(source, self.values[when], f"on_{when}", whole_number=True)
                 self.gains[when] = source
         self.transfers = [Transfer(when=t["when"], amount=t["amount"], payers=t["from"], payees=t["to"])
                           for t in self.params.get("transfers", [])]
         for i, item in enumerate(self.transfers):
-            context.expression(item.amount, self.values[item.when], f"transfers.{i}.amount")
+            context.expression(item.amount, self.values[item.when], f"transfers.{i}.amount", whole_number=True)
         #: ``hand_end_values(state)``: what ``on_hand_end`` gives each seat as the hand stands
         #: (compiled: one call and no dict of values per seat).
         self.hand_end_values: Callable[[GameState], list[int]] = self._per_seat("hand_end",
@@ -223,7 +224,8 @@ class CollectFromOthers(Counter):
 
     def build(self, context: BuildContext) -> None:
         super().build(context)
-        self.collect = context.expression(self.params["collect_on_play"], PLAY_VALUES, "collect_on_play")
+        self.collect = context.expression(self.params["collect_on_play"], PLAY_VALUES, "collect_on_play",
+                                          whole_number=True)
         self._gain_is_points = False  # a chips counter's play is its collection (on_play)
         self.borrow = self.params.get("when_short", "pay-what-you-have") == "borrow"
         self.lend_from_players = self.params.get("lender", "bank") == "players"

@@ -33,6 +33,14 @@ class SetupStep(Primitive):
         step may skip the checks a recorded outcome needs (the default does not)."""
         return self.apply(state, action)
 
+    def takes(self, seats: int) -> dict[str, int]:
+        """The tiles this step takes from each shared zone with ``seats`` seats (checked at load)."""
+        return {}
+
+    def gives(self) -> dict[str, int]:
+        """The tiles this step lays on each shared zone."""
+        return {}
+
     def explain(self, state: GameState) -> str:
         """What this step waits for (for error messages)."""
         kinds = " or ".join(t.__name__.lower() for t in self.accepts)
@@ -89,6 +97,9 @@ class DealTiles(SetupStep):
         self.count = context.constant(self.params["count"], "count")
         if not isinstance(self.count, int) or self.count < 0:
             raise PrimitiveError(f"count must be a whole number, found {self.count!r}", "count")
+
+    def takes(self, seats: int) -> dict[str, int]:
+        return {self.source: self.count * seats}
 
     def expected(self, state: GameState) -> int:
         # Not min(): CPython 3.11 parses min's arguments with a format string, on every deal.
@@ -252,6 +263,12 @@ class DealToZones(SetupStep):
             if not isinstance(count, int) or count < 0:
                 raise PrimitiveError(f"a count must be a whole number, found {count!r}", f"counts.{i}")
 
+    def takes(self, seats: int) -> dict[str, int]:
+        return {self.source: sum(self.counts)}
+
+    def gives(self) -> dict[str, int]:
+        return dict(zip(self.targets, self.counts))
+
     def _due(self, state: GameState) -> tuple[str, int]:
         index = state.deal_seat  # the deal's progress counter, here an index into ``to``
         return self.targets[index], min(self.counts[index], len(state.zones[self.source]))
@@ -292,6 +309,9 @@ class OpenFromZone(SetupStep):
     def build(self, context: BuildContext) -> None:
         self.zone = context.zone(self.params["from"], "from", ("pile",)).key
         self.pick_random = self.params.get("pick", "top") == "random"
+
+    def takes(self, seats: int) -> dict[str, int]:
+        return {self.zone: 1}
 
     def sample(self, state: GameState, rng: random.Random) -> Play:
         tiles = state.zones[self.zone]
