@@ -104,11 +104,11 @@ def assert_chips_conserved(state: GameState, penalties_paid: int) -> None:
         seats = state.seat_count
         net = [state.totals[counter.key][s] + (0 if state.over else state.hand_gains[counter.key][s])
                for s in range(seats)]
-        assert sum(net) == seats * counter.initial - penalties_paid
+        assert sum(net) == seats * counter.starting_total(seats) - penalties_paid
         held = [counter.held(state, s) for s in range(seats)]
         assert min(held) >= 0, held
         bank_loans = sum(amount for (_, lender), amount in state.ledger.get(counter.key, {}).items() if lender is None)
-        assert sum(held) == seats * counter.initial - penalties_paid + bank_loans
+        assert sum(held) == seats * counter.starting_total(seats) - penalties_paid + bank_loans
 
 
 def view(state: GameState) -> dict[str, Any]:
@@ -151,7 +151,7 @@ def test_random_games_keep_the_invariants(ruleset_id: str, options: dict[str, st
     rng = random.Random(seed)
     state = GameState(rules, seats)
     penalties = 0
-    initial = {name: counter.initial for name, counter in rules.counters.items()}
+    initial = {name: counter.starting_total(seats) for name, counter in rules.counters.items()}
     assert_conserved(state)
     while not state.is_over():
         if state.is_chance_node():

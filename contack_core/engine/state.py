@@ -53,7 +53,8 @@ class GameState:
         self.rules = rules
         self.seat_count = seat_count
         self.hand_number = 0
-        self.totals: dict[str, list[int]] = {name: [c.initial] * seat_count for name, c in rules.counters.items()}
+        self.totals: dict[str, list[int]] = {name: [c.starting_total(seat_count)] * seat_count
+                                             for name, c in rules.counters.items()}
         self.hand_results: list[HandResult] = []
         self.final_gains: dict[str, list[int]] = {name: [0] * seat_count for name in rules.counters}
         self.over = False

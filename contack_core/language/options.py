@@ -8,6 +8,9 @@ from typing import Any
 from contack_core.language.documents import Document, merge
 from contack_core.language.problems import Problem, RulesetError
 
+#: The kinds of option a ruleset may declare.
+OPTION_TYPES = ("integer", "boolean", "choice")
+
 
 def choose_options(document: Document, chosen: Mapping[str, str | int | bool]) -> dict[str, Any]:
     """Resolve option values (defaults plus ``chosen``) and apply each choice's patch.
@@ -25,14 +28,16 @@ def choose_options(document: Document, chosen: Mapping[str, str | int | bool]) -
             known = ", ".join(sorted(declared)) or "none"
             problems.append(Problem(f"unknown option {name!r} (options of this ruleset: {known})"))
     for name, spec in declared.items():
-        if not isinstance(spec, dict):
-            continue  # reported by the schema
+        if not isinstance(spec, dict) or spec.get("type", "choice") not in OPTION_TYPES:
+            continue  # reported by the schema, with its place
         raw = chosen.get(name, spec.get("default"))
         try:
             values[name] = option_value(name, spec, raw)
         except ValueError as error:
             path = ("options", name) if name not in chosen else ()
             problems.append(Problem(str(error), path, document.mark(path) if path else None))
+    if not problems:
+        problems = _unmet_requirements(declared, chosen, values)
     if problems:
         raise RulesetError(problems)
     for name, spec in declared.items():
@@ -69,3 +74,23 @@ def option_value(name: str, spec: Mapping[str, Any], raw: Any) -> Any:
     if str(raw) not in allowed:
         raise ValueError(f"option {name} is one of {', '.join(allowed)}, not {raw!r}")
     return str(raw)
+
+
+def _unmet_requirements(declared: Mapping[str, Any], chosen: Mapping[str, Any], values: Mapping[str, Any]
+                        ) -> list[Problem]:
+    """An option set away from its default that ``requires`` another option's value it does
+    not have would do nothing (``lender=players`` without ``timed=on``): an error, not a
+    silent no-op."""
+    problems = []
+    for name in chosen:
+        spec = declared[name]
+        required = spec.get("requires") or {}
+        if values[name] == option_value(name, spec, spec.get("default")):
+            continue
+        unmet = {other: value for other, value in required.items()
+                 if other in declared and values.get(other) != option_value(other, declared[other], value)}
+        if unmet:
+            needs = " and ".join(f"{other}={value}" for other, value in unmet.items())
+            flags = " ".join(f"--option {other}={value}" for other, value in unmet.items())
+            problems.append(Problem(f"option {name}={chosen[name]} does nothing unless {needs}: choose that too ({flags})"))
+    return problems

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 import jsonschema
 
 from contack_core.language.documents import Document
+from contack_core.language.options import OPTION_TYPES
 from contack_core.language.problems import KeyPath, Problem, RulesetError
 
 #: The slots of a ruleset that hold primitives, and whether each holds one or a mapping of them.
@@ -47,11 +48,12 @@ _OPTION = {
     "type": "object",
     "properties": {
         "doc": {"type": "string"},
-        "type": {"enum": ["integer", "boolean", "choice"]},
+        "type": {"enum": list(OPTION_TYPES)},
         "default": {"type": ["integer", "boolean", "string"]},
         "min": {"type": "integer"},
         "max": {"type": "integer"},
         "choices": {"type": "object", "additionalProperties": {"type": ["object", "null"]}},
+        "requires": {"type": "object", "additionalProperties": {"type": ["integer", "boolean", "string"]}},
     },
     "required": ["default"],
     "additionalProperties": False,
@@ -142,14 +144,59 @@ def check_schema(document: Document, registry: PrimitiveCatalogue) -> None:
         raise RulesetError(_dedupe(problems))
 
 
+#: JSON types as a ruleset's author knows them.
+_TYPE_WORDS = {"integer": "a whole number", "number": "a number", "string": "text", "array": "a list",
+               "object": "a mapping of keys to values", "boolean": "true or false", "null": "nothing"}
+
+
+def _shown(value: Any) -> str:
+    """A value as found in the file, short."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _types_in_words(types: Any) -> str:
+    names = [types] if isinstance(types, str) else list(types)
+    if set(names) == {"integer", "string"}:
+        return "a whole number or a formula"
+    return " or ".join(_TYPE_WORDS.get(name, name) for name in names)
+
+
 def _schema_message(error: jsonschema.ValidationError, registry: PrimitiveCatalogue, path: KeyPath) -> str:
-    if error.validator == "enum" and path and path[-1] == "primitive":
+    """What is wrong, in the words of someone writing a ruleset (not JSON Schema's): what was
+    expected (a schema's ``description`` says it best, where it has one) and what was found."""
+    schema, found, rule = error.schema, error.instance, error.validator
+    if rule == "enum" and path and path[-1] == "primitive":
         slot = str(path[0])
-        return (f"unknown primitive {error.instance!r} for {slot} "
-                f"(known: {', '.join(registry.names(slot))})")
-    if error.validator == "additionalProperties":
-        allowed = sorted((error.schema.get("properties") or {}).keys())
-        return f"{error.message}; allowed keys: {', '.join(allowed)}"
+        return f"unknown primitive {found!r} for {slot} (known: {', '.join(registry.names(slot))})"
+    if rule == "additionalProperties":
+        allowed = sorted((schema.get("properties") or {}).keys())
+        extra = [key for key in found if key not in allowed] if isinstance(found, dict) else []
+        return f"unexpected key {extra[0] if extra else '?'!r}; allowed keys: {', '.join(allowed)}"
+    if rule == "required":
+        missing = [key for key in error.validator_value if key not in found]
+        return f"{' and '.join(repr(key) for key in missing)} must be given here"
+    if isinstance(schema, dict) and "description" in schema:
+        return f"expected {schema['description']}, found {_shown(found)}"
+    if rule == "type":
+        return f"expected {_types_in_words(error.validator_value)}, found {_shown(found)}"
+    if rule == "enum":
+        return f"expected one of {', '.join(map(str, error.validator_value))}; found {_shown(found)}"
+    if rule == "const":
+        return f"expected {_shown(error.validator_value)}, found {_shown(found)}"
+    if rule == "minItems":
+        plural = "s" if error.validator_value != 1 else ""
+        return f"needs at least {error.validator_value} item{plural}, found {len(found)}"
+    if rule == "maxItems":
+        return f"takes at most {error.validator_value} items, found {len(found)}"
+    if rule == "uniqueItems":
+        return f"lists an item twice: {_shown(found)}"
+    if rule in ("minimum", "maximum"):
+        bound = "at least" if rule == "minimum" else "at most"
+        return f"must be {bound} {error.validator_value}, found {_shown(found)}"
+    if rule in ("oneOf", "anyOf"):
+        forms = [_types_in_words(branch["type"]) for branch in error.validator_value if "type" in branch]
+        return f"expected {' or '.join(forms) or 'another form'}, found {_shown(found)}"
     return error.message
 
 

@@ -30,11 +30,14 @@ class TriangleTiles(Primitive):
         "required": ["colours", "set"],
         "properties": {
             "colours": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": MAX_EDGE_COLOURS,
-                        "uniqueItems": True},
+                        "uniqueItems": True,
+                        "description": f"the set's colours: a list of 1 to {MAX_EDGE_COLOURS} different names"},
             "set": {
                 "type": "array",
                 "minItems": 1,
-                "items": {"oneOf": [
+                "items": {"description": 'a tile: "09-02-08" (its numbers, edges in colours order) or '
+                                         '{values: [3 numbers 0-99], colours: [3 of the set\'s colours]}',
+                          "oneOf": [
                     {"type": "string", "pattern": r"^\d{2}-\d{2}-\d{2}$"},
                     {"type": "object", "required": ["values", "colours"],
                      "properties": {"values": {"type": "array", "items": _VALUE, "minItems": 3, "maxItems": 3},

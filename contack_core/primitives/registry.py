@@ -91,6 +91,13 @@ class BuildContext:
         except ExpressionError as error:
             raise PrimitiveError(str(error), key) from None
 
+    def evaluate(self, expression: Expression, values: Mapping[str, Any], key: str) -> Any:
+        """``expression``'s value for ``values``, at load (a failure is the parameter's error)."""
+        try:
+            return evaluate_safely(expression, values)
+        except ExpressionError as error:
+            raise PrimitiveError(str(error), key) from None
+
     def constant(self, source: Any, key: str, whole_number: bool = True) -> Any:
         """A parameter that is a number or an expression over option values only (a whole
         number unless ``whole_number`` is false)."""

@@ -44,6 +44,10 @@ class ScoreKeeper(Primitive):
     slot = "scoring"
     initial: int = 0
 
+    def starting_total(self, seats: int) -> int:
+        """Each seat's total when a game of ``seats`` seats begins."""
+        return self.initial
+
     def on_play(self, state: GameState, event: Played) -> None:
         """What a play adds (nothing unless a subclass says)."""
 
@@ -77,7 +81,8 @@ class Transfer:
 
 
 class Counter(ScoreKeeper):
-    """A number kept per seat (a score, chips): ``initial`` at the start of the game, then
+    """A number kept per seat (a score, chips): ``initial`` at the start of the game (a
+    formula over the options and ``seats``: a box of chips divided equally), then
 
     - ``on_play``, ``on_draw``, ``on_pass``, ``on_discard``, ``on_move``: added to the seat
       whose action it was, after each such event;
@@ -114,7 +119,12 @@ class Counter(ScoreKeeper):
     }
 
     def build(self, context: BuildContext) -> None:
-        self.initial = context.constant(self.params.get("initial", 0), "initial")
+        initial = self.params.get("initial", 0)
+        #: ``initial`` given the number of seats (checked at load for every count the ruleset allows).
+        self._initial = context.expression(initial, ["seats"], "initial", whole_number=True)
+        low, high = context.players or (1, 1)
+        for seats in range(low, high + 1):
+            context.evaluate(self._initial, {"seats": seats}, "initial")
         self.constants = formula_constants(context.options)
         colours = context.tiles.colours if context.tiles is not None else ()
         #: For each kind of event and for hand_end/game_end: every name a formula may read
@@ -145,6 +155,9 @@ class Counter(ScoreKeeper):
             for when in ("hand_end", "game_end")}
         # The common case, "on_play: points", is compiled to one addition in the hot loop.
         self._gain_is_points = str(self.gains.get("play", "")).strip() == "points"
+
+    def starting_total(self, seats: int) -> int:
+        return self._initial.evaluate({"seats": seats})  # type: ignore[no-any-return]
 
     def _per_seat(self, when: str, source: str | int) -> Callable[[GameState], list[int]]:
         return compile_per_seat(f"{self.key}_{when}", source, self.values[when], self.constants,

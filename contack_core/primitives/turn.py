@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from contack_core.engine.state import GameState
     from contack_core.language.expressions import Expression
 
-_WHEN = {"type": "string"}
+_WHEN = {"type": "string", "description": "a condition, a formula such as \"not can_play and stock_count > 0\""}
 #: The parameters of a rule moving a tile from one zone to another.
 _FROM_TO = {
     "type": "object",
