@@ -92,5 +92,6 @@ def _unmet_requirements(declared: Mapping[str, Any], chosen: Mapping[str, Any], 
         if unmet:
             needs = " and ".join(f"{other}={value}" for other, value in unmet.items())
             flags = " ".join(f"--option {other}={value}" for other, value in unmet.items())
-            problems.append(Problem(f"option {name}={chosen[name]} does nothing unless {needs}: choose that too ({flags})"))
+            problems.append(Problem(f"option {name}={chosen[name]} does nothing unless {needs}: "
+                                    f"choose that too ({flags})"))
     return problems
