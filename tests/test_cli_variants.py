@@ -159,7 +159,7 @@ def test_diff_with_an_option_on_one_side_shows_what_the_option_changes() -> None
     result = run("rulesets", "diff", "contactack", "contactack", "--option-b", "partnerships=on")
     assert result.exit_code == 0, result.output
     assert parse_diff(result.stdout) == {
-        "players.min": (2, 4), "players.max": (7, 4), "match.teams": (None, "opposite"),
+        "players.min": (2, 4), "players.max": ("min(7, tile_count // hand_size)", 4), "match.teams": (None, "opposite"),
         "options.partnerships.value": ("off", "on"),
     }
     assert "  contactack: " in result.stdout and "  contactack (partnerships=on): " in result.stdout

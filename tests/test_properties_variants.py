@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from contack_core import Draw, GameState, IllegalAction, Pass, Play
 from contack_core.engine.actions import Discard
 from contack_core.engine.rules import Rules
-from contack_core.language.documents import shipped_ruleset_ids
+from contack_core.language.documents import shipped_example_ids, shipped_ruleset_ids
 from contack_core.primitives.loading import load_rules
 from contack_core.primitives.scoring import CollectFromOthers
 from contack_core.records.audit import audit_record
@@ -29,35 +29,14 @@ from contack_core.records.audit import audit_record
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 FEW = settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-#: Option sets worth exploring besides the defaults: they switch rules on.
+#: Option sets worth exploring together besides one option at a time: they switch rules on.
 EXTRA_OPTIONS: dict[str, list[dict[str, str]]] = {
-    "contactack": [{"partnerships": "on"}],
     "club-contack": [{"timed": "on", "chips_per_player": "2", "timed_hands": "2"},
                      {"timed": "on", "lender": "players", "chips_per_player": "3", "clock_turns": "60"},
                      {"chips_per_player": "2", "tile_penalty_chips": "1"},
                      {"timed": "on", "lender": "players", "chips_per_player": "2", "tile_penalty_chips": "2",
                       "timed_hands": "2"}],
 }
-
-
-def _configurations(every_seat_count: bool) -> list[Any]:
-    """(ruleset id, options, seats): every shipped ruleset with its defaults at every seat count
-    it allows (or, with ``every_seat_count`` false, the fewest, four and the most seats); the
-    extra option sets at the fewest, four and the most seats (to stay fast)."""
-    found = []
-    for ruleset_id in shipped_ruleset_ids():
-        for options in [{}, *EXTRA_OPTIONS.get(ruleset_id, [])]:
-            low, high = load_rules(ruleset_id, options).players
-            every = every_seat_count and not options
-            counts = range(low, high + 1) if every else sorted({low, min(max(low, 4), high), high})
-            for seats in counts:
-                label = "-".join([ruleset_id, *(f"{k}={v}" for k, v in options.items()), f"{seats}seats"])
-                found.append(pytest.param(ruleset_id, options, seats, id=label))
-    return found
-
-
-CONFIGURATIONS = _configurations(every_seat_count=True)
-SOME_SEAT_COUNTS = _configurations(every_seat_count=False)
 _RULES: dict[tuple[str, tuple[tuple[str, str], ...]], Rules] = {}
 
 
@@ -68,9 +47,55 @@ def rules_for(ruleset_id: str, options: dict[str, str]) -> Rules:
     return _RULES[key]
 
 
-def test_every_shipped_ruleset_is_covered() -> None:
+#: Every shipped ruleset and house-rule example.
+RULESETS = [*shipped_ruleset_ids(), *shipped_example_ids()]
+
+
+def option_variants(ruleset_id: str, bounds: bool) -> list[dict[str, str]]:
+    """Each declared option set away from its default, one at a time (with what it
+    ``requires``): every other value of a choice or on/off option, and, with ``bounds``, an
+    integer option's least and greatest values."""
+    declared = rules_for(ruleset_id, {}).document.get("options") or {}
+    variants = []
+    for name, spec in declared.items():
+        kind = spec.get("type", "choice")
+        if kind == "choice":
+            values = [str(choice) for choice in spec["choices"] if str(choice) != str(spec["default"])]
+        elif kind == "boolean":
+            values = ["off" if spec["default"] in (True, "on") else "on"]
+        else:
+            values = [str(v) for v in (spec.get("min"), spec.get("max")) if bounds and v is not None
+                      and v != spec["default"]]
+        for value in values:
+            variants.append({**{k: str(v) for k, v in (spec.get("requires") or {}).items()}, name: value})
+    return variants
+
+
+def _configurations(every_seat_count: bool, bounds: bool = False) -> list[Any]:
+    """(ruleset id, options, seats): every shipped ruleset and example with its defaults at every
+    seat count it allows (or, with ``every_seat_count`` false, the fewest, four and the most
+    seats); each option away from its default (see :func:`option_variants`) and the extra
+    option sets at one seat count (to stay fast)."""
+    found = []
+    for ruleset_id in RULESETS:
+        low, high = rules_for(ruleset_id, {}).players
+        counts = range(low, high + 1) if every_seat_count else sorted({low, min(max(low, 4), high), high})
+        for seats in counts:
+            found.append(pytest.param(ruleset_id, {}, seats, id=f"{ruleset_id}-{seats}seats"))
+        for options in [*option_variants(ruleset_id, bounds), *EXTRA_OPTIONS.get(ruleset_id, [])]:
+            low, high = rules_for(ruleset_id, options).players
+            seats = min(max(low, 3), high)
+            label = "-".join([ruleset_id, *(f"{k}={v}" for k, v in options.items()), f"{seats}seats"])
+            found.append(pytest.param(ruleset_id, options, seats, id=label))
+    return found
+
+
+CONFIGURATIONS = _configurations(every_seat_count=True)
+SOME_SEAT_COUNTS = _configurations(every_seat_count=False, bounds=True)
+def test_every_shipped_ruleset_and_example_is_covered() -> None:
     covered = {param.values[0] for param in CONFIGURATIONS}
-    assert covered == set(shipped_ruleset_ids())
+    assert covered == set(shipped_ruleset_ids()) | set(shipped_example_ids())
+    assert {"examples/threes", "examples/two-colours"} <= covered
     assert {"parker-1939", "spanish-edition", "contactack", "club-contack", "solitaire-1", "solitaire-2"} <= covered
 
 
@@ -180,9 +205,10 @@ def test_random_games_keep_the_invariants(ruleset_id: str, options: dict[str, st
             penalties += penalty_paid(state)
         assert_chips_conserved(state, penalties)
     assert state.legal_actions() == []
-    # Totals are the initial values plus the hands' scores.
+    # Totals are the initial values plus the hands' scores, plus what the game's end added.
     counter = rules.match.counter
-    assert state.scores() == [initial[counter] + sum(r.scores[s] for r in state.hand_results) for s in range(seats)]
+    assert state.scores() == [initial[counter] + sum(r.scores[s] for r in state.hand_results)
+                              + state.final_gains[counter][s] for s in range(seats)]
     assert 1 <= len(state.hand_results) <= getattr(rules.match, "hands", 1)
     winners = state.winners()
     assert winners == sorted(set(winners)) and all(0 <= s < seats for s in winners)
@@ -199,7 +225,7 @@ def test_recorded_games_audit_sound_with_their_totals(ruleset_id: str, options: 
         state = play_recorded_game(seats, seed, path, rules=rules)
         verdict = audit_record(path)
         assert verdict.valid and verdict.finished, verdict
-        assert verdict.ruleset == ruleset_id
+        assert verdict.ruleset == rules.id
         assert verdict.totals == state.scores() and verdict.winners == state.winners()
         assert verdict.hands == len(state.hand_results)
         lines = read_lines(path)

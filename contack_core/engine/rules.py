@@ -36,7 +36,7 @@ DEFAULT_TERMS: Mapping[str, Any] = {
     "points": "points", "held": "held", "total": "total", "colours": {},
     "discards": "lays aside", "chips": "chips", "bank": "the bank", "loan": "a loan", "penalty": "a penalty", "placed": "tiles in the figure",
     "partners": "partners", "partners_win": "win together as partners", "nobody_wins": "nobody wins", "completed": "every tile is in the figure",
-    "time": "time is up", "seat": "seat", "at": "at",
+    "time": "time is up", "seat": "seat", "at": "at", "game_end": "at the end of the game",
 }
 
 

@@ -134,9 +134,10 @@ def _check_deals(document: Document, rules: Rules) -> None:
         for zone, needed in step.takes(seats).items():
             if needed > piles[zone]:
                 raise RulesetError([document.problem(
-                    f"{step.key} takes {needed} tiles from {zone} for {seats} seats, and {zone} holds {piles[zone]} "
-                    f"then: lower players.max (a formula over options may follow the hand size, such as "
-                    f"'min(7, tile_count // hand_size)')", ("setup", step.key))])
+                    f"players.max is {seats}, and set-up step {step.key!r} takes {needed} tiles from {zone} for "
+                    f"{seats} seats where {zone} holds {piles[zone]}: lower players.max (a formula over the "
+                    f"options may follow the hand size, such as 'min(7, tile_count // hand_size)')",
+                    ("players", "max"))])
             piles[zone] -= needed
         for zone, given in step.gives().items():
             piles[zone] += given

@@ -21,6 +21,11 @@ class Narrator:
         self.seat_names = list(seat_names)
         self.write = write
         self.events = events
+        #: The match counter's running totals as last told, and the hands ended by then: what
+        #: an event changed besides a play's own points (a pass that pays, a doubled play) is
+        #: told beside it.
+        self._running: list[int] | None = None
+        self._hands_seen = 0
 
     def who(self, seat: int, rules: Rules) -> str:
         return f"{self.seat_names[seat]} ({rules.term('seat')} {seat})"
@@ -33,6 +38,29 @@ class Narrator:
     def event(self, state: GameState, event: Event) -> None:
         if not self.events:
             return
+        changed = self._changes(state, event)
+        self._tell(state, event)
+        if changed:
+            self.write(f"   {state.rules.term('score')}: {changed}")
+
+    def _changes(self, state: GameState, event: Event) -> str:
+        """What the event changed in the match counter's running totals, as ``seat 1 +5, seat
+        0 -5``; empty when that is just a play's own points, or nothing, or a hand ended (the
+        hand's end tells its scores)."""
+        counter = state.rules.match.counter
+        running = [total + gain for total, gain in zip(state.totals[counter], state.hand_gains[counter])]
+        before, self._running = self._running, running
+        ended, self._hands_seen = len(state.hand_results) > self._hands_seen, len(state.hand_results)
+        if before is None or ended or len(before) != len(running):
+            return ""
+        deltas = [after - earlier for after, earlier in zip(running, before)]
+        if isinstance(event, Played) and deltas == [event.points if seat == event.seat else 0
+                                                    for seat in range(len(deltas))]:
+            return ""
+        rules = state.rules
+        return ", ".join(f"{self.who(seat, rules)} {delta:+d}" for seat, delta in enumerate(deltas) if delta)
+
+    def _tell(self, state: GameState, event: Event) -> None:
         rules = state.rules
         names = rules.tiles.names
         if isinstance(event, Dealt):
@@ -100,6 +128,10 @@ class Narrator:
         if partners:
             for team, pooled in zip(teams, rules.match.team_totals(state)):
                 self.write(f"   {rules.term('partners')} {' + '.join(self.who(s, rules) for s in team)}: {pooled}")
+        final = state.final_gains.get(rules.match.counter) or []
+        if any(final):
+            added = ", ".join(f"{self.who(seat, rules)} {gain:+d}" for seat, gain in enumerate(final) if gain)
+            self.write(f"   ({rules.term('game_end')}: {added})")
         winners = state.winners()
         if not winners:
             self.write(rules.term("nobody_wins"))

@@ -1,0 +1,226 @@
+"""Each house-rule example of rulesets/examples/ takes effect in played games: random games
+are traced step by step (the state before and after every action) and each rule is checked
+where it acts, against what the same games do under the ruleset it changes.
+
+(The examples' loading, records and audits are tested in test_house_rules.py for them all.)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import attrs
+import pytest
+
+from contack_core import GameState, load_rules
+from contack_core.engine.actions import Action, Discard, Draw, Pass, Play
+from contack_core.engine.rules import Rules
+
+PARKER = load_rules("parker-1939")
+
+
+@attrs.frozen
+class Step:
+    before: GameState
+    action: Action
+    after: GameState
+
+    @property
+    def seat(self) -> int:
+        return self.before.current_seat()
+
+    def gained(self, counter: str = "score") -> list[int]:
+        """What the action changed each seat's running total by (within one hand)."""
+        return [(self.after.totals[counter][s] + self.after.hand_gains[counter][s])
+                - (self.before.totals[counter][s] + self.before.hand_gains[counter][s])
+                for s in range(self.before.seat_count)]
+
+    @property
+    def ended_hand(self) -> bool:
+        return len(self.after.hand_results) > len(self.before.hand_results)
+
+
+def traced(rules: Rules, seats: int, seed: int) -> Iterator[Step]:
+    """Every decision of one random game (chance steps applied in between, not yielded)."""
+    rng = random.Random(seed)
+    state = GameState(rules, seats)
+    while not state.is_over():
+        if state.is_chance_node():
+            state.apply(state.sample_chance(rng))
+            continue
+        before = state.clone()
+        action = rng.choice(state.legal_actions())
+        state.apply(action)
+        yield Step(before, action, state.clone())
+
+
+def games(ruleset: str | Rules, seats: int, seeds: range = range(8)) -> list[list[Step]]:
+    rules = ruleset if isinstance(ruleset, Rules) else load_rules(ruleset)
+    return [list(traced(rules, seats, seed)) for seed in seeds]
+
+
+def final(steps: list[Step]) -> GameState:
+    return steps[-1].after
+
+
+# ---------------------------------------------------------------------------- 1. play to N
+@pytest.mark.parametrize("seats", [2, 4])
+def test_play_to_200_stops_at_the_first_hand_end_with_a_total_of_200(seats: int) -> None:
+    longer = 0
+    for steps in games("play-to-200", seats):
+        state = final(steps)
+        running = [0] * seats
+        for number, result in enumerate(state.hand_results, 1):
+            running = [total + score for total, score in zip(running, result.scores)]
+            reached = max(running) >= 200
+            last = number == len(state.hand_results)
+            assert reached == last or (last and number == 30), (number, running)
+        assert state.scores() == running
+        longer += len(state.hand_results) > 3
+    assert longer, "no game went past Parker's three hands"
+
+
+# ---------------------------------------------------------------------------- 2. which cells
+def test_no_opportunity_plays_every_play_goes_next_to_the_last_tile() -> None:
+    plays = 0
+    for steps in games("no-opportunity-plays", 3):
+        for step in steps:
+            if isinstance(step.action, Play) and step.before.figure.tile_at:
+                plays += 1
+                assert step.action.cell in step.before.figure.free_next_to_last, step.action
+    assert plays > 50
+    # Parker's players, on the same deals, do play into openings away from the last tile.
+    away = [step for steps in games(PARKER, 3) for step in steps if isinstance(step.action, Play)
+            and step.before.figure.tile_at and step.action.cell not in step.before.figure.free_next_to_last]
+    assert away
+
+
+def test_any_exposed_side_plays_against_single_tiles_away_from_the_last() -> None:
+    away = 0
+    for steps in games("any-exposed-side", 3):
+        for step in steps:
+            if isinstance(step.action, Play) and step.before.figure.tile_at:
+                touching = step.before.figure.touching(step.action.cell)
+                assert touching >= 1
+                away += touching == 1 and step.action.cell not in step.before.figure.free_next_to_last
+    assert away > 10, "no play went to a lone exposed side away from the last tile"
+
+
+# ---------------------------------------------------------------------------- 3. events that pay
+def test_a_pass_pays_5_to_the_next_seat() -> None:
+    passes = 0
+    for steps in games("pass-pays-next", 4):
+        for step in steps:
+            if isinstance(step.action, Pass) and not step.ended_hand:
+                passes += 1
+                expected = [0] * 4
+                expected[step.seat] -= 5
+                expected[(step.seat + 1) % 4] += 5
+                assert step.gained() == expected
+            elif isinstance(step.action, Play):
+                assert step.gained()[step.seat] >= 0  # plays score as in Parker
+    assert passes > 20
+
+
+def test_each_draw_costs_the_drawer_2() -> None:
+    draws = 0
+    for steps in games("draws-cost", 3):
+        for step in steps:
+            if isinstance(step.action, Draw):
+                draws += 1
+                expected = [0] * 3
+                expected[step.seat] = -2
+                assert step.gained() == expected
+    assert draws > 20
+
+
+# ---------------------------------------------------------------------------- 5. what a play made
+def test_two_counting_contacts_score_double() -> None:
+    rules = load_rules("double-for-two-counts")
+    doubled = 0
+    for steps in games(rules, 3, range(20)):
+        for step in steps:
+            if isinstance(step.action, Play) and step.before.figure.tile_at and not step.ended_hand:
+                contacts = rules.placement.contacts_of(step.after.figure, step.action.cell)
+                counting = sum(c["counting"] for c in contacts)
+                points = sum(c["points"] for c in contacts)
+                assert step.gained()[step.seat] == (2 * points if counting >= 2 else points)
+                doubled += counting >= 2
+    assert doubled, "no play made two counting contacts"
+
+
+def test_the_most_counting_contacts_win_50_at_the_end() -> None:
+    rules = load_rules("most-counts-bonus")
+    for steps in games(rules, 3):
+        state = final(steps)
+        made = [0, 0, 0]
+        for step in steps:
+            if isinstance(step.action, Play) and step.before.figure.tile_at:
+                figure = step.after.hand_results[-1].figure if step.ended_hand else step.after.figure
+                made[step.seat] += sum(c["counting"] for c in rules.placement.contacts_of(figure, step.action.cell))
+        assert state.totals["counts"] == made
+        bonus = [50 if count == max(made) else 0 for count in made]
+        assert state.final_gains["score"] == bonus
+        hands = [sum(result.scores[s] for result in state.hand_results) for s in range(3)]
+        assert state.scores() == [h + b for h, b in zip(hands, bonus)]
+
+
+# ---------------------------------------------------------------------------- hand ends by state
+def test_the_hand_ends_once_the_pile_is_drawn_out() -> None:
+    ended = 0
+    for steps in games("stock-out-ends-hand", 7):
+        for step in steps:
+            empty = not step.after.zones["stock"] and not step.before.chance
+            if isinstance(step.action, (Play, Pass)) and empty and step.after.hand_number == step.before.hand_number \
+                    and not step.after.is_over():
+                pytest.fail(f"hand {step.before.hand_number} went on with the pile empty")
+            if step.ended_hand:
+                result = step.after.hand_results[-1]
+                if result.reason == "stock_out":
+                    ended += 1
+                    assert not step.before.zones["stock"] or isinstance(step.action, Play)
+    assert ended > 5
+
+
+# ---------------------------------------------------------------------------- 4. two discard piles
+def test_two_discard_piles_both_take_tiles_and_both_tops_play() -> None:
+    laid = {"left": 0, "right": 0}
+    top_played = {"left": 0, "right": 0}
+    for steps in games("two-discard-piles", 1, range(12)):
+        for step in steps:
+            if isinstance(step.action, Discard):
+                assert {a.zone for a in step.before.legal_actions() if isinstance(a, Discard)} == {"left", "right"}
+                laid[step.action.zone] += 1
+            if isinstance(step.action, Play):
+                for pile in laid:
+                    if step.before.zones[pile] and step.before.zones[pile][-1] == step.action.tile:
+                        top_played[pile] += 1
+    assert min(laid.values()) > 10 and min(top_played.values()) > 3, (laid, top_played)
+
+
+# ---------------------------------------------------------------------------- 6. tile sets
+@pytest.mark.parametrize(("example", "colour"), [("two-colours", "red"), ("four-colours", "green")])
+def test_tiles_of_a_set_of_its_own_touch_edge_colour_to_edge_colour(example: str, colour: str) -> None:
+    rules = load_rules(example)
+    tiles = rules.tiles
+    seen = 0
+    for steps in games(rules, 3):
+        for result in final(steps).hand_results:
+            figure = result.figure
+            for cell, tile in figure.tile_at.items():
+                for contact in rules.placement.contacts_of(figure, cell):
+                    other = figure.tile_at[contact["neighbour"]]
+                    side = figure.neighbours(cell).index(contact["neighbour"])
+                    other_edge = (side - figure.rotation(contact["neighbour"])) % 3
+                    assert tiles.edge_colour(other, other_edge) == contact["colour"]
+                    assert contact["mine"] == contact["theirs"] or (contact["mine"] + contact["theirs"]) % 5 == 0
+                    seen += contact["colour"] == colour
+    assert seen > 10, f"no {colour} edges met"
+
+
+def test_two_colours_set_repeats_colours_on_a_tile() -> None:
+    tiles = load_rules("two-colours").tiles
+    assert len(tiles) == 24 and tiles.colours == ("red", "blue")
+    assert all(len(set(colours)) == 2 for colours in tiles.edge_colours)
+    assert not tiles.classic

@@ -1,0 +1,160 @@
+"""The readings the rule books leave open are options, each citing its sentence: every choice
+changes play exactly where its sentence acts, on the same deals and the same moves.
+
+A random Parker game is searched for the position a reading is about; its actions (chance
+outcomes included) are then applied to a fresh game under each choice.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from helpers import run_cli
+
+from contack_core import GameState, load_rules
+from contack_core.engine.actions import Action, Pass, Play
+from contack_core.engine.rules import Rules
+
+PARKER = load_rules("parker-1939")
+
+
+def actions_until(rules: Rules, seats: int, found: Callable[[GameState, Action], bool],
+                  seeds: range = range(400)) -> list[Action]:
+    """The actions of the first random game that reaches ``found`` (checked after each
+    decision), up to and including that decision."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = GameState(rules, seats)
+        taken: list[Action] = []
+        while not state.is_over():
+            action = state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+            taken.append(action)
+            before = len(state.hand_results)
+            state.apply(action)
+            if len(state.hand_results) == before and found(state, action):
+                return taken
+    raise AssertionError("no game reached the position")
+
+
+def replayed(rules: Rules, seats: int, actions: list[Action]) -> GameState:
+    state = GameState(rules, seats)
+    for action in actions:
+        state.apply(action)
+    return state
+
+
+def closed_in_with_an_opening_left(state: GameState, action: Action) -> bool:
+    """A play touching three tiles (no side of it left exposed), other openings remaining."""
+    return (isinstance(action, Play) and state.figure.tile_at and not state.figure.free_next_to_last
+            and bool(state.figure.openings))
+
+
+# ------------------------------------------------------------------------- sealed_hand
+def test_sealed_hand_after_a_three_sided_play_with_an_opening_left() -> None:
+    """000: "the play of the hand ends there unless another Opportunity Opening is available";
+    004: "no quedará ... ningún lado expuesto para la jugada siguiente, lo cual terminará el
+    juego de esa mano"."""
+    actions = actions_until(PARKER, 3, closed_in_with_an_opening_left)
+    parker = replayed(PARKER, 3, actions)
+    assert not parker.hand_results or parker.hand_results[-1].number < parker.hand_number  # the hand goes on
+    assert parker.figure.openings and not parker.is_chance_node()
+    spanish = replayed(load_rules("spanish-edition"), 3, actions)
+    assert spanish.hand_results[-1].reason == "sealed"
+    assert spanish.hand_results[-1].number == parker.hand_number
+    at_once = replayed(load_rules("parker-1939", {"sealed_hand": "at-once"}), 3, actions)
+    assert at_once.hand_results[-1].scores == spanish.hand_results[-1].scores
+
+
+def test_spanish_edition_reads_the_hand_as_ended_by_default_and_may_read_it_the_english_way() -> None:
+    assert load_rules("spanish-edition").options["sealed_hand"] == "at-once"
+    assert PARKER.options["sealed_hand"] == "unless-opening"
+    english_way = load_rules("spanish-edition", {"sealed_hand": "unless-opening"})
+    assert english_way.digest() != load_rules("spanish-edition").digest()
+
+
+def test_next_player_must_make_an_opportunity_play_or_the_hand_is_over() -> None:
+    """003: "the following player must also play an Opportunity Play, or else the hand is over"."""
+    rules = load_rules("parker-1939", {"sealed_hand": "next-player"})
+
+    def next_seat_stuck(state: GameState, action: Action) -> bool:
+        if not closed_in_with_an_opening_left(state, action):
+            return False
+        return not any(isinstance(a, Play) for a in state.legal_actions())
+
+    actions = actions_until(rules, 4, next_seat_stuck)
+    state = replayed(rules, 4, actions)
+    assert state.legal_actions() == [Pass()]  # no draw instead of the opportunity play
+    number = state.hand_number
+    state.apply(Pass())
+    assert state.hand_results[-1].number == number and state.hand_results[-1].reason == "no_opportunity_play"
+    # Parker's player, on the same moves, draws (or passes) and the hand goes on.
+    parker = replayed(PARKER, 4, actions)
+    parker.apply(parker.legal_actions()[0])
+    assert parker.hand_number == number and len(parker.hand_results) == number - 1
+
+
+# ------------------------------------------------------------------------- opener_ties
+def test_opener_ties_next_lowest_or_first_seat() -> None:
+    """002: "If a tie the next smallest, etc."; the 1939 book is silent."""
+    first_seat = load_rules("parker-1939", {"opener_ties": "first-seat"})
+    for seed in range(300):
+        rng = random.Random(seed)
+        state = GameState(PARKER, 4)
+        deals = []
+        while state.is_chance_node():
+            action = state.sample_chance(rng)
+            deals.append(action)
+            state.apply(action)
+        lowest = [min(PARKER.setup[-1].primary[t] for t in hand) for hand in state.seat_zones["hand"]]
+        holders = [seat for seat, low in enumerate(lowest) if low == min(lowest)]
+        if len(holders) > 1 and state.current_seat() != holders[0]:
+            other = replayed(first_seat, 4, deals)
+            assert other.current_seat() == holders[0]
+            return
+    pytest.fail("no deal where the next-lowest tiles decide against the first seat")
+
+
+# ------------------------------------------------------------------------- Club Contack's chips
+@pytest.mark.parametrize(("seats", "each"), [(2, 75), (3, 50), (4, 37), (7, 21)])
+def test_club_chips_from_one_box_divided_equally(seats: int, each: int) -> None:
+    """004: "todas las fichas se dividen igualmente entre los jugadores"."""
+    rules = load_rules("club-contack", {"chips_dealt": "box", "chip_box": 150})
+    assert GameState(rules, seats).scores() == [each] * seats
+    assert GameState(load_rules("club-contack"), seats).scores() == [25] * seats
+
+
+def test_club_short_payer_pays_what_he_has_or_owes_the_rest() -> None:
+    short = {"chips_per_player": 1}
+    pays = load_rules("club-contack", short)
+    owes = load_rules("club-contack", {**short, "short_payer": "owes-the-rest"})
+
+    def short_collection(state: GameState, action: Action) -> bool:
+        return isinstance(action, Play) and any(effect.reason == "loan" for effect in state.effects) \
+            if state.effects else False
+
+    actions = actions_until(owes, 3, short_collection)
+    owing = replayed(owes, 3, actions)
+    paying = replayed(pays, 3, actions)
+    assert any(e.reason == "loan" for e in owing.effects) and not any(e.reason == "loan" for e in paying.effects)
+    collected = [e for e in owing.effects if e.reason == "collect"]
+    assert sum(e.count for e in collected) > sum(e.count for e in paying.effects if e.reason == "collect")
+
+
+def test_an_option_that_needs_another_is_refused_without_it() -> None:
+    result = run_cli("play", "club-contack", "--seats", "random,random", "--option", "lender=players")
+    assert result.exit_code == 1
+    assert "option lender=players does nothing unless timed=on: choose that too (--option timed=on)" in result.output
+    assert run_cli("play", "club-contack", "--seats", "random,random", "--option", "lender=players",
+                   "--option", "timed=on", "--quiet").exit_code == 0
+
+
+def test_a_choice_option_is_no_name_a_formula_reads(tmp_path: Path) -> None:
+    """A choice's value is a word: it patches the ruleset, and formulas cannot read it."""
+    bad = tmp_path / "words.yaml"
+    bad.write_text("format: contack-ruleset/1\nid: words\ntitle: Words\nextends: parker-1939\n"
+                   "scoring: {score: {on_hand_end: 'sealed_hand'}}\n", encoding="utf-8")
+    result = run_cli("rulesets", "validate", bad)
+    assert result.exit_code == 1 and "unknown name 'sealed_hand'" in result.output, result.output
