@@ -22,7 +22,7 @@ from contack_core.records.entries import name_distance
 from contack_core.records.format import event_line, game_end_line
 
 #: What each slip costs; a candidate's cost is the sum over the fields where it differs.
-KIND_COST = 6.0  # another kind of event altogether
+KIND_COST = 10.0  # another kind of event altogether
 SEAT_COST = 3.0  # the wrong seat
 DIGIT_COST = 2.5  # each digit of a tile's name typed wrong
 COORDINATE_COST = 2.5  # each coordinate of a cell or point typed wrong ...
