@@ -57,7 +57,7 @@ class ScoreSheet:
 
         held_word = rules.term("held")
         score_word = rules.term("score")
-        lines = [row("", self.seats)]
+        lines = [row(rules.term("scorekeeper"), self.seats)]
         hands = self.hands[-1:] if last_only else self.hands
         for column in hands:
             lines.append(f"{rules.term('hand')} {column.number}")

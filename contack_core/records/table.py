@@ -144,7 +144,7 @@ class Table:
             self.say(self.picture())
             return
         picked = _PICK.match(text)
-        if picked and due.kind == "turn":
+        if picked and due.kind in ("turn", "open"):
             if not self.choices:
                 raise Refused("there is no list to pick from: ? lists the legal moves")
             number = int(picked.group(1))
@@ -184,8 +184,8 @@ class Table:
         hands = len(self.state.hand_results)
         try:
             self.keeper.enter(action)
-        except IllegalAction as error:
-            raise Refused(str(error), self.nearest(action)) from None
+        except IllegalAction as error:  # a deal's alternatives would be guesses at tiles: none offered
+            raise Refused(str(error), [] if isinstance(action, Deal) else self.nearest(action)) from None
         self.choices = []
         due = self.keeper.due()
         if due.kind != "over":
@@ -429,9 +429,10 @@ class Table:
             return f"deal onto {due.zone} ({due.count} tiles, bottom to top)> "
         if due.kind == "open":
             return f"tile turned up from {due.zone} for {list(due.cell or ())}> "
+        assert due.seat is not None
         only = self._only_action(due)
         hint = f" [Enter: {self.words(only)}]" if only is not None and self.interactive else ""
-        return f"{names[due.seat or 0]}{hint}> "
+        return f"{names[due.seat]}{hint}> "
 
     def status(self) -> str:
         """The running scores, the tiles held, the piles, and whose turn it is."""
@@ -460,7 +461,8 @@ class Table:
         due = self.keeper.due()
         if due.kind != "turn":
             return head
-        seat = due.seat or 0
+        seat = due.seat
+        assert seat is not None
         mine = [f"{zone}: {' '.join(names[t] for t in per_seat[seat]) or '-'}"
                 for zone, per_seat in state.seat_zones.items()]
         return head + f"\n{self.who(seat)} to {self.legal_words()}" + (f"; {'; '.join(mine)}" if mine else "")
@@ -510,11 +512,8 @@ class Table:
         return list(self.state.zones.get(self.state.locate(tiles[0]), [])) if tiles else []
 
 
-class _Asked(Refused):
+class _Asked(Exception):
     """Not a refusal: the entry was a question, answered with a numbered list (the next entry picks)."""
-
-    def __init__(self) -> None:
-        super().__init__("")
 
 
 def _typed_line(state: GameState, action: Action) -> dict[str, Any]:
