@@ -218,9 +218,8 @@ def test_an_illegal_play_is_refused_with_the_rule_and_the_nearest_legal_plays(tm
     assert "refused: cell [2, 0] touches no tile of the figure" in out
     assert "nearest legal: 1. 07-08-09 on [1, 0] (right of 06-02-05): 10 points" in out
     assert code == 1 and "1 entry was refused" in out
-    assert [line.get("event", "record") for line in record_lines(path)] == ["record", "hand", "deal", "deal", "deal", "play"] \
-        or record_lines(path)[-1] == {"event": "play", "seat": 0, "tile": "06-02-05", "cell": [0, 0], "points": 0}
-    assert len(record_lines(path)) == 6  # nothing written for the refused entry
+    kinds = [line.get("event", "record") for line in record_lines(path)]
+    assert kinds == ["record", "hand", "deal", "deal", "deal", "play"]  # nothing written for the refused entry
 
 
 def test_a_refused_entrys_alternative_is_taken_by_its_number(tmp_path: Path) -> None:
