@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from helpers import run_cli
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from keeping import played_lines
 
 from contack_core import load_rules
@@ -127,3 +129,31 @@ def test_the_measurement_runs_and_reports_its_figures() -> None:
     assert figures["cases"] == 24 and set(figures["by_kind"]) == {"tile", "cell", "seat"}
     assert figures["first"] <= figures["top3"] <= figures["caught_at_line"] <= figures["cases"]
     assert figures["first_rate"] >= 0.9
+
+
+# ---------------------------------------------------------------------------- properties
+_RECORDS = {(ruleset, seats): played_lines(load_rules(ruleset, options), seats, seed=8)
+            for ruleset, options, seats in [("parker-1939", {}, 3), ("club-contack", {}, 2), ("solitaire-1", {}, 1),
+                                            ("solitaire-2", {}, 1), ("klauber-1937", {"move_cap": "30"}, 2)]}
+_VALUES = st.one_of(st.integers(-3, 20), st.text("0123456789-", max_size=9), st.lists(st.integers(-3, 20), max_size=3),
+                    st.none(), st.booleans(), st.integers(min_value=10**30))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(record=st.sampled_from(sorted(_RECORDS)), where=st.integers(1, 10**6), key=st.sampled_from(
+    ["seat", "tile", "cell", "points", "from", "path", "tiles", "number", "scores", "zone"]), value=_VALUES)
+def test_every_suggestion_is_legal_where_it_is_offered(record, where: int, key: str, value, tmp_path: Path) -> None:
+    """Whatever one field of one line is changed to, the audit answers (never a traceback), and each
+    suggestion, put in place of the bad line, is sound there."""
+    lines = [dict(line) for line in _RECORDS[record]]
+    at = 1 + where % (len(lines) - 1)
+    lines[at] = {**lines[at], key: value}
+    verdict = audit_record(write(tmp_path / "r.jsonl", lines))
+    if verdict.valid:
+        return
+    assert len(verdict.suggestions) <= 3
+    for suggestion in verdict.suggestions:
+        mended = list(lines)
+        mended[verdict.line - 1] = suggestion
+        again = audit_record(write(tmp_path / "m.jsonl", mended))
+        assert again.valid or again.line > verdict.line, (verdict.error, suggestion, again.error)

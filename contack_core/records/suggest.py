@@ -65,7 +65,10 @@ def next_events(state: GameState, typed: dict[str, Any] | None = None) -> list[C
     tiles = range(len(state.rules.tiles))
     actions: Iterable[Action]
     if state.is_chance_node():
-        outcome = state.clone().sample_chance(random.Random(0))
+        try:
+            outcome: Action | None = state.clone().sample_chance(random.Random(0))
+        except IllegalAction:  # nothing left to deal or open with
+            outcome = None
         if isinstance(outcome, Play):  # the figure opens with a tile left to chance
             actions = [Play(tile, outcome.cell) for tile in tiles]
         elif isinstance(outcome, Deal) and kind == "deal":
@@ -95,7 +98,10 @@ def _past_shuffles(state: GameState) -> GameState:
     """The state once the shuffles due are made (a record never states one)."""
     rng = random.Random(0)
     while state.is_chance_node():
-        outcome = state.clone().sample_chance(rng)
+        try:
+            outcome = state.clone().sample_chance(rng)
+        except IllegalAction:
+            break
         if not isinstance(outcome, Shuffle):
             break
         state.apply(outcome)
@@ -108,7 +114,8 @@ def _mended_deals(state: GameState, due: Deal, typed: dict[str, Any]) -> list[De
     tiles = state.rules.tiles
     source = state.locate(due.tiles[0]) if due.tiles else None
     dealable = list(state.zones.get(source, [])) if source else []
-    named = [name if isinstance(name, str) else "" for name in typed.get("tiles", [])]
+    listed = typed.get("tiles")
+    named = [name if isinstance(name, str) else "" for name in listed] if isinstance(listed, list) else []
     if len(named) != len(due.tiles):
         return []
     chosen: list[int | None] = []
