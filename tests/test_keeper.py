@@ -400,3 +400,24 @@ def test_the_record_schema_is_printed() -> None:
     result = run_cli("record", "schema")
     assert result.exit_code == 0
     assert json.loads(result.stdout) == shipped_schema("record.schema.json")
+
+
+def test_at_a_terminal_enter_takes_the_only_action_there_is(parker_game, tmp_path: Path) -> None:
+    source, entries = parker_game
+    passes = [i for i, entry in enumerate(entries) if entry.endswith(("pass", "p"))]
+    assert passes, "the game has a pass"
+    typed = [*entries[:passes[0]], ""]  # Enter, where the seat can only pass
+    path = tmp_path / "g.jsonl"
+    keeper = Keeper.start(PARKER, SEATS, path, lambda text: None)
+    prompts: list[str] = []
+    fed = iter(typed)
+
+    def ask(prompt: str) -> str | None:
+        prompts.append(prompt)
+        return next(fed, None)
+
+    Table(keeper, ask, lambda text: None, interactive=True).run()
+    keeper.close()
+    assert prompts[passes[0]].endswith("[Enter: pass]> ")
+    written = record_lines(path)
+    assert written[-1]["event"] == "pass" and written[1:] == source[1:len(written)]
