@@ -194,7 +194,7 @@ class Keeper:
                 self._narrator.hand_started(state, state.hand_number)
         return lines
 
-    def _advance(self, openings: bool = True, quiet: bool = False) -> list[dict[str, Any]]:
+    def _advance(self, openings: bool = True) -> list[dict[str, Any]]:
         """Make the shuffles due, and (``openings``) the set-up plays that leave no choice."""
         lines: list[dict[str, Any]] = []
         while not self.state.is_over():
@@ -204,7 +204,7 @@ class Keeper:
                     break
                 self.state.apply(outcome)
             elif openings and self._choice_left_to_nobody():
-                lines.extend(self._apply(self.state.legal_actions()[0], quiet))
+                lines.extend(self._apply(self.state.legal_actions()[0]))
             else:
                 break
         return lines

@@ -528,8 +528,6 @@ def _typed_line(state: GameState, action: Action) -> dict[str, Any]:
         return {"event": "discard", "seat": seat, "tile": names[action.tile]}
     if isinstance(action, Move):
         return {"event": "move", "seat": seat, "from": list(action.origin), "path": [list(p) for p in action.path]}
-    if isinstance(action, Deal):
-        return {"event": "deal", "seat": action.seat, "tiles": [names[t] for t in action.tiles]}
     return {"event": "pass", "seat": seat}
 
 
