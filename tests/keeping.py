@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from contack_core.boards.lattice import Figure
-from contack_core.engine.actions import Play
+from contack_core.engine.actions import Discard, Play
 from contack_core.engine.bots import make_player
 from contack_core.engine.referee import play_game, seat_seed
 from contack_core.engine.rules import Rules
@@ -83,7 +83,9 @@ class Typist:
         if kind == "draw":
             return f"{rng.choice(['draw', 'd'])} {spell(line['tile'])}"
         if kind == "discard":
-            return f"discard {spell(line['tile'])}"
+            piles = {a.zone for a in keeper.state.legal_actions() if type(a) is Discard}
+            named = piles != {None} or rng.random() < 0.5
+            return f"discard {spell(line['tile'])}" + (f" to {line['to']}" if named else "")
         if kind == "pass":
             return rng.choice(["pass", "p", f"{self.seats[line['seat']]}: pass"])
         if kind == "move":

@@ -76,6 +76,16 @@ def test_a_spelling_that_could_name_two_tiles_is_refused_with_both() -> None:
         read_tile("1123", tiles)
 
 
+def test_a_tile_set_of_its_own_reads_by_name_and_by_values() -> None:
+    from contack_core.boards.tiles import TileSet
+    tiles = TileSet(("red", "blue"), ((1, 2, 3), (1, 2, 3), (4, 5, 6)), ((0, 0, 1), (1, 1, 0), (0, 1, 0)),
+                    ("Ace", "Deuce", "Trey"))
+    assert read_tile("ace", tiles) == 0 and read_tile("TREY", tiles) == 2
+    assert read_tile("4-5-6", tiles) == read_tile("564", tiles) == 2
+    with pytest.raises(EntryError, match="'123' could be Ace or Deuce: write it by its name"):
+        read_tile("123", tiles)
+
+
 def test_a_deal_reads_tiles_in_mixed_spellings() -> None:
     tiles = read_tiles("09-02-08 1 2 3 456 7-8-9 10 3 9", TILES)
     assert [TILES.names[t] for t in tiles] == ["09-02-08", "01-02-03", "04-05-06", "07-08-09", "10-03-09"]
@@ -421,3 +431,47 @@ def test_at_a_terminal_enter_takes_the_only_action_there_is(parker_game, tmp_pat
     assert prompts[passes[0]].endswith("[Enter: pass]> ")
     written = record_lines(path)
     assert written[-1]["event"] == "pass" and written[1:] == source[1:len(written)]
+
+
+TWO_PILES = """\
+format: contack-ruleset/1
+id: two-piles
+title: Solitaire No. 1 with two discard piles
+extends: solitaire-1
+zones:
+  discard: null
+  left: {primitive: pile, starts_with: nothing, face: up}
+  right: {primitive: pile, starts_with: nothing, face: up}
+turn:
+  play: {from: [hand, left, right]}
+  discard: {to: [left, right]}
+hand_end:
+  completed: {zones: [stock, hand, left, right]}
+"""
+
+
+def test_a_house_rule_with_two_discard_piles_is_kept(tmp_path: Path) -> None:
+    """A ruleset file, not a shipped id; a discard names its pile (refused without one, where it must)."""
+    ruleset = tmp_path / "two-piles.yaml"
+    ruleset.write_text(TWO_PILES, encoding="utf-8")
+    rules = load_rules(ruleset)
+    source = played_lines(rules, 1, seed=3)
+    entries = entries_for(rules, source, ["sol"], tmp_path, seed=3)  # the same record, line for line
+    assert any(entry.startswith("discard") and entry.endswith((" to left", " to right")) for entry in entries)
+    discard = next(i for i, line in enumerate(source) if line.get("event") == "discard")
+    path = tmp_path / "kept.jsonl"
+    keeper = Keeper.start(rules, ["sol"], path, lambda text: None)
+    said: list[str] = []
+    fed = iter(entries)
+    bare = f"discard {source[discard]['tile']}"
+    asked = iter([bare])
+
+    def ask(prompt: str) -> str | None:
+        return next(fed) if len(record_lines(path)) < discard else next(asked, None)
+
+    Table(keeper, ask, said.append, interactive=False).run()
+    keeper.close()
+    assert record_lines(path)[0]["ruleset"] == "two-piles.yaml"
+    assert "refused: say which pile the tile is laid on: left, right" in said
+    assert any(text.startswith(f"nearest legal: 1. lays aside {source[discard]['tile']} on ") for text in said)
+    assert len(record_lines(path)) == discard  # nothing written for it

@@ -40,22 +40,27 @@ def _rotations(values: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 
 def tile_readings(text: str, tiles: TileSet) -> list[int]:
-    """The tiles ``text`` may name, exact readings first (empty if none)."""
+    """The tiles ``text`` may name, exact readings first (empty if none): a tile's own name (any
+    case), or its values in order, or else read from another edge."""
     text = text.strip()
-    width = len(tiles.colours)
+    named = [t for t, name in enumerate(tiles.names) if name.lower() == text.lower()]
+    if named:
+        return named
+    width = len(tiles.values[0])
     if _SEPARATED.match(text):
         candidates = [tuple(int(part) for part in re.split(r"[-\s./_]+", text))]
     elif _RUN.match(text):
         candidates = _splits(text, width)
     else:
         return []
-    known = set(tiles.names)
-    exact = [tiles.tile(tile_name(values)) for values in candidates if tile_name(values) in known]
+    by_values: dict[tuple[int, ...], list[int]] = {}
+    for tile, values in enumerate(tiles.values):
+        by_values.setdefault(values, []).append(tile)
+    exact = sorted({t for values in candidates for t in by_values.get(values, [])})
     if exact:
-        return sorted(set(exact))
-    turned = {tiles.tile(tile_name(values)) for candidate in candidates for values in _rotations(candidate)
-              if len(candidate) == width and tile_name(values) in known}
-    return sorted(turned)
+        return exact
+    return sorted({t for candidate in candidates if len(candidate) == width
+                   for values in _rotations(candidate) for t in by_values.get(values, [])})
 
 
 def read_tile(text: str, tiles: TileSet) -> int:
@@ -63,10 +68,11 @@ def read_tile(text: str, tiles: TileSet) -> int:
     found = tile_readings(text, tiles)
     if len(found) == 1:
         return found[0]
-    colours = "-".join(tiles.colours)
+    colours = "-".join(tiles.colours) if tiles.classic else "edges'"
     if len(found) > 1:
         options = " or ".join(tiles.names[t] for t in found)
-        raise EntryError(f"{text!r} could be {options}: write it with dashes")
+        numbered = all(tiles.names[t] == tile_name(tiles.values[t]) for t in found)
+        raise EntryError(f"{text!r} could be {options}: write it {'with dashes' if numbered else 'by its name'}")
     if not (_SEPARATED.match(text.strip()) or _RUN.match(text.strip())):
         raise EntryError(f"{text!r} is not a tile: name one by its {colours} values, like {tiles.names[0]} or "
                          f"{''.join(str(v) for v in tiles.values[0])}")
@@ -78,7 +84,7 @@ def read_tile(text: str, tiles: TileSet) -> int:
 def nearest_tiles(text: str, tiles: TileSet, count: int = 3) -> list[int]:
     """The tiles whose names differ least from ``text``, digit by digit."""
     digits = re.sub(r"\D", "", text)
-    spelt = [tile_name(values) for values in _splits(digits, len(tiles.colours))] or [text]
+    spelt = [tile_name(values) for values in _splits(digits, len(tiles.values[0]))] or [text]
 
     def distance(tile: int) -> int:
         return min(name_distance(candidate, tiles.names[tile]) for candidate in spelt)
@@ -104,7 +110,7 @@ def read_tiles(text: str, tiles: TileSet) -> list[int]:
     text = text.strip()
     if re.search(r"[,;]", text):
         return [read_tile(word, tiles) for word in re.split(r"\s*[,;]\s*", text) if word]
-    width = len(tiles.colours)
+    width = len(tiles.values[0])
     found, numbers = [], []
     for word in text.split():
         if re.fullmatch(r"\d{1,2}", word):

@@ -258,7 +258,7 @@ def action_of(data: dict[str, Any], tiles: TileSet) -> Action | None:
     if kind == "draw":
         return Draw(tiles.tile(data["tile"]))
     if kind == "discard":
-        return Discard(tiles.tile(data["tile"]))
+        return Discard(tiles.tile(data["tile"]), data.get("to"))
     if kind == "pass":
         return Pass()
     if kind == "move":

@@ -37,7 +37,7 @@ Type what happens at the table; each entry is checked before it is written.
   TILE X,Y        a play on cell [X, Y] (also [X, Y] or X Y); TILE N: the N-th cell of its list
   TILE left of T  a play beside the tile T already laid (left, right, above or below it)
   draw TILE       the tile a player drew (d TILE; a TILE alone when drawing is all there is to do)
-  discard TILE    a tile laid aside (x TILE)
+  discard TILE    a tile laid aside (x TILE); discard TILE to PILE where there are several piles
   pass            the player passes (p)
   X,Y X,Y [X,Y]   a move on a board: the point it leaves, then each point it steps to (or just where it
                   ends: X,Y to X,Y); X,Y alone lists that piece's moves
@@ -215,11 +215,16 @@ class Table:
             return Draw(read_tile(rest, tiles))
         if verb in ("discard", "x"):
             if rest.strip():
-                return Discard(read_tile(rest, tiles))
+                tile, pile = self.split_tile(rest)
+                pile = re.sub(r"^(to|on|onto)\s+", "", pile.strip(), flags=re.I)
+                if pile and pile not in state.zones:
+                    raise EntryError(f"no pile {pile!r}: the piles are {', '.join(state.zones)}")
+                return Discard(tile, pile or None)
             discards = [a for a in state.legal_actions() if type(a) is Discard]
             if len(discards) == 1:
                 return discards[0]
-            raise Refused("name the tile laid aside: discard 09-02-08")
+            raise Refused("name the tile laid aside: discard 09-02-08 (and the pile, where there are several: "
+                          "discard 09-02-08 to pile-1)")
         if verb in ("move", "m"):
             return self.move_action(rest)
         if verb == "play":
@@ -240,7 +245,7 @@ class Table:
             raise EntryError("type a tile, or ? for the legal moves")
         if tile_readings(words[0], tiles):
             return read_tile(words[0], tiles), " ".join(words[1:])
-        width = len(tiles.colours)
+        width = len(tiles.values[0])
         if len(words) >= width and all(re.fullmatch(r"\d{1,2}", w) for w in words[:width]):
             return read_tile(" ".join(words[:width]), tiles), " ".join(words[width:])
         return read_tile(words[0], tiles), " ".join(words[1:])
@@ -373,7 +378,7 @@ class Table:
         if type(action) is Draw:
             return f"draw {names[action.tile]}" if action.tile is not None else "draw (then name the tile drawn)"
         if type(action) is Discard:
-            return f"{rules.term('discards')} {names[action.tile]}"
+            return f"{rules.term('discards')} {names[action.tile]}" + (f" on {action.zone}" if action.zone else "")
         if type(action) is Pass:
             return "pass"
         if type(action) is Move:
@@ -525,7 +530,8 @@ def _typed_line(state: GameState, action: Action) -> dict[str, Any]:
     if isinstance(action, Draw):
         return {"event": "draw", "seat": seat, "tile": names[action.tile] if action.tile is not None else ""}
     if isinstance(action, Discard):
-        return {"event": "discard", "seat": seat, "tile": names[action.tile]}
+        line = {"event": "discard", "seat": seat, "tile": names[action.tile]}
+        return {**line, "to": action.zone} if action.zone else line
     if isinstance(action, Move):
         return {"event": "move", "seat": seat, "from": list(action.origin), "path": [list(p) for p in action.path]}
     return {"event": "pass", "seat": seat}
