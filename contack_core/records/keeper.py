@@ -150,7 +150,7 @@ class Keeper:
         start = self.entries[-1]
         self.stream.flush()
         self.stream.seek(start)
-        removed = [json.loads(line) for line in self.stream.read().decode("utf-8").splitlines() if line.strip()]
+        removed = [json.loads(line) for line in self.stream.read().split(b"\n") if line.strip()]
         self.stream.truncate(start)
         self.stream.seek(start)
         self._sync()
