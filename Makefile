@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench strength scaling clean browser
+.PHONY: demo test bench strength scaling suggestions clean browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ strength: $(STAMP)
 
 scaling: $(STAMP)
 	$(BIN)/python -m tournaments.scaling
+
+# How often contack audit's first suggestion is what was meant: one typo in each of 1,000 played records.
+suggestions: $(STAMP)
+	$(BIN)/python -m contack_core.records.suggest_study --records 1000 --seed 1
+	$(BIN)/python -m contack_core.records.suggest_study --records 1000 --seed 1 --no-points
 
 clean:
 	rm -rf $(VENV) demo-game.jsonl demo-tournament

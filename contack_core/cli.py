@@ -34,8 +34,10 @@ app = typer.Typer(help="Contack: rules-as-data for the Contack family of tile ga
                   add_completion=False, pretty_exceptions_enable=False)
 rulesets_app = typer.Typer(help="List, show, validate and compare rulesets.", no_args_is_help=True)
 players_app = typer.Typer(help="Installed players (bots).", no_args_is_help=True)
+record_app = typer.Typer(help="The game record format (contack-record/1).", no_args_is_help=True)
 app.add_typer(rulesets_app, name="rulesets")
 app.add_typer(players_app, name="players")
+app.add_typer(record_app, name="record")
 app.add_typer(tournament_app, name="tournament")
 
 OptionList = Annotated[list[str] | None, typer.Option("--option", "-o", help="A ruleset option, KEY=VALUE.")]
@@ -287,7 +289,25 @@ def audit(
             typer.echo(f"{path}: sound ({verdict.ruleset}, {verdict.hands} hand{'s' if verdict.hands != 1 else ''}, {state}; totals {verdict.totals})")
         else:
             typer.echo(f"{path}:{verdict.line}: unsound: {verdict.error}")
+            for n, line in enumerate(verdict.suggestions):
+                typer.echo(f"  {'did you mean' if n == 0 else '          or'}: {json.dumps(line, ensure_ascii=False)}")
     raise typer.Exit(worst)
+
+
+@app.command("keep")
+def keep(
+    ruleset: Annotated[str | None, typer.Argument(help="The ruleset played (not with --resume).")] = None,
+    seats: Annotated[str | None, typer.Option(help="The players' names by seat, comma-separated.")] = None,
+    record: Annotated[Path | None, typer.Option(help="The record to write (default: RULESET-DATE-TIME.jsonl).")] = None,
+    resume: Annotated[Path | None, typer.Option(help="Carry on this unfinished record.")] = None,
+    option: OptionList = None,
+    entries: Annotated[Path | None, typer.Option("--input", help="Read the entries from this file, "
+                                                                 "not the terminal or a pipe.")] = None,
+) -> None:
+    """The score keeper: type what happens at a real table; each entry is checked and recorded at once."""
+    from contack_core.records.table import keep_command
+
+    raise typer.Exit(keep_command(ruleset, seats, record, resume, parse_options(option), entries, typer.echo, fail))
 
 
 @app.command("replay")
@@ -349,6 +369,14 @@ def bench(
     else:
         for key, value in result.items():
             typer.echo(f"{key:>22}: {value}")
+
+
+@record_app.command("schema")
+def record_schema() -> None:
+    """Print the JSON Schema of a record's lines (contack-record/1; docs/records.md explains it)."""
+    from contack_core.language.schema import shipped_schema
+
+    typer.echo(json.dumps(shipped_schema("record.schema.json"), indent=2, ensure_ascii=False))
 
 
 # ------------------------------------------------------------------------------- players

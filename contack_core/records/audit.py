@@ -25,6 +25,7 @@ from contack_core.language.documents import find_ruleset
 from contack_core.language.problems import RulesetError
 from contack_core.primitives.loading import load_rules
 from contack_core.records.format import RecordLine, UnreadableRecord, game_end_line, move_line, read_record
+from contack_core.records.suggest import nearest_events
 
 
 @attrs.frozen
@@ -40,6 +41,8 @@ class Verdict:
     events: int = 0
     totals: list[int] | None = None
     winners: list[int] | None = None
+    #: The legal events nearest to the bad line, most likely meant first (:mod:`contack_core.records.suggest`).
+    suggestions: list[dict[str, Any]] = attrs.field(factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self)
@@ -61,8 +64,24 @@ def audit_record(path: Path) -> Verdict:
         for line in lines:
             auditor.check(line)
     except _Unsound as fault:
-        return auditor.verdict(fault.line, fault.message)
+        verdict = auditor.verdict(fault.line, fault.message)
+        if fault.line > 1 and line.data is not None:
+            verdict = attrs.evolve(verdict, suggestions=nearest_events(_state_before(path, fault.line), line.data))
+        return verdict
     return auditor.verdict(None, None)
+
+
+def _state_before(path: Path, number: int) -> GameState:
+    """The audited position just before line ``number`` of a record sound up to it."""
+    header, lines = read_record(path)
+    auditor = _Auditor(path)
+    auditor.start(header)
+    for line in lines:
+        if line.number >= number:
+            break
+        auditor.check(line)
+    assert auditor.state is not None
+    return auditor.state
 
 
 class _Auditor:

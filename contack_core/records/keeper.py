@@ -1,0 +1,298 @@
+"""The score keeper's game and its record: every accepted entry checked, applied and written at once.
+
+A :class:`Keeper` holds a game kept at a real table. What the table does comes in as engine
+actions (the tiles dealt, each play, draw, pass, discard or move); each is applied to the
+game state, which refuses an illegal one and changes nothing, and everything that follows
+from it (chips changing hands, a hand's end, the next hand, the game's end) is worked out
+by the engine and written to the record with it, in one write, flushed and synced: a kill
+loses nothing accepted. Shuffles are the table's own (a record never states one), and a
+set-up step that leaves no choice (the lowest tile opens) is taken at once.
+
+Undo and resume read the record back: the game is replayed from its lines, so the state
+is always exactly what the record says.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import attrs
+
+from contack_core.boards.lattice import Cell
+from contack_core.boards.tiles import TileSet
+from contack_core.engine.actions import Action, Deal, Discard, Draw, Move, Pass, Play, Shuffle
+from contack_core.engine.events import Played
+from contack_core.engine.rules import Rules
+from contack_core.engine.state import GameState
+from contack_core.language.documents import find_ruleset
+from contack_core.language.problems import RulesetError
+from contack_core.primitives.loading import load_rules
+from contack_core.records.audit import audit_record
+from contack_core.records.format import UnreadableRecord, event_line, game_end_line, header_for
+from contack_core.records.narration import Narrator
+from contack_core.records.sheet import ScoreSheet
+
+
+class KeeperError(Exception):
+    """A record that cannot be started or carried on; ``code`` is the exit status (1, or 2 unreadable)."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@attrs.frozen
+class Due:
+    """What the table does next: ``deal`` (``count`` tiles to ``seat``, or onto ``zone``),
+    ``open`` (the tile chance turns up, laid on ``cell``), ``turn`` (``seat`` acts) or ``over``."""
+
+    kind: str
+    seat: int | None = None
+    zone: str | None = None
+    count: int = 0
+    cell: Cell | None = None
+
+
+class Keeper:
+    """One game kept at a table, written to its record as it goes."""
+
+    def __init__(self, rules: Rules, seats: Sequence[str], path: Path, stream: BinaryIO,
+                 say: Callable[[str], None]) -> None:
+        self.rules = rules
+        self.seats = list(seats)
+        self.path = path
+        self.stream = stream
+        self.say = say
+        self.state = GameState(rules, len(self.seats))
+        self.sheet = ScoreSheet(self.seats)
+        #: Where each entry the person made begins in the file (what undo takes back).
+        self.entries: list[int] = []
+        self.size = 0
+        self._results_seen = 0
+        self._narrator = Narrator(self.seats, say)
+
+    # ------------------------------------------------------------------ starting, resuming
+    @classmethod
+    def start(cls, rules: Rules, seats: Sequence[str], path: Path, say: Callable[[str], None]) -> Keeper:
+        """A new record at ``path`` (which must not exist: an unfinished one is resumed instead)."""
+        if len(set(seats)) != len(seats) or not all(name.strip() for name in seats):
+            raise KeeperError(f"--seats names each seat once, none blank: {', '.join(seats)}", 2)
+        low, high = rules.players
+        if not low <= len(seats) <= high:
+            raise KeeperError(f"{rules.id} is for {low} to {high} players; --seats names {len(seats)}")
+        try:
+            stream = path.open("x+b")
+        except FileExistsError:
+            raise KeeperError(f"{path} exists already: carry it on with --resume {path}, or name another record",
+                              2) from None
+        except OSError as error:
+            raise KeeperError(f"cannot write {path}: {error.strerror or error}", 2) from None
+        keeper = cls(rules, seats, path, stream, say)
+        header = {"record": "contack-record/1", **header_for(rules, list(seats), None, None, path)}
+        keeper._write([header])
+        keeper._write([{"event": "hand", "number": 1}, *keeper._advance()])
+        return keeper
+
+    @classmethod
+    def resume(cls, path: Path, say: Callable[[str], None]) -> Keeper:
+        """Carry on the record at ``path``: it must audit sound (a last line cut short by a kill is dropped)."""
+        _drop_unfinished_line(path, say)
+        try:
+            verdict = audit_record(path)
+        except UnreadableRecord as error:
+            raise KeeperError(f"{path}: unreadable: {error}", 2) from None
+        if not verdict.valid:
+            meant = "".join(f"\n  did you mean: {json.dumps(line)}" for line in verdict.suggestions)
+            raise KeeperError(f"{path}:{verdict.line}: unsound: {verdict.error}{meant}\n"
+                              f"only a sound record can be carried on: mend that line, or cut the record there")
+        lines = _read_lines(path)
+        header = lines[0][1]
+        try:
+            rules = load_rules(find_ruleset(header["ruleset"], path.parent), header.get("options") or {})
+        except RulesetError as error:
+            raise KeeperError(f"{path}: ruleset {header['ruleset']!r}: {error}") from None
+        keeper = cls(rules, header["seats"], path, path.open("r+b"), say)
+        keeper.stream.seek(0, os.SEEK_END)
+        keeper._rebuild(lines)
+        return keeper
+
+    # ------------------------------------------------------------------ what comes next
+    def due(self) -> Due:
+        state = self.state
+        if state.is_over():
+            return Due("over")
+        if state.is_chance_node():
+            outcome = state.clone().sample_chance(random.Random(0))
+            if isinstance(outcome, Deal):
+                return Due("deal", outcome.seat, outcome.zone, len(outcome.tiles))
+            assert isinstance(outcome, Play), outcome
+            return Due("open", state.current, state.locate(outcome.tile), cell=outcome.cell)
+        return Due("turn", state.current)
+
+    # ------------------------------------------------------------------ entries
+    def enter(self, action: Action) -> None:
+        """Apply the table's ``action`` and write what follows; :class:`IllegalAction` (the
+        rule it breaks) and nothing written or changed if it is not allowed."""
+        lines = self._apply(action)
+        lines.extend(self._advance())
+        self.entries.append(self.size)
+        self._write(lines)
+
+    def undo(self) -> list[dict[str, Any]] | None:
+        """Take back the last entry (and what followed from it): the lines removed, or None."""
+        if not self.entries:
+            return None
+        start = self.entries[-1]
+        self.stream.flush()
+        self.stream.seek(start)
+        removed = [json.loads(line) for line in self.stream.read().split(b"\n") if line.strip()]
+        self.stream.truncate(start)
+        self.stream.seek(start)
+        self._sync()
+        self._rebuild(_read_lines(self.path))
+        return removed
+
+    def close(self) -> None:
+        self.stream.close()
+
+    # ------------------------------------------------------------------ the game
+    def _apply(self, action: Action, quiet: bool = False) -> list[dict[str, Any]]:
+        """Apply ``action``; the record lines it and its consequences make."""
+        state = self.state
+        hand = state.hand_number
+        event = state.apply(action)
+        lines = []
+        for happened in (event, *state.effects):
+            line = event_line(state, happened)
+            if line is not None:
+                lines.append(line)
+            if not quiet:
+                self._narrator.event(state, happened)
+            if isinstance(happened, Played) and happened.points:
+                self.sheet.count(hand, happened.seat, happened.points)
+        state.effects.clear()
+        while self._results_seen < len(state.hand_results):
+            result = state.hand_results[self._results_seen]
+            self._results_seen += 1
+            self.sheet.close(result)
+            lines.append({"event": "hand_end", "number": result.number, "reason": result.reason,
+                          "scores": list(result.scores)})
+            if not quiet:
+                self._narrator.hand_ended(state, result)
+        if state.is_over():
+            lines.append(game_end_line(state))
+            if not quiet:
+                self._narrator.game_ended(state)
+        elif state.hand_number != hand:
+            lines.append({"event": "hand", "number": state.hand_number})
+            if not quiet:
+                self._narrator.hand_started(state, state.hand_number)
+        return lines
+
+    def _advance(self, openings: bool = True) -> list[dict[str, Any]]:
+        """Make the shuffles due, and (``openings``) the set-up plays that leave no choice."""
+        lines: list[dict[str, Any]] = []
+        while not self.state.is_over():
+            if self.state.is_chance_node():
+                outcome = self.state.clone().sample_chance(random.Random(0))
+                if not isinstance(outcome, Shuffle):
+                    break
+                self.state.apply(outcome)
+            elif openings and self._choice_left_to_nobody():
+                lines.extend(self._apply(self.state.legal_actions()[0]))
+            else:
+                break
+        return lines
+
+    def _choice_left_to_nobody(self) -> bool:
+        """Whether the hand's set-up is at a step with a single action (the opening play)."""
+        state = self.state
+        return state.setup_step is not None and not state.is_chance_node() and len(state.legal_actions()) == 1
+
+    def _rebuild(self, lines: list[tuple[int, dict[str, Any]]]) -> None:
+        """Replay the record's lines (after its header) from the start of the game."""
+        self.state = GameState(self.rules, len(self.seats))
+        self.sheet = ScoreSheet(self.seats)
+        self.entries = []
+        self._results_seen = 0
+        self._advance(openings=False)
+        tiles = self.rules.tiles
+        for offset, data in lines[1:]:
+            action = action_of(data, tiles)
+            if action is None:
+                continue
+            if not self._choice_left_to_nobody():
+                self.entries.append(offset)
+            self._apply(action, quiet=True)
+            self._advance(openings=False)
+        due = self._advance()
+        if due:
+            self._write(due)
+
+    # ------------------------------------------------------------------ the file
+    def _write(self, lines: list[dict[str, Any]]) -> None:
+        if not lines:
+            return
+        data = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode("utf-8")
+        self.stream.write(data)
+        self._sync()
+
+    def _sync(self) -> None:
+        self.stream.flush()
+        os.fsync(self.stream.fileno())
+        self.size = self.stream.tell()
+
+
+def action_of(data: dict[str, Any], tiles: TileSet) -> Action | None:
+    """The table's action a record line states (None for lines that state results)."""
+    kind = data.get("event")
+    if kind == "deal":
+        return Deal(data.get("seat"), tuple(tiles.tile(name) for name in data["tiles"]), data.get("zone"))
+    if kind == "play":
+        return Play(tiles.tile(data["tile"]), (data["cell"][0], data["cell"][1]))
+    if kind == "draw":
+        return Draw(tiles.tile(data["tile"]))
+    if kind == "discard":
+        return Discard(tiles.tile(data["tile"]), data.get("to"))
+    if kind == "pass":
+        return Pass()
+    if kind == "move":
+        return Move((data["from"][0], data["from"][1]), tuple((x, y) for x, y in data["path"]))
+    return None
+
+
+def _read_lines(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    """Each line of the record with the byte offset it begins at (blank lines left out)."""
+    found, offset = [], 0
+    for raw in path.read_bytes().split(b"\n"):
+        if raw.strip():
+            found.append((offset, json.loads(raw)))
+        offset += len(raw) + 1
+    return found
+
+
+def _drop_unfinished_line(path: Path, say: Callable[[str], None]) -> None:
+    """A kill in the middle of a write can leave the last line cut short: drop it, saying so."""
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise KeeperError(f"cannot read {path}: {error.strerror or error}", 2) from None
+    if not raw or raw.endswith(b"\n"):
+        return
+    cut = raw.rfind(b"\n") + 1
+    try:
+        json.loads(raw[cut:])
+    except ValueError:
+        if cut == 0:
+            return  # not even a header: the audit says what is wrong
+        with path.open("r+b") as stream:
+            stream.truncate(cut)
+        say(f"the last line of {path} was cut short (the keeper was stopped while writing it): dropped")
+        return
+    with path.open("ab") as stream:
+        stream.write(b"\n")

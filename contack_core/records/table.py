@@ -1,0 +1,607 @@
+"""``contack keep``: the score keeper at the table, reading what a person types.
+
+The person types what happens as it happens; each entry is read forgivingly
+(:mod:`contack_core.records.entries`), checked by the engine through the
+:class:`~contack_core.records.keeper.Keeper`, and either accepted (told back, written to the
+record at once) or refused with the rule it breaks and the nearest legal alternatives,
+numbered so that one can be taken by its number. Before every entry the running scores,
+the tiles held and whose turn it is are shown. Everything is said through the state API and
+the ruleset's words: nothing here knows a variant.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from contack_core.boards.grid import PieceBoard
+from contack_core.boards.lattice import Figure
+from contack_core.engine.actions import Action, Deal, Discard, Draw, IllegalAction, Move, Pass, Play
+from contack_core.engine.state import GameState
+from contack_core.language.problems import RulesetError
+from contack_core.primitives.loading import load_rules
+from contack_core.records.board_words import piece_name, state_board_text
+from contack_core.records.entries import EntryError, read_cell, read_points, read_tile, read_tiles, tile_readings
+from contack_core.records.keeper import Due, Keeper, KeeperError
+from contack_core.records.suggest import next_events, ranked
+
+HELP = """\
+Type what happens at the table; each entry is checked before it is written.
+  deal            the tiles dealt, in any spelling: 09-02-08 01-02-03 ..., 928 123 ..., 9 2 8, 1 2 3, ...
+  TILE            a play of that tile: the cells where it fits are listed, pick one by its number
+  TILE X,Y        a play on cell [X, Y] (also [X, Y] or X Y); TILE N: the N-th cell of its list
+  TILE left of T  a play beside the tile T already laid (left, right, above or below it)
+  draw TILE       the tile a player drew (d TILE; a TILE alone when drawing is all there is to do)
+  discard TILE    a tile laid aside (x TILE); discard TILE to PILE where there are several piles
+  pass            the player passes (p)
+  X,Y X,Y [X,Y]   a move on a board: the point it leaves, then each point it steps to (or just where it
+                  ends: X,Y to X,Y); X,Y alone lists that piece's moves
+  NAME: ...       say whose entry it is (checked against whose turn it is)
+  ?               the legal moves now, numbered (? TILE: where that tile fits; ? X,Y: that piece's moves)
+  N               take the N-th of the last numbered list (#N also works)
+  undo            take back the last entry and everything that followed from it
+  sheet           the score sheet so far;  board: the figure or board;  help: this text
+  quit            stop here (the record is kept; contack keep --resume FILE carries it on)"""
+
+#: Where a cell lies from a tile it touches, on the triangle lattice (DESIGN.md section 4).
+SIDES = {"left": (-1, 0), "right": (1, 0), "above": (0, 1), "below": (0, -1)}
+_SIDE_WORDS = {"left": "left", "right": "right", "above": "above", "over": "above", "top": "above", "up": "above",
+               "below": "below", "under": "below", "bottom": "below", "down": "below"}
+_PICK = re.compile(r"^#?\s*(\d{1,2})$")
+
+
+class Refused(Exception):
+    """An entry not taken; ``alternatives`` are the nearest legal actions, most likely meant first."""
+
+    def __init__(self, message: str, alternatives: Sequence[Action] = ()) -> None:
+        super().__init__(message)
+        self.alternatives = list(alternatives)
+
+
+class Table:
+    """A keeping session: reads entries through ``ask`` (None once the input ends), speaks through ``say``."""
+
+    def __init__(self, keeper: Keeper, ask: Callable[[str], str | None], say: Callable[[str], None],
+                 interactive: bool) -> None:
+        self.keeper = keeper
+        self.ask = ask
+        self.say = say
+        self.interactive = interactive
+        #: The last numbered list shown: a number typed next takes its action.
+        self.choices: list[Action] = []
+        self.refused = 0
+
+    @property
+    def state(self) -> GameState:
+        return self.keeper.state
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> int:
+        """Keep the game until it is over, the input ends or the person quits. Exit status: 0, or 1
+        when entries read from a pipe or file were refused (a script that went wrong)."""
+        record = self.keeper.path
+        self.say(self.status())
+        while True:
+            due = self.keeper.due()
+            if due.kind == "over":
+                self.say(self.keeper.sheet.text(self.state))
+                self.say(f"the game is over; its record is {record}")
+                break
+            try:
+                text = self.ask(self.prompt(due))
+            except KeyboardInterrupt:
+                text = None
+            if text is None or text.strip().lower() in ("quit", "q", "exit"):
+                self.say(f"stopped; the record so far is {record} (carry it on: contack keep --resume {record})")
+                break
+            try:
+                self.handle(text.strip(), due)
+            except _Asked:
+                continue
+            except (EntryError, Refused, IllegalAction) as error:
+                self.refused += 1
+                self.say(f"refused: {error}")
+                alternatives = getattr(error, "alternatives", [])
+                if alternatives:
+                    self.choices = alternatives
+                    self.say("nearest legal: " + "; ".join(f"{n}. {self.words(a)}"
+                                                            for n, a in enumerate(alternatives, 1)))
+        if self.refused and not self.interactive:
+            self.say(f"{self.refused} entr{'y was' if self.refused == 1 else 'ies were'} refused")
+            return 1
+        return 0
+
+    def handle(self, text: str, due: Due) -> None:
+        """Do what ``text`` says: a command, or an entry (accepted, or :class:`Refused`)."""
+        lowered = text.lower()
+        if not text:
+            self._default(due)
+            return
+        if lowered in ("help", "h"):
+            self.say(HELP)
+            return
+        if lowered == "?" or lowered.startswith("? "):
+            self.say(self.listing(due, text[1:].strip()))
+            return
+        if lowered in ("undo", "u"):
+            removed = self.keeper.undo()
+            self.choices = []
+            if removed is None:
+                self.say("nothing to undo")
+            else:
+                self.say("taken back: " + "; ".join(self.line_words(line) for line in removed))
+                self.say(self.status())
+            return
+        if lowered in ("sheet", "scores", "s"):
+            self.say(self.keeper.sheet.text(self.state))
+            return
+        if lowered in ("board", "figure", "b"):
+            self.say(self.picture())
+            return
+        picked = _PICK.match(text)
+        if picked and due.kind in ("turn", "open"):
+            if not self.choices:
+                raise Refused("there is no list to pick from: ? lists the legal moves")
+            number = int(picked.group(1))
+            if not 1 <= number <= len(self.choices):
+                raise Refused(f"there is no {number} in the last list: pick 1 to {len(self.choices)}")
+            self.take(self.choices[number - 1])
+            return
+        if due.kind == "deal":
+            self.take(Deal(due.seat, tuple(read_tiles(text, self.state.rules.tiles)), due.zone))
+        elif due.kind == "open":
+            assert due.cell is not None
+            self.take(Play(read_tile(text, self.state.rules.tiles), due.cell))
+        else:
+            self.take(self.turn_action(text, due))
+
+    def _default(self, due: Due) -> None:
+        """An empty entry at a terminal takes the only action there is, when it needs nothing more."""
+        only = self._only_action(due)
+        if only is not None and self.interactive:
+            self.take(only)
+
+    def _only_action(self, due: Due) -> Action | None:
+        if due.kind != "turn":
+            return None
+        legal = self.state.legal_actions()
+        if len(legal) == 1 and not (type(legal[0]) is Draw and legal[0].tile is None):
+            return legal[0]
+        return None
+
+    def take(self, action: Action) -> None:
+        """Enter ``action`` (asking which tile, for a draw picked from a list), or refuse it."""
+        if type(action) is Draw and action.tile is None:
+            answer = self.ask("which tile was drawn? ")
+            if answer is None:
+                raise Refused("no tile named for the draw")
+            action = Draw(read_tile(answer, self.state.rules.tiles))
+        hands = len(self.state.hand_results)
+        try:
+            self.keeper.enter(action)
+        except IllegalAction as error:  # a deal's alternatives would be guesses at tiles: none offered
+            raise Refused(str(error), [] if isinstance(action, Deal) else self.nearest(action)) from None
+        self.choices = []
+        due = self.keeper.due()
+        if due.kind != "over":
+            if len(self.state.hand_results) > hands:
+                self.say(self.keeper.sheet.text(self.state, last_only=True))
+            self.say(self.status())
+
+    # ------------------------------------------------------------------ reading a turn
+    def turn_action(self, text: str, due: Due) -> Action:
+        """The action a turn's entry states."""
+        state = self.state
+        named = re.match(r"^([^:,\[\]()]+):\s*(.*)$", text)
+        if named:
+            seat = self.seat_named(named.group(1).strip())
+            if seat != due.seat:
+                raise Refused(f"it is {self.who(due.seat)}'s turn, not {self.who(seat)}'s")
+            text = named.group(2)
+        verb, _, rest = text.partition(" ")
+        verb = verb.lower()
+        tiles = state.rules.tiles
+        kinds = {type(action) for action in state.legal_actions()}
+        if verb in ("pass", "p"):
+            return Pass()
+        if verb in ("draw", "d"):
+            if not rest.strip():
+                raise Refused("name the tile drawn: draw 09-02-08")
+            return Draw(read_tile(rest, tiles))
+        if verb in ("discard", "x"):
+            if rest.strip():
+                tile, pile = self.split_tile(rest)
+                pile = re.sub(r"^(to|on|onto)\s+", "", pile.strip(), flags=re.I)
+                if pile and pile not in state.zones:
+                    raise EntryError(f"no pile {pile!r}: the piles are {', '.join(state.zones)}")
+                return Discard(tile, pile or None)
+            discards = [a for a in state.legal_actions() if type(a) is Discard]
+            if len(discards) == 1:
+                return discards[0]
+            raise Refused("name the tile laid aside: discard 09-02-08 (and the pile, where there are several: "
+                          "discard 09-02-08 to pile-1)")
+        if verb in ("move", "m"):
+            return self.move_action(rest)
+        if verb == "play":
+            text = rest
+        points = read_points(text)
+        if points is not None and Move in kinds:
+            return self.move_action(text)
+        tile, where = self.split_tile(text)
+        if not where and Play not in kinds and Draw in kinds:
+            return Draw(tile)  # drawing is all there is to do: a tile alone is the one drawn
+        return self.play_action(tile, where)
+
+    def split_tile(self, text: str) -> tuple[int, str]:
+        """The tile an entry begins with, and the rest of it."""
+        tiles = self.state.rules.tiles
+        words = text.split()
+        if not words:
+            raise EntryError("type a tile, or ? for the legal moves")
+        if tile_readings(words[0], tiles):
+            return read_tile(words[0], tiles), " ".join(words[1:])
+        width = len(tiles.values[0])
+        if len(words) >= width and all(re.fullmatch(r"\d{1,2}", w) for w in words[:width]):
+            return read_tile(" ".join(words[:width]), tiles), " ".join(words[width:])
+        return read_tile(words[0], tiles), " ".join(words[1:])
+
+    def play_action(self, tile: int, where: str) -> Play:
+        """A play of ``tile``: on the cell ``where`` names, or picked from where it fits."""
+        state = self.state
+        names = state.rules.tiles.names
+        fits = self.fits(tile)
+        if not where:
+            if not fits:
+                raise Refused(self.why_nowhere(tile), self.nearest(Play(tile, (0, 0)), same_tile=True))
+            self.choices = list(fits)
+            self.say(f"{names[tile]} fits: " + "; ".join(f"{n}. {self.cell_words(a)}" for n, a in enumerate(fits, 1))
+                     + " (type its number)")
+            raise _Asked
+        picked = _PICK.match(where)
+        if picked:
+            number = int(picked.group(1))
+            if not 1 <= number <= len(fits):
+                raise Refused(f"{names[tile]} fits {len(fits)} cell{'s' if len(fits) != 1 else ''} now, "
+                              f"not {number}" if fits else self.why_nowhere(tile))
+            return fits[number - 1]
+        cell = read_cell(where)
+        if cell is None:
+            cell = self.cell_beside(where)
+        return Play(tile, cell)
+
+    def cell_beside(self, where: str) -> tuple[int, int]:
+        """The cell ``where`` names by a tile of the figure and a side: ``left of 06-02-05``."""
+        state = self.state
+        figure = state.figure
+        if not isinstance(figure, Figure):
+            raise EntryError(f"not a cell: {where!r}")
+        words = [w for w in where.replace(",", " ").split() if w.lower() not in ("of", "the", "at", "on")]
+        side = next((_SIDE_WORDS[w.lower()] for w in words if w.lower() in _SIDE_WORDS), None)
+        rest = " ".join(w for w in words if w.lower() not in _SIDE_WORDS)
+        if side is None or not rest:
+            raise EntryError(f"not a cell: {where!r} (write X,Y, a number from the list, or a side and a tile: "
+                             f"left of 06-02-05)")
+        other = read_tile(rest, state.rules.tiles)
+        names = state.rules.tiles.names
+        at = next((cell for cell, tile in figure.tile_at.items() if tile == other), None)
+        if at is None:
+            raise EntryError(f"{names[other]} is not in the figure")
+        dx, dy = SIDES[side]
+        cell = (at[0] + dx, at[1] + dy)
+        if cell not in figure.neighbours(at):
+            sides = [name for name, (ox, oy) in SIDES.items() if (at[0] + ox, at[1] + oy) in figure.neighbours(at)]
+            raise EntryError(f"{names[other]} on {list(at)} points {'up' if side == 'above' else 'down'}: "
+                             f"nothing lies {side} it; its sides are {', '.join(sides)}")
+        return cell
+
+    def move_action(self, text: str) -> Move:
+        """A move: its points, or its start and end when one legal way joins them."""
+        points = read_points(text)
+        if not points:
+            raise EntryError(f"not a move: {text!r} (write the points: 6,0 6,1 6,2, or 6,0 to 6,2)")
+        origin = points[0]
+        moves = [a for a in self.state.legal_actions() if type(a) is Move and a.origin == origin]
+        if len(points) == 1:
+            if not moves:
+                raise Refused(f"no piece may move from {list(origin)} now", self.nearest(Move(origin, ())))
+            self.choices = list(moves)
+            self.say(f"from {list(origin)}: " + "; ".join(f"{n}. {self.words(a)}" for n, a in enumerate(moves, 1))
+                     + " (type its number)")
+            raise _Asked
+        if len(points) == 2:
+            ending = [a for a in moves if a.path[-1] == points[1]]
+            if len(ending) == 1:
+                return ending[0]
+        return Move(origin, tuple(points[1:]))
+
+    # ------------------------------------------------------------------ alternatives
+    def fits(self, tile: int) -> list[Play]:
+        return [a for a in self.state.legal_actions() if type(a) is Play and a.tile == tile]
+
+    def why_nowhere(self, tile: int) -> str:
+        """Why ``tile`` may go nowhere now: not the seat's to play, no play allowed, or no cell it fits."""
+        state = self.state
+        names = state.rules.tiles.names
+        seat = state.current
+        if not (any(tile in per_seat[seat] for per_seat in state.seat_zones.values())
+                or any(tiles and tiles[-1] == tile and state.rules.zones[zone].face_up
+                       for zone, tiles in state.zones.items())):
+            return f"{names[tile]} is not {self.who(seat)}'s to play: it is in {state.locate(tile)}"
+        if Play not in {type(a) for a in state.legal_actions()}:
+            return f"{self.who(seat)} may not play now, only {self.legal_words()}"
+        return f"{names[tile]} fits nowhere now"
+
+    def nearest(self, action: Action, same_tile: bool = False) -> list[Action]:
+        """The legal actions nearest to ``action`` (as the audit ranks a mistyped line), at most three."""
+        state = self.state
+        typed = _typed_line(state, action)
+        candidates = [c for c in next_events(state, typed) if c.action is not None]
+        if same_tile and "tile" in typed:
+            candidates = [c for c in candidates if c.line.get("tile") == typed["tile"]] or candidates
+        if isinstance(action, Play) and same_tile:
+            typed.pop("cell", None)
+        chosen = []
+        for candidate in ranked(candidates, typed):
+            action = candidate.action
+            if type(action) is Draw:  # one draw stands for all: which tile comes is not the person's choice
+                action = Draw()
+            if action not in chosen:
+                chosen.append(action)
+            if len(chosen) == 3:
+                break
+        return chosen
+
+    # ------------------------------------------------------------------ words
+    def who(self, seat: int | None) -> str:
+        return "nobody" if seat is None else f"{self.keeper.seats[seat]} ({self.state.rules.term('seat')} {seat})"
+
+    def seat_named(self, name: str) -> int:
+        lowered = [seat.lower() for seat in self.keeper.seats]
+        if name.lower() in lowered:
+            return lowered.index(name.lower())
+        if name.isdigit() and int(name) < len(lowered):
+            return int(name)
+        raise EntryError(f"no seat {name!r}: the seats are {', '.join(self.keeper.seats)}")
+
+    def words(self, action: Action) -> str:
+        """An action as the lists show it."""
+        state = self.state
+        names = state.rules.tiles.names
+        rules = state.rules
+        if type(action) is Play:
+            return self.cell_words(action, with_tile=True)
+        if type(action) is Draw:
+            return f"draw {names[action.tile]}" if action.tile is not None else "draw (then name the tile drawn)"
+        if type(action) is Discard:
+            return f"{rules.term('discards')} {names[action.tile]}" + (f" on {action.zone}" if action.zone else "")
+        if type(action) is Pass:
+            return "pass"
+        if type(action) is Move:
+            board = state.figure
+            piece = board.tile_at.get(action.origin)
+            what = piece_name(rules, board, piece) + " " if piece is not None else ""  # type: ignore[arg-type]
+            return what + " -> ".join(str(list(p)) for p in (action.origin, *action.path))
+        return str(action)
+
+    def cell_words(self, play: Play, with_tile: bool = False) -> str:
+        """``[1, 0], right of 06-02-05: 10 points`` (the points the play would score now)."""
+        state = self.state
+        names = state.rules.tiles.names
+        figure = state.figure
+        beside = []
+        if isinstance(figure, Figure):
+            for neighbour in figure.neighbours(play.cell):
+                other = figure.tile_at.get(neighbour)
+                if other is not None:
+                    offset = (play.cell[0] - neighbour[0], play.cell[1] - neighbour[1])
+                    side = next(name for name, step in SIDES.items() if step == offset)
+                    beside.append(f"{side}{' of' if side in ('left', 'right') else ''} {names[other]}")
+        trial = state.clone()
+        points = getattr(trial.apply(play), "points", 0)
+        head = f"{names[play.tile]} on " if with_tile else ""
+        where = f" ({', '.join(beside)})" if beside else ""
+        return f"{head}{list(play.cell)}{where}: {points} {state.rules.term('points')}"
+
+    def line_words(self, line: dict[str, Any]) -> str:
+        kind = line.get("event")
+        if kind in ("hand", "hand_end", "game_end", "chips"):
+            return kind.replace("_", " ")
+        who = self.keeper.seats[line["seat"]] if isinstance(line.get("seat"), int) else line.get("zone", "")
+        detail = {"play": lambda: f"{line['tile']} on {line['cell']}", "draw": lambda: f"draws {line['tile']}",
+                  "discard": lambda: f"lays aside {line['tile']}", "pass": lambda: "passes",
+                  "deal": lambda: f"dealt {' '.join(line['tiles'])}",
+                  "move": lambda: " -> ".join(str(p) for p in [line["from"], *line["path"]])}
+        return f"{who} {detail[kind]()}" if kind in detail else str(line)
+
+    def legal_words(self) -> str:
+        kinds = []
+        for action in self.state.legal_actions():
+            word = {Play: "play", Draw: "draw", Discard: "discard", Pass: "pass", Move: "move"}[type(action)]
+            if word not in kinds:
+                kinds.append(word)
+        return " or ".join(kinds) or "nothing"
+
+    def prompt(self, due: Due) -> str:
+        names = self.keeper.seats
+        if due.kind == "deal":
+            if due.seat is not None:
+                return f"deal to {names[due.seat]} ({due.count} tiles)> "
+            return f"deal onto {due.zone} ({due.count} tiles, bottom to top)> "
+        if due.kind == "open":
+            return f"tile turned up from {due.zone} for {list(due.cell or ())}> "
+        assert due.seat is not None
+        only = self._only_action(due)
+        hint = f" [Enter: {self.words(only)}]" if only is not None and self.interactive else ""
+        return f"{names[due.seat]}{hint}> "
+
+    def status(self) -> str:
+        """The running scores, the tiles held, the piles, and whose turn it is."""
+        state = self.state
+        rules = state.rules
+        counter = rules.match.counter
+        running = [total + gain for total, gain in zip(state.totals[counter], state.hand_gains[counter])]
+        held = state.tiles_held()
+        names = rules.tiles.names
+        seats = []
+        for seat, name in enumerate(self.keeper.seats):
+            part = f"{name} {running[seat]}"
+            if state.seat_zones:
+                part += f" ({held[seat]} {rules.term('held')})"
+            elif isinstance(state.figure, PieceBoard):
+                part += f" ({state.figure.alive[seat]} {rules.term('tiles')})"
+            seats.append(part)
+        piles = []
+        for zone, tiles in state.zones.items():
+            if rules.zones[zone].face_up and tiles:
+                piles.append(f"{zone} {names[tiles[-1]]} ({len(tiles)})")
+            else:
+                piles.append(f"{zone} {len(tiles)}")
+        head = (f"{rules.term('hand')} {state.hand_number} | {rules.term('score')}: " + ", ".join(seats)
+                + (" | " + ", ".join(piles) if piles else ""))
+        due = self.keeper.due()
+        if due.kind != "turn":
+            return head
+        seat = due.seat
+        assert seat is not None
+        mine = [f"{zone}: {' '.join(names[t] for t in per_seat[seat]) or '-'}"
+                for zone, per_seat in state.seat_zones.items()]
+        return head + f"\n{self.who(seat)} to {self.legal_words()}" + (f"; {'; '.join(mine)}" if mine else "")
+
+    def picture(self) -> str:
+        """The figure or the board as it lies now."""
+        state = self.state
+        figure = state.figure
+        if isinstance(figure, PieceBoard):
+            return state_board_text(state).rstrip("\n")
+        names = state.rules.tiles.names
+        laid = ", ".join(f"{list(cell)} {names[tile]} ({'up' if (cell[0] + cell[1]) % 2 == 0 else 'down'})"
+                         for cell, tile in figure.tile_at.items())
+        if not laid:
+            return "the figure is empty"
+        last = f"; last laid on {list(figure.last)}" if figure.last is not None else ""
+        return f"the figure, in the order laid: {laid}{last}"
+
+    def listing(self, due: Due, about: str) -> str:
+        """What ``?`` shows: the legal moves now, numbered (or a tile's cells, or a piece's moves)."""
+        state = self.state
+        names = state.rules.tiles.names
+        if due.kind == "deal":
+            where = self.who(due.seat) if due.seat is not None else due.zone
+            unseen = sorted(names[t] for t in self._pile_of_deal())
+            return f"{due.count} tiles are dealt to {where} now; the tiles not seen yet: {' '.join(unseen)}"
+        if due.kind == "open":
+            openers = sorted(names[t] for t in state.zones.get(due.zone or "", []))
+            return f"the tile turned up from {due.zone} opens the figure on {list(due.cell or ())}: one of " \
+                   f"{' '.join(openers)}"
+        legal = state.legal_actions()
+        if about:
+            points = read_points(about)
+            if points and len(points) == 1:
+                legal = [a for a in legal if type(a) is Move and a.origin == points[0]]
+            else:
+                tile = read_tile(about, state.rules.tiles)
+                legal = [a for a in legal if getattr(a, "tile", None) == tile]
+        self.choices = list(legal)
+        if not legal:
+            return "nothing of that is legal now; ? alone lists what is"
+        return "\n".join(f"{n:>3}. {self.words(a)}" for n, a in enumerate(legal, 1))
+
+    def _pile_of_deal(self) -> list[int]:
+        outcome = self.state.clone().sample_chance(random.Random(0))
+        tiles = getattr(outcome, "tiles", ())
+        return list(self.state.zones.get(self.state.locate(tiles[0]), [])) if tiles else []
+
+
+class _Asked(Exception):
+    """Not a refusal: the entry was a question, answered with a numbered list (the next entry picks)."""
+
+
+def _typed_line(state: GameState, action: Action) -> dict[str, Any]:
+    """The record line an action typed by the person would make (its seat the one to act)."""
+    names = state.rules.tiles.names
+    seat = state.current
+    if isinstance(action, Play):
+        return {"event": "play", "seat": seat, "tile": names[action.tile], "cell": list(action.cell)}
+    if isinstance(action, Draw):
+        return {"event": "draw", "seat": seat, "tile": names[action.tile] if action.tile is not None else ""}
+    if isinstance(action, Discard):
+        line = {"event": "discard", "seat": seat, "tile": names[action.tile]}
+        return {**line, "to": action.zone} if action.zone else line
+    if isinstance(action, Move):
+        return {"event": "move", "seat": seat, "from": list(action.origin), "path": [list(p) for p in action.path]}
+    return {"event": "pass", "seat": seat}
+
+
+# ---------------------------------------------------------------------- the command
+def keep_command(ruleset: str | None, seats: str | None, record: Path | None, resume: Path | None,
+                 options: dict[str, str], entries: Path | None, echo: Callable[[str], None],
+                 fail: Callable[..., Any]) -> int:
+    """``contack keep``: start or resume a record, then keep the game from the terminal, a pipe or a file."""
+    if resume is not None:
+        if ruleset is not None or seats is not None or record is not None or options:
+            fail("--resume FILE carries on a record as its header says: give no ruleset, --seats, --record "
+                 "or --option with it", 2)
+        try:
+            keeper = Keeper.resume(resume, echo)
+        except KeeperError as error:
+            fail(str(error), error.code)
+        echo(f"carrying on {resume}: {keeper.rules.title}, seats {', '.join(keeper.seats)}")
+    else:
+        if ruleset is None or seats is None:
+            fail("give a ruleset and --seats NAME,NAME,... (or --resume FILE)", 2)
+        try:
+            rules = load_rules(ruleset, options)
+        except RulesetError as error:
+            fail(str(error))
+        names = [name.strip() for name in seats.split(",")]
+        path = record or Path(f"{rules.id}-{datetime.now():%Y%m%d-%H%M%S}.jsonl")
+        try:
+            keeper = Keeper.start(rules, names, path, echo)
+        except KeeperError as error:
+            fail(str(error), error.code)
+        echo(f"keeping {rules.title} for {', '.join(names)}; the record is {path} (type help for the entries)")
+    try:
+        source: TextIO = sys.stdin if entries is None else entries.open(encoding="utf-8")
+    except OSError as error:
+        keeper.close()
+        fail(f"cannot read {entries}: {error.strerror or error}", 2)
+    interactive = entries is None and sys.stdin.isatty()
+    try:
+        return Table(keeper, _reader(source, interactive, echo), echo, interactive).run()
+    finally:
+        keeper.close()
+        if source is not sys.stdin:
+            source.close()
+
+
+def _reader(source: TextIO, interactive: bool, echo: Callable[[str], None]) -> Callable[[str], str | None]:
+    """Reading an entry: at a terminal with line editing, else a line of the pipe or file, shown after its prompt."""
+    if interactive:
+        try:
+            import readline  # noqa: F401 - gives input() line editing and history
+        except ImportError:
+            pass
+
+        def ask(prompt: str) -> str | None:
+            try:
+                return input(prompt)
+            except EOFError:
+                echo("")
+                return None
+
+        return ask
+
+    def read(prompt: str) -> str | None:
+        while True:
+            line = source.readline()
+            if not line:
+                return None
+            if line.strip() and not line.lstrip().startswith("# ") and line.strip() != "#":
+                echo(prompt + line.strip())
+                return line
+    return read
