@@ -184,7 +184,7 @@ def test_play_record_header(seed7: tuple[Path, str]) -> None:
     assert header["record"] == "contack-record/1"
     assert header["ruleset"] == "parker-1939"
     assert header["options"] == {"hands": 3, "hand_size": 5, "tile_penalty": 10, "sealed_hand": "unless-opening",
-                                 "opener_ties": "next-lowest"}
+                                 "target_after_pass": "last-tile", "opener_ties": "next-lowest"}
     assert header["seats"] == ["random"] * 4
     assert header["seed"] == 7
     assert all("event" in line for line in lines[1:])
@@ -245,7 +245,7 @@ def test_play_option_is_recorded_and_audited(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     lines = read_lines(record)
     assert lines[0]["options"] == {"hands": 2, "hand_size": 5, "tile_penalty": 7, "sealed_hand": "unless-opening",
-                                   "opener_ties": "next-lowest"}
+                                   "target_after_pass": "last-tile", "opener_ties": "next-lowest"}
     assert [line["number"] for line in lines if line.get("event") == "hand_end"] == [1, 2]
     assert "-- Hand 3" not in result.stdout
     code, verdict = audit_json(record)

@@ -555,7 +555,8 @@ def test_play_an_example_by_id_or_path_with_an_option_and_audit_it(reference: st
     header = read_lines(record)[0]
     assert header["ruleset"] == "going-out-bonus"
     assert header["options"] == {"hands": 2, "hand_size": 5, "tile_penalty": 10, "sealed_hand": "unless-opening",
-                                 "opener_ties": "next-lowest", "out_bonus": 40}
+                                 "target_after_pass": "last-tile", "opener_ties": "next-lowest",
+                                 "out_bonus": 40}
     audited = run_cli("audit", record)
     assert audited.exit_code == 0, audited.output
     assert "sound (going-out-bonus, 2 hands, finished" in audited.stdout
@@ -572,7 +573,7 @@ def test_show_lists_an_examples_options_with_values_and_defaults() -> None:
 
 @pytest.mark.parametrize(("option", "message"), [
     ("out_bonus=-1", "option out_bonus must be between 0 and 500, not -1"),
-    ("bonus=25", "unknown option 'bonus' (options of this ruleset: hand_size, hands, opener_ties, out_bonus, sealed_hand, tile_penalty)"),
+    ("bonus=25", "unknown option 'bonus' (options of this ruleset: hand_size, hands, opener_ties, out_bonus, sealed_hand, target_after_pass, tile_penalty)"),
 ])
 def test_bad_example_option_is_a_clear_error(option: str, message: str) -> None:
     result = run_cli("play", "going-out-bonus", "--seats", "random,random", "--option", option)

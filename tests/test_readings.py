@@ -158,3 +158,25 @@ def test_a_choice_option_is_no_name_a_formula_reads(tmp_path: Path) -> None:
                    "scoring: {score: {on_hand_end: 'sealed_hand'}}\n", encoding="utf-8")
     result = run_cli("rulesets", "validate", bad)
     assert result.exit_code == 1 and "unknown name 'sealed_hand'" in result.output, result.output
+
+
+# ------------------------------------------------------------------------- target_after_pass
+def test_a_pass_leaves_the_target_or_frees_it() -> None:
+    """000 says only that a player who cannot play "loses his turn": the target stays the last
+    tile played (the default), or, read the other way, the next player may play against any
+    exposed side until a tile is played again."""
+    freed = load_rules("parker-1939", {"target_after_pass": "any-exposed-side"})
+    actions = actions_until(PARKER, 3, lambda state, action: isinstance(action, Pass) and not state.is_chance_node()
+                            and state.passes == 1)
+    stays, frees = replayed(PARKER, 3, actions), replayed(freed, 3, actions)
+    last = stays.figure.free_next_to_last
+    assert all(a.cell in last or a.cell in stays.figure.openings for a in stays.legal_actions()
+               if isinstance(a, Play))
+    assert set(frees.figure.free_next_to_last) == set(frees.figure.demands) > set(last)
+    cells = {a.cell for a in frees.legal_actions() if isinstance(a, Play)}
+    assert cells <= set(frees.figure.demands)
+    # The next play closes the free choice again.
+    play = next((a for a in frees.legal_actions() if isinstance(a, Play)), None)
+    if play is not None:
+        frees.apply(play)
+        assert set(frees.figure.free_next_to_last) <= set(frees.figure.neighbours(play.cell))

@@ -80,6 +80,8 @@ class Rules:
         self.consequences = {}
         for kind, name in EVENT_NAMES.items():
             effects = [counter.effect_source(name, f"_counter{i}") for i, counter in enumerate(self.counters.values())]
+            if hasattr(self.placement, "effect_source"):
+                effects.append(self.placement.effect_source(name, "_placement"))
             endings = [(ending.key, ending.condition_source(f"_ending{i}", self), ending.went_out)
                        for i, ending in enumerate(self.hand_end) if kind in ending.after]
             self.consequences[kind] = compile_consequences(effects, endings, f"after_{name}")

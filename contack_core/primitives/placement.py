@@ -33,7 +33,9 @@ class ContactPlacement(Primitive):
     tile played, and ``openings``, every empty cell touching at least
     ``opening_min_contacts`` tiles, wherever it is (1: any exposed side of the figure).
     Default: both (Parker's ordinary play and its Opportunity Plays); ``[next-to-last]``
-    alone allows no opportunity play. Each touching pair of edges must have the same colour (``colours_must_match``) and
+    alone allows no opportunity play. ``after_pass``: a pass leaves the target the last tile
+    played (``last-tile``, the default), or frees it (``any-exposed-side``: until the next
+    play, every empty cell touching the figure counts as next to the last tile). Each touching pair of edges must have the same colour (``colours_must_match``) and
     satisfy ``contact`` (``a`` is the new tile's number, ``b`` the touched one's); a pair
     satisfying ``counting`` scores ``points``. Expressions are tabulated over the tile
     numbers at load, and each empty cell's demand is kept incrementally, so finding the
@@ -49,6 +51,7 @@ class ContactPlacement(Primitive):
             "cells": {"type": "array", "items": {"enum": ["next-to-last", "openings"]}, "minItems": 1,
                       "uniqueItems": True},
             "opening_min_contacts": {"type": ["integer", "string"]},
+            "after_pass": {"enum": ["last-tile", "any-exposed-side"]},
             "colours_must_match": {"type": "boolean"},
             "contact": {"type": ["string", "boolean"]},
             "counting": {"type": ["string", "boolean"]},
@@ -75,6 +78,7 @@ class ContactPlacement(Primitive):
                                  "opening_min_contacts")
         if "openings" not in cells:
             self.opening_min = NO_OPENINGS
+        self.pass_frees_target = self.params.get("after_pass", "last-tile") == "any-exposed-side"
         self.colours_must_match: bool = self.params.get("colours_must_match", True)
         self.contact_ok = context.table(self.params["contact"], domain, "contact")
         self.counting = context.table(self.params.get("counting", False), domain, "counting")
@@ -165,6 +169,15 @@ class ContactPlacement(Primitive):
                     cells.append(cell)
             figure.legal_cells = cells
         return cells
+
+    def effect_source(self, kind: str, prefix: str) -> Source:
+        """What follows an event of ``kind`` on the figure, as statements over ``_state`` (for
+        the ruleset's compiled program): with ``after_pass: any-exposed-side``, a pass makes
+        every exposed cell one the next play may go to."""
+        if kind != "pass" or not self.pass_frees_target or not self.last_played:
+            return Source("")
+        return Source("_state.figure.free_next_to_last = _list(_state.figure.demands)\n"
+                      "_state.figure.legal_cells = None", {"_list": list})
 
     def sealed_source(self) -> Source:
         """"No legal cell is left" as a Python expression over ``_state``, for compiled
