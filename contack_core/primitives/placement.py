@@ -35,7 +35,9 @@ class ContactPlacement(Primitive):
     Default: both (Parker's ordinary play and its Opportunity Plays); ``[next-to-last]``
     alone allows no opportunity play. ``after_pass``: a pass leaves the target the last tile
     played (``last-tile``, the default), or frees it (``any-exposed-side``: until the next
-    play, every empty cell touching the figure counts as next to the last tile). Each touching pair of edges must have the same colour (``colours_must_match``) and
+    play, every empty cell touching the figure counts as next to the last tile).
+
+    Each touching pair of edges must have the same colour (``colours_must_match``) and
     satisfy ``contact`` (``a`` is the new tile's number, ``b`` the touched one's); a pair
     satisfying ``counting`` scores ``points``. Expressions are tabulated over the tile
     numbers at load, and each empty cell's demand is kept incrementally, so finding the
