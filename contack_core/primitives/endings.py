@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from contack_core.engine.events import Discarded, Drew, Event, Moved, Passed, Played
 from contack_core.engine.rules import EVENT_KINDS, EVENT_NAMES
 from contack_core.engine.values import EVENT_BINDINGS, EVENT_VALUES, VALUE_BINDINGS, play_values
-from contack_core.language.expressions import formula_constants
 from contack_core.language.programs import Source, formula
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
@@ -138,7 +137,7 @@ class Condition(HandEnding):
         if len(kinds) == 1:
             colours = context.tiles.colours if context.tiles is not None else ()
             self.values.update(play_values(colours) if kinds[0] == "play" else EVENT_VALUES[kinds[0]])
-        self.constants = formula_constants(context.options)
+        self.constants = context.constants
         self.when = self.params["when"]
         context.expression(self.when, self.values, "when")  # refused here, with its line
         self.after = tuple(kind for kind, name in EVENT_NAMES.items() if name in kinds)  # type: ignore[misc]

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from contack_core.engine.values import VALUE_BINDINGS
-from contack_core.language.expressions import formula_constants
 from contack_core.language.programs import compile_value
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
@@ -89,8 +88,7 @@ class FixedHands(SidesMatch):
         if ends_when is not None:
             values = context.state_values(per_seat=False)
             context.expression(ends_when, values, "ends_when")  # refused here, with its line
-            self.ends_when = compile_value("ends_when", ends_when, values, formula_constants(context.options),
-                                           VALUE_BINDINGS)
+            self.ends_when = compile_value("ends_when", ends_when, values, context.constants, VALUE_BINDINGS)
 
     def game_over(self, state: GameState) -> bool:
         results = state.hand_results

@@ -61,6 +61,11 @@ class BuildContext:
     #: The ruleset's ``players`` range (min, max), for checks that depend on the seat count.
     players: tuple[int, int] | None = None
 
+    @property
+    def constants(self) -> dict[str, Any]:
+        """The option values formulas read by name (numbers and on/off switches)."""
+        return formula_constants(self.options)
+
     def state_values(self, per_seat: bool = True) -> dict[str, str]:
         """What a formula about the state may read, each name with the engine's expression for
         it (see :mod:`contack_core.engine.values`); the zones are those built so far."""
@@ -79,7 +84,7 @@ class BuildContext:
         try:
             if whole_number:
                 booleans = TRUE_FALSE_VALUES | {name for name, value in self.options.items() if isinstance(value, bool)}
-                require_whole_number(source, [*names, *formula_constants(self.options)], booleans)
+                require_whole_number(source, [*names, *self.constants], booleans)
             return self.compile(source, names)
         except ExpressionError as error:
             raise PrimitiveError(str(error), key) from None

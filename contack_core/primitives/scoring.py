@@ -24,7 +24,6 @@ from contack_core.engine.values import (
     play_values,
     transfer,
 )
-from contack_core.language.expressions import formula_constants
 from contack_core.language.programs import Source, compile_per_seat, formula
 from contack_core.primitives.registry import BuildContext, Primitive
 
@@ -125,7 +124,7 @@ class Counter(ScoreKeeper):
         low, high = context.players or (1, 1)
         for seats in range(low, high + 1):
             context.evaluate(self._initial, {"seats": seats}, "initial")
-        self.constants = formula_constants(context.options)
+        self.constants = context.constants
         colours = context.tiles.colours if context.tiles is not None else ()
         #: For each kind of event and for hand_end/game_end: every name a formula may read
         #: there, with the engine's expression for it.
