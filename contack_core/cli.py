@@ -244,13 +244,15 @@ def play(
         observers.append(RecordWriter(stream, header_for(rules, names, seed, specs, record)))
     budget = Budget(time_per_move=time_limit or None)
     try:
-        play_game(rules, players, seed, observers, budget=budget, fault_policy=fault)
+        state = play_game(rules, players, seed, observers, budget=budget, fault_policy=fault)
     finally:
         _close_all(players)
         if stream is not None:
             stream.close()
     if record is not None:
-        typer.echo(f"record written to {record}")
+        typer.echo(f"record written to {record}" + (" (up to the error)" if state.ruleset_error else ""))
+    if state.ruleset_error is not None:
+        fail(str(state.ruleset_error))
 
 
 def _close_all(players: list[Player]) -> None:

@@ -20,6 +20,7 @@ from contack_core.boards.lattice import parse_cell
 from contack_core.boards.tiles import UnknownTile
 from contack_core.engine.actions import Deal, Discard, Draw, IllegalAction, Move, Pass, Play, Shuffle
 from contack_core.engine.events import ChipsMoved, Event, Moved, Played
+from contack_core.engine.ruleset_faults import ruleset_fault
 from contack_core.engine.state import GameState
 from contack_core.language.documents import find_ruleset
 from contack_core.language.problems import RulesetError
@@ -156,6 +157,8 @@ class _Auditor:
                 self._fault(data)
         except (IllegalAction, UnknownTile, ValueError) as error:
             raise _Unsound(line.number, str(error)) from None
+        except Exception as error:  # noqa: BLE001 - a formula of the ruleset failing is told as such
+            raise _ruleset_failure(error, line.number, state) from None
         if len(state.hand_results) > hands_before:  # this line's event ended a hand
             result = state.hand_results[-1]
             self.ended_hand = (result.number, result.reason)
@@ -328,6 +331,13 @@ class _Auditor:
             hands=len(state.hand_results) if state else 0, events=self.events,
             totals=state.scores() if state else None, winners=state.winners() if finished and state else None,
         )
+
+
+def _ruleset_failure(error: Exception, line: int, state: GameState) -> Exception:
+    """What to raise when replaying a line raised ``error``: the ruleset's own failure (a
+    formula of it failing on this position) as this line's verdict, anything else as it is."""
+    fault = ruleset_fault(error, state.rules)
+    return error if fault is None else _Unsound(line, str(fault))
 
 
 def _chips_due(chips: Event) -> tuple[Any, Any, int, str]:
