@@ -918,15 +918,28 @@ def test_record_game_end_before_the_game_is_over(base_record: list[dict], tmp_pa
     assert_unsound_at(dump(tmp_path, lines), i + 2, "not over")
 
 
+def assert_cannot_audit(path: Path, *needles: str) -> dict:
+    """Exit 2: the record's ruleset cannot be found or loaded, so it cannot be audited at all."""
+    result, verdict = audit_verdict(path)
+    assert result.exit_code == 2 and verdict["ruleset_unavailable"] is True and verdict["valid"] is False, verdict
+    for needle in needles:
+        assert needle in verdict["error"], verdict["error"]
+    text = run("audit", path)
+    assert text.exit_code == 2 and text.output.startswith(f"{path}: cannot audit: "), text.output
+    assert "Traceback" not in text.output
+    return verdict
+
+
 def test_record_header_names_an_unknown_ruleset(base_record: list[dict], tmp_path: Path) -> None:
-    """Decision: the header is what names the ruleset, so the fault is on line 1."""
+    """The header's ruleset cannot be found: exit 2, saying so and how to point at it."""
     lines = [dict(line) for line in base_record]
     lines[0]["ruleset"] = "nosuch"
-    assert_unsound_at(dump(tmp_path, lines), 1, "nosuch")
+    assert_cannot_audit(dump(tmp_path, lines), "cannot find the ruleset 'nosuch'", "--ruleset FILE")
 
 
 def test_record_header_names_a_broken_ruleset_file(base_record: list[dict], tmp_path: Path) -> None:
-    write(tmp_path / "broken.yaml", """\
+    """It cannot be loaded: exit 2, saying where it fails, quoting nothing of it."""
+    broken = write(tmp_path / "broken.yaml", """\
         extends: parker-1939
         id: broken
         placement:
@@ -934,7 +947,23 @@ def test_record_header_names_a_broken_ruleset_file(base_record: list[dict], tmp_
         """)
     lines = [dict(line) for line in base_record]
     lines[0]["ruleset"] = "broken.yaml"
-    assert_unsound_at(dump(tmp_path, lines), 1, "broken.yaml", "'c'")
+    verdict = assert_cannot_audit(dump(tmp_path, lines), "cannot load the ruleset 'broken.yaml'", f"{broken}:4:3")
+    assert "a == c" not in verdict["error"] and "'c'" not in verdict["error"]
+
+
+def test_auditing_a_record_never_echoes_the_file_its_header_names(base_record: list[dict], tmp_path: Path) -> None:
+    """A record may come from anyone and name any YAML file: the audit says that it does not
+    load and where, and nothing it holds (a schema message would quote the value)."""
+    secret = tmp_path / "settings.yaml"
+    secret.write_text("extends: parker-1939\nid: x\ntitle: X\nplayers: hunter2-password\n"
+                      "token: 8f14e45fceea167a\n", encoding="utf-8")
+    lines = [dict(line) for line in base_record]
+    lines[0]["ruleset"] = str(secret)  # an absolute path: found wherever the record is
+    (tmp_path / "elsewhere").mkdir()
+    record = dump(tmp_path / "elsewhere", lines)
+    verdict = assert_cannot_audit(record, f"{secret}:4:1", "2 problems")
+    text = run("audit", record).output + json.dumps(verdict)
+    assert "hunter2" not in text and "8f14e45" not in text and "token" not in text
 
 
 def test_record_header_names_a_ruleset_that_crashes_the_loader(base_record: list[dict], tmp_path: Path) -> None:
@@ -946,7 +975,8 @@ def test_record_header_names_a_ruleset_that_crashes_the_loader(base_record: list
         """)
     lines = [dict(line) for line in base_record]
     lines[0]["ruleset"] = "zero.yaml"
-    assert_unsound_at(dump(tmp_path, lines), 1, "zero.yaml")
+    verdict = assert_cannot_audit(dump(tmp_path, lines), "zero.yaml")
+    assert "a // 0" not in verdict["error"]
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import itertools
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -86,6 +87,75 @@ def formula_constants(options: Mapping[str, Any]) -> dict[str, Any]:
     """The option values a formula may read by name: the numbers and switches (a choice
     option's value is a word, which formulas cannot hold; its choice patches the ruleset)."""
     return {name: value for name, value in options.items() if isinstance(value, (int, float, bool))}
+
+
+def canonical_formula(text: str, constants: Mapping[str, Any]) -> Any:
+    """A formula as the engine runs it, for fingerprints: each name in ``constants`` replaced
+    by its value and the tree written out in a fixed prefix form of this module's own (so
+    ``-tile_penalty*tiles_held`` with a tile_penalty of 10 and ``-10 * (tiles_held)`` come
+    out the same, on any Python), a lone constant as its value (``hand_size`` is 5), a lone
+    name as itself. Text that is not a formula comes back as it is, and so does a hyphenated
+    name (``fixed-hands``, ``next-to-last``), whatever options there are."""
+    if len(text) > MAX_EXPRESSION_CHARS or _HYPHENATED.fullmatch(text):
+        return text
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return text
+    if _depth_exceeds(tree, MAX_EXPRESSION_DEPTH):
+        return text
+    body = tree.body
+    if isinstance(body, ast.Name):
+        return constants.get(body.id, body.id)
+    if isinstance(body, ast.Constant):
+        return body.value
+    try:
+        return _prefix(body, constants)
+    except _NotAFormula:
+        return text
+
+
+#: A name such as a primitive's, a zone's or a choice's: words joined by hyphens, no spaces.
+_HYPHENATED = re.compile(r"[A-Za-z_]\w*(?:-\w+)+")
+
+
+class _NotAFormula(Exception):
+    pass
+
+
+def _prefix(node: ast.AST, constants: Mapping[str, Any]) -> str:
+    """``node`` in prefix form: ``(Add a 5)``, ``(Compare (Add a b) Eq 0)``, names bound."""
+    def inner(*parts: Any) -> str:
+        return "(" + " ".join(part if isinstance(part, str) else _prefix(part, constants) for part in parts) + ")"
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool)):
+        return repr(node.value)
+    if isinstance(node, ast.Name):
+        return repr(constants[node.id]) if node.id in constants else node.id
+    if isinstance(node, ast.BinOp):
+        return inner(type(node.op).__name__, node.left, node.right)
+    if isinstance(node, ast.UnaryOp):
+        return inner(type(node.op).__name__, node.operand)
+    if isinstance(node, ast.BoolOp):
+        return inner(type(node.op).__name__, *node.values)
+    if isinstance(node, ast.Compare):
+        return inner("Compare", node.left, *(part for op, right in zip(node.ops, node.comparators)
+                                             for part in (type(op).__name__, right)))
+    if isinstance(node, ast.IfExp):
+        return inner("If", node.test, node.body, node.orelse)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+        return inner(node.func.id, *node.args)
+    raise _NotAFormula
+
+
+def _depth_exceeds(tree: ast.AST, limit: int) -> bool:
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return False
 
 
 class ExpressionError(ValueError):
