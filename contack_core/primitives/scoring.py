@@ -218,7 +218,7 @@ def check_domains(context: BuildContext, key: str, expression: Expression) -> No
     tiles, players = context.tiles, context.players
     if tiles is None or players is None:
         return
-    count, sides = len(tiles.values), len(tiles.colours)
+    count, sides = len(tiles.values), max((len(edges) for edges in tiles.values), default=0)
     domains = {"tiles_held": range(count + 1), "figure_tiles": range(count + 1), "went_out": (0, 1),
                "seats": range(players[0], players[1] + 1), "contacts": range(sides + 1),
                "counting": range(sides + 1), "matching": range(sides + 1), "opportunity": (False, True)}
