@@ -34,6 +34,7 @@ SAFE_FUNCTIONS: Mapping[str, Callable[..., Any]] = {"min": min, "max": max, "abs
 #: number fails as surely as ``min()``, so both are refused at load.
 _ARITY: Mapping[str, tuple[int, int | None]] = {"min": (2, None), "max": (2, None), "abs": (1, 1)}
 
+
 def bounded_pow(base: Any, exponent: Any) -> Any:
     """``base ** exponent``, refused when the exponent or the number it makes is too large
     (:data:`MAX_EXPONENT`, :data:`MAX_POWER_BITS`): a formula may not hang the loader or a game."""
@@ -100,9 +101,8 @@ def canonical_formula(text: str, constants: Mapping[str, Any]) -> Any:
         return text
     try:
         tree = ast.parse(text.strip(), mode="eval")
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return text
-    if _depth_exceeds(tree, MAX_EXPRESSION_DEPTH):
+        _check_size(tree, text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # an ExpressionError is a ValueError
         return text
     body = tree.body
     if isinstance(body, ast.Name):
@@ -146,16 +146,6 @@ def _prefix(node: ast.AST, constants: Mapping[str, Any]) -> str:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
         return inner(node.func.id, *node.args)
     raise _NotAFormula
-
-
-def _depth_exceeds(tree: ast.AST, limit: int) -> bool:
-    stack = [(tree, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > limit:
-            return True
-        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
-    return False
 
 
 class ExpressionError(ValueError):

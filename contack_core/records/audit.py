@@ -124,7 +124,7 @@ class _Auditor:
         self.ruleset = reference
         rules = _load_named_ruleset(reference, data.get("options") or {}, self.path, self.ruleset_file)
         self.digests = (data.get("ruleset_digest"), rules.digest())
-        self.ruleset_changed = not _digests_match(data.get("ruleset_digest"), rules)
+        self.ruleset_changed = not _digests_match(*self.digests, rules)
         try:
             self.state = GameState(rules, len(data["seats"]))
         except ValueError as error:
@@ -385,10 +385,10 @@ def _load_named_ruleset(reference: str, options: dict[str, Any], record: Path, g
             f"{first.column}; `contack rulesets validate {source}` lists them)") from None
 
 
-def _digests_match(recorded: str | None, rules: Any) -> bool:
-    """Whether a header's digest is that of ``rules``: as digests are made now, or as they
-    were made before they covered the resolved rules only (the same rules, not a change)."""
-    return recorded is None or recorded in (rules.digest(), text_digest(rules.document, rules.options))
+def _digests_match(recorded: str | None, now: str, rules: Any) -> bool:
+    """Whether a header's digest is ``now``, that of ``rules``, or ``rules``' digest as it was
+    made before it covered the resolved rules only (the same rules, not a change)."""
+    return recorded is None or recorded == now or recorded == text_digest(rules.document, rules.options)
 
 
 def _changed_text(recorded: str | None, now: str | None) -> str:
