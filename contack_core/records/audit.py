@@ -52,7 +52,11 @@ class Verdict:
     ruleset_changed: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return attrs.asdict(self)
+        """The verdict as ``--json`` prints it: both digests only where the header has one."""
+        data = attrs.asdict(self)
+        if self.recorded_digest is None:
+            del data["ruleset_digest"], data["recorded_digest"]
+        return data
 
 
 class RulesetUnavailable(Exception):
@@ -63,10 +67,11 @@ class RulesetUnavailable(Exception):
 
 
 class _Unsound(Exception):
-    def __init__(self, line: int, message: str) -> None:
+    def __init__(self, line: int, message: str, suggest: bool = True) -> None:
         super().__init__(message)
         self.line = line
         self.message = message
+        self.suggest = suggest  # False when the ruleset itself fails here: no legal events to offer
 
 
 def audit_record(path: Path, ruleset: Path | None = None) -> Verdict:
@@ -81,16 +86,17 @@ def audit_record(path: Path, ruleset: Path | None = None) -> Verdict:
             auditor.check(line)
     except _Unsound as fault:
         verdict = auditor.verdict(fault.line, fault.message)
-        if fault.line > 1 and line.data is not None:
-            verdict = attrs.evolve(verdict, suggestions=nearest_events(_state_before(path, fault.line), line.data))
+        if fault.suggest and fault.line > 1 and line.data is not None:
+            verdict = attrs.evolve(verdict, suggestions=nearest_events(_state_before(path, fault.line, ruleset),
+                                                                           line.data))
         return verdict
     return auditor.verdict(None, None)
 
 
-def _state_before(path: Path, number: int) -> GameState:
+def _state_before(path: Path, number: int, ruleset: Path | None = None) -> GameState:
     """The audited position just before line ``number`` of a record sound up to it."""
     header, lines = read_record(path)
-    auditor = _Auditor(path)
+    auditor = _Auditor(path, ruleset)
     auditor.start(header)
     for line in lines:
         if line.number >= number:
@@ -399,7 +405,7 @@ def _ruleset_failure(error: Exception, line: int, state: GameState) -> Exception
     """What to raise when replaying a line raised ``error``: the ruleset's own failure (a
     formula of it failing on this position) as this line's verdict, anything else as it is."""
     fault = ruleset_fault(error, state.rules)
-    return error if fault is None else _Unsound(line, str(fault))
+    return error if fault is None else _Unsound(line, str(fault), suggest=False)
 
 
 def _chips_due(chips: Event) -> tuple[Any, Any, int, str]:
