@@ -25,7 +25,7 @@ from contack_core.language.documents import find_ruleset, read_document, shipped
 from contack_core.language.options import choose_options
 from contack_core.language.problems import RulesetError
 from contack_core.primitives.loading import load_rules
-from contack_core.records.audit import audit_record
+from contack_core.records.audit import RulesetUnavailable, Verdict, audit_record
 from contack_core.records.format import RecordWriter, UnreadableRecord, header_for
 from contack_core.records.narration import Narrator
 from tournaments.cli import app as tournament_app
@@ -244,13 +244,15 @@ def play(
         observers.append(RecordWriter(stream, header_for(rules, names, seed, specs, record)))
     budget = Budget(time_per_move=time_limit or None)
     try:
-        play_game(rules, players, seed, observers, budget=budget, fault_policy=fault)
+        state = play_game(rules, players, seed, observers, budget=budget, fault_policy=fault)
     finally:
         _close_all(players)
         if stream is not None:
             stream.close()
     if record is not None:
-        typer.echo(f"record written to {record}")
+        typer.echo(f"record written to {record}" + (" (up to the error)" if state.ruleset_error else ""))
+    if state.ruleset_error is not None:
+        fail(str(state.ruleset_error))
 
 
 def _close_all(players: list[Player]) -> None:
@@ -266,12 +268,23 @@ def _close_all(players: list[Player]) -> None:
 def audit(
     records: list[Path],
     as_json: Annotated[bool, typer.Option("--json", help="Print each verdict as one JSON object.")] = False,
+    ruleset: Annotated[Path | None, typer.Option(
+        help="Audit under this ruleset file instead of the one the header names (a ruleset that has moved).")] = None,
 ) -> None:
-    """Replay records under their rulesets and check every line. Exit 0 sound, 1 unsound, 2 unreadable."""
+    """Replay records under their rulesets and check every line. Exit 0 sound, 1 unsound, 2 unreadable
+    (or its ruleset cannot be found or loaded)."""
     worst = 0
     for path in records:
         try:
-            verdict = audit_record(path)
+            verdict = audit_record(path, ruleset)
+        except RulesetUnavailable as error:
+            worst = 2
+            if as_json:
+                typer.echo(json.dumps({"file": str(path), "valid": False, "line": None, "error": str(error),
+                                       "finished": False, "ruleset_unavailable": True}))
+            else:
+                typer.echo(f"{path}: cannot audit: {error}", err=True)
+            continue
         except UnreadableRecord as error:
             worst = 2
             if as_json:
@@ -286,7 +299,8 @@ def audit(
             typer.echo(json.dumps({"file": str(path), **verdict.to_json()}))
         elif verdict.valid:
             state = "finished" if verdict.finished else "not finished"
-            typer.echo(f"{path}: sound ({verdict.ruleset}, {verdict.hands} hand{'s' if verdict.hands != 1 else ''}, {state}; totals {verdict.totals})")
+            typer.echo(f"{path}: sound ({verdict.ruleset}, {verdict.hands} hand{'s' if verdict.hands != 1 else ''}, "
+                       f"{state}; totals {verdict.totals})" + _changed_note(verdict))
         else:
             typer.echo(f"{path}:{verdict.line}: unsound: {verdict.error}")
             for n, line in enumerate(verdict.suggestions):
@@ -308,6 +322,14 @@ def keep(
     from contack_core.records.table import keep_command
 
     raise typer.Exit(keep_command(ruleset, seats, record, resume, parse_options(option), entries, typer.echo, fail))
+
+
+def _changed_note(verdict: Verdict) -> str:
+    """What a sound verdict adds when the ruleset has changed since the record was made."""
+    if not verdict.ruleset_changed:
+        return ""
+    return (f"; but the ruleset has changed since this record was made (its digest was {verdict.recorded_digest}, "
+            f"it is {verdict.ruleset_digest} now)")
 
 
 @app.command("replay")

@@ -124,6 +124,8 @@ def play_one(plan: Plan, game: GameSpec) -> GameResult:
                 player.close()
             except Exception:  # a bot that fails to close must not take the batch down
                 pass
+    if state.ruleset_error is not None:  # a formula of the ruleset failed: nobody's seat is at fault
+        return _error(game, str(state.ruleset_error), start, stream)
     faults = tuple(_fault_dict(fault) for fault in state.faults)
     if state.forfeited_by is not None:
         return _forfeit(game, seats, state.forfeited_by, faults, start, stream)

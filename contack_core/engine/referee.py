@@ -25,6 +25,7 @@ from contack_core.engine.actions import Action, Draw, IllegalAction, Pass, Shuff
 from contack_core.engine.bots import UNLIMITED, Budget, MoveTimeout, Player
 from contack_core.engine.events import Event, HandResult
 from contack_core.engine.rules import Rules
+from contack_core.engine.ruleset_faults import RulesetFault, ruleset_fault
 from contack_core.engine.state import GameState
 
 FAULT_POLICIES = ("pass", "forfeit")
@@ -57,19 +58,23 @@ class Fault:
 class RefereedGame(GameState):
     """The state of a game played by :func:`play_game`: the rules' state, plus the faults
     committed and the seat that forfeited (the game is then over, and the winners are the
-    best of the other seats)."""
+    best of the other seats), or the ruleset's own failure that stopped it (then nobody wins)."""
 
-    __slots__ = ("faults", "forfeited_by")
+    __slots__ = ("faults", "forfeited_by", "ruleset_error")
 
     def __init__(self, rules: Rules, seat_count: int) -> None:
         super().__init__(rules, seat_count)
         self.faults: list[Fault] = []
         self.forfeited_by: int | None = None
+        #: A formula of the ruleset that failed in play: the game stopped there, no seat at fault.
+        self.ruleset_error: RulesetFault | None = None
 
     def is_over(self) -> bool:
-        return self.over or self.forfeited_by is not None
+        return self.over or self.forfeited_by is not None or self.ruleset_error is not None
 
     def winners(self) -> list[int]:
+        if self.ruleset_error is not None:
+            return []
         if self.forfeited_by is None:
             return super().winners()
         scores = self.scores()
@@ -86,7 +91,8 @@ def seat_seed(seed: int | None, seat: int) -> int | None:
 def play_game(rules: Rules, players: Sequence[Player], seed: int | None,
               observers: Sequence[Any] = (), budget: Budget | None = None,
               fault_policy: str = "pass") -> RefereedGame:
-    """Play one complete game (or until a seat forfeits) and return its final state.
+    """Play one complete game (or until a seat forfeits, or a formula of the ruleset fails:
+    then ``state.ruleset_error`` says where, and no seat is charged) and return its final state.
 
     Calls each player's ``start_game``, ``choose``, ``observe`` and ``end_game``; never
     ``close`` (the caller owns the players and may play them again).
@@ -97,6 +103,28 @@ def play_game(rules: Rules, players: Sequence[Player], seed: int | None,
     rng = random.Random(seed)
     state = RefereedGame(rules, len(players))
     referee = _Referee(state, players, budget, fault_policy, [o for o in observers if hasattr(o, "fault")])
+    try:
+        _play(state, players, rng, observers, referee)
+    except Exception as error:  # noqa: BLE001 - a ruleset's failure ends the game; anything else is raised
+        fault = ruleset_fault(error, rules)
+        if fault is None:
+            raise
+        state.ruleset_error = fault
+    for seat, player in enumerate(players):
+        try:
+            player.end_game(state)
+        except _BOT_ERRORS as error:
+            referee.fault(seat, f"end_game raised {_error_text(error)}", "raised")
+    for observer in observers:
+        observer.game_ended(state)
+    return state
+
+
+def _play(state: RefereedGame, players: Sequence[Player], rng: random.Random, observers: Sequence[Any],
+          referee: _Referee) -> None:
+    """The moves of a game, from its start to its end or a forfeit."""
+    rules = state.rules
+    budget = referee.budget
     seat_count = len(players)
     for seat, player in enumerate(players):
         player.budget = budget
@@ -159,14 +187,6 @@ def play_game(rules: Rules, players: Sequence[Player], seed: int | None,
             results_seen += 1
             for observer in observers:
                 observer.hand_ended(state, result)
-    for seat, player in enumerate(players):
-        try:
-            player.end_game(state)
-        except _BOT_ERRORS as error:
-            referee.fault(seat, f"end_game raised {_error_text(error)}", "raised")
-    for observer in observers:
-        observer.game_ended(state)
-    return state
 
 
 def _error_text(error: BaseException) -> str:
@@ -220,12 +240,21 @@ class _Referee:
         self._record(Fault(seat, reason, kind, "pass"))
         return substitute
 
+    def not_the_seats(self, error: BaseException) -> None:
+        """Raise the ruleset's fault when a formula of the ruleset caused ``error``: the game
+        ends as the ruleset's error, and the seat is not charged with it."""
+        fault = ruleset_fault(error, self.state.rules)
+        if fault is not None:
+            raise fault from None
+
     def raised(self, seat: int, error: BaseException) -> Action | None:
+        self.not_the_seats(error)
         if isinstance(error, MoveTimeout):  # a player that keeps the clock itself ran out of it
             return self.move_fault(seat, str(error), "timeout")
         return self.move_fault(seat, f"choose raised {_error_text(error)}", "raised")
 
     def illegal(self, seat: int, action: object, error: Exception) -> Action | None:
+        self.not_the_seats(error)
         why = str(error) if isinstance(error, IllegalAction) else _error_text(error)
         return self.move_fault(seat, f"illegal action {_action_text(self.state, action)}: {why}", "illegal")
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,6 +11,7 @@ import attrs
 from contack_core.boards.lattice import Figure
 from contack_core.boards.tiles import TileSet
 from contack_core.engine.actions import Action, Play
+from contack_core.engine.digests import rules_digest
 from contack_core.engine.events import Discarded, Drew, Moved, Passed, Played
 from contack_core.engine.values import VALUE_BINDINGS, state_values
 from contack_core.language.expressions import formula_constants
@@ -98,9 +97,9 @@ class Rules:
         return self.board.new_position(self, self.players[0] if seat_count is None else seat_count)
 
     def digest(self) -> str:
-        """A fingerprint of the resolved rules and options (stored in record headers)."""
-        blob = json.dumps({"rules": self.document, "options": self.options}, sort_keys=True, default=str)
-        return "sha256:" + hashlib.sha256(blob.encode()).hexdigest()[:16]
+        """A fingerprint of the rules as the engine runs them with these options (stored in
+        record headers; see :mod:`contack_core.engine.digests`)."""
+        return rules_digest(self.document, self.options)
 
     def term(self, key: str) -> str:
         return str(self.terms.get(key, DEFAULT_TERMS.get(key, key)))

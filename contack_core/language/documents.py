@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,13 @@ from typing import Any
 import attrs
 import yaml
 
+from contack_core.language.limits import (
+    MAX_EXTENDS_CHAIN,
+    MAX_RULESET_BYTES,
+    MAX_YAML_ALIASES,
+    MAX_YAML_DEPTH,
+    MAX_YAML_NODES,
+)
 from contack_core.language.problems import KeyPath, Mark, Problem, RulesetError
 
 
@@ -81,19 +89,128 @@ def find_ruleset(reference: str, relative_to: Path | None = None) -> Path:
 
 
 # --------------------------------------------------------------------------- YAML with marks
+try:  # libyaml's parser when PyYAML was built with it (about six times faster), else PyYAML's own
+    from yaml._yaml import CParser as _Parser
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml.parser import Parser as _PythonParser
+    from yaml.reader import Reader
+    from yaml.scanner import Scanner
+
+    class _Parser(Reader, Scanner, _PythonParser):  # type: ignore[no-redef]
+        def __init__(self, stream: str) -> None:
+            Reader.__init__(self, stream)
+            Scanner.__init__(self)
+            _PythonParser.__init__(self)
+
+
+class _BoundedLoader(yaml.composer.Composer, _Parser, yaml.constructor.SafeConstructor,  # type: ignore[misc]
+                     yaml.resolver.Resolver):
+    """Safe YAML composed in Python over the parser's events, refusing, at the place it
+    happens and before any of it is built, a file nested deeper than :data:`MAX_YAML_DEPTH`,
+    with more aliases than :data:`MAX_YAML_ALIASES`, or with more than :data:`MAX_YAML_NODES`
+    keys, values and items. Both bounds count every alias as the whole of what it repeats
+    (each node's size and height are kept as it is composed), so a "billion laughs" is
+    refused at the alias that passes the limit."""
+
+    def __init__(self, text: str) -> None:
+        _Parser.__init__(self, text)
+        yaml.constructor.SafeConstructor.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
+        yaml.composer.Composer.__init__(self)
+        self.aliases = 0
+        self.depth = 0  # of the node being composed (the top-level mapping is 1)
+        self.reach = 0  # the deepest level the node being composed reaches, its aliases expanded
+        self.expanded = 0  # nodes so far, aliases expanded
+        #: Each composed node's size and height, aliases expanded, by id (the node lives as long as the loader).
+        self.measures: dict[int, tuple[int, int]] = {}
+        self.flattened: set[int] = set()
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            self.aliases += 1
+            if self.aliases > MAX_YAML_ALIASES:
+                raise _too_much(f"more than {MAX_YAML_ALIASES} aliases", "MAX_YAML_ALIASES", event.start_mark)
+            node = super().compose_node(parent, index)
+            measure = self.measures.get(id(node))
+            if measure is None:
+                raise yaml.MarkedYAMLError(problem=f"the alias *{event.anchor} is inside what it names: it would "
+                                                   f"repeat without end", problem_mark=event.start_mark)
+            self._count(measure[0], event.start_mark)
+            self._reach(self.depth + measure[1], event.start_mark)
+            return node  # type: ignore[no-any-return]
+        self._count(1, event.start_mark)
+        before, outer_reach = self.expanded - 1, self.reach
+        self.depth += 1
+        self._reach(self.depth, event.start_mark)
+        node = super().compose_node(parent, index)
+        self.measures[id(node)] = (self.expanded - before, self.reach - self.depth + 1)
+        self.depth -= 1
+        self.reach = max(outer_reach, self.reach)
+        return node  # type: ignore[no-any-return]
+
+    def _count(self, nodes: int, mark: Any) -> None:
+        self.expanded += nodes
+        if self.expanded > MAX_YAML_NODES:
+            raise _too_much(f"more than {MAX_YAML_NODES} keys, values and items, aliases counted as what they "
+                            f"repeat", "MAX_YAML_NODES", mark)
+
+    def _reach(self, depth: int, mark: Any) -> None:
+        if depth > MAX_YAML_DEPTH:
+            raise _too_much(f"nested more than {MAX_YAML_DEPTH} levels deep, aliases counted as what they repeat",
+                            "MAX_YAML_DEPTH", mark)
+        self.reach = max(self.reach, depth)
+
+    def flatten_mapping(self, node: yaml.MappingNode) -> None:
+        """Merge keys (``<<: *defaults``), bounded before they are copied in; each mapping is
+        flattened once, however many aliases repeat it."""
+        if id(node) in self.flattened:
+            return
+        self.flattened.add(id(node))
+        merged = len(node.value)
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+                for source in sources:
+                    if isinstance(source, yaml.MappingNode):
+                        self.flatten_mapping(source)
+                        merged += len(source.value)
+                        if merged > MAX_YAML_NODES:
+                            raise _too_much(f"merge keys make more than {MAX_YAML_NODES} keys", "MAX_YAML_NODES",
+                                            source.start_mark)
+        super().flatten_mapping(node)
+
+
+def _too_much(what: str, limit: str, mark: Any) -> yaml.MarkedYAMLError:
+    return yaml.MarkedYAMLError(problem=f"{what} (the limit {limit}; see docs/house-rules.md, Limits)",
+                                problem_mark=mark)
+
+
 def parse_yaml(text: str, file: str) -> tuple[Any, dict[KeyPath, Mark]]:
-    """Parse YAML safely, returning the data and the position of every key and item."""
+    """Parse YAML safely, returning the data and the position of every key and item.
+
+    Aliases are expanded as the data is built, so the bounds on depth and size hold for the
+    data, however much an alias repeats.
+    """
     marks: dict[KeyPath, Mark] = {}
     try:
-        loader = yaml.SafeLoader(text)
+        loader = _BoundedLoader(text)
     except yaml.reader.ReaderError as error:
         raise RulesetError([_reader_problem(error, text, file)]) from None
+    built = 0
     try:
         node = loader.get_single_node()
         if node is None:
             return None, marks
 
         def build(node: yaml.Node, path: KeyPath) -> Any:
+            nonlocal built
+            built += 1
+            if built > MAX_YAML_NODES or len(path) > MAX_YAML_DEPTH:
+                what = (f"aliases repeat more than {MAX_YAML_NODES} keys, values and items", "MAX_YAML_NODES") \
+                    if built > MAX_YAML_NODES else \
+                    (f"aliases nest more than {MAX_YAML_DEPTH} levels deep", "MAX_YAML_DEPTH")
+                raise _too_much(*what, node.start_mark)
             marks[path] = Mark(file, node.start_mark.line + 1, node.start_mark.column + 1)
             if isinstance(node, yaml.MappingNode):
                 loader.flatten_mapping(node)
@@ -159,44 +276,72 @@ class Document:
 
 def merge(base: Any, override: Any, base_marks: dict[KeyPath, Mark], override_marks: dict[KeyPath, Mark],
           path: KeyPath = ()) -> Any:
-    """Deep-merge ``override`` onto ``base``: mappings merge, ``None`` deletes, others replace."""
+    """Deep-merge ``override`` onto ``base``: mappings merge, ``None`` deletes, others replace.
+
+    ``base_marks`` is updated to the marks of the result. The work is linear in the size of
+    both: the marks of a replaced or added value are found by walking that value, never by
+    scanning every mark.
+    """
     if isinstance(base, dict) and isinstance(override, dict):
         result = dict(base)
         for key, value in override.items():
             sub = (*path, key)
             if value is None:
-                result.pop(key, None)
-                _drop_marks(base_marks, sub)
+                _drop_marks(base_marks, sub, result.pop(key, None))
             elif key in result:
                 result[key] = merge(result[key], value, base_marks, override_marks, sub)
             else:
                 result[key] = value
-                _copy_marks(override_marks, base_marks, sub)
+                _copy_marks(override_marks, base_marks, sub, value)
         if path in override_marks:  # the overriding file is where this mapping is now written
             base_marks[path] = override_marks[path]
         return result
-    _drop_marks(base_marks, path)
-    _copy_marks(override_marks, base_marks, path)
+    _drop_marks(base_marks, path, base)
+    _copy_marks(override_marks, base_marks, path, override)
     return copy.deepcopy(override)
 
 
-def _drop_marks(marks: dict[KeyPath, Mark], prefix: KeyPath) -> None:
-    for key in [k for k in marks if k[: len(prefix)] == prefix]:
-        del marks[key]
+def _paths(value: Any, prefix: KeyPath) -> Iterator[KeyPath]:
+    """``prefix`` and the path of every key and item within ``value``."""
+    stack = [(prefix, value)]
+    while stack:
+        path, node = stack.pop()
+        yield path
+        if isinstance(node, dict):
+            stack.extend(((*path, key), item) for key, item in node.items())
+        elif isinstance(node, list):
+            stack.extend(((*path, index), item) for index, item in enumerate(node))
 
 
-def _copy_marks(source: dict[KeyPath, Mark], target: dict[KeyPath, Mark], prefix: KeyPath) -> None:
-    for key, mark in source.items():
-        if key[: len(prefix)] == prefix:
-            target[key] = mark
+def _drop_marks(marks: dict[KeyPath, Mark], prefix: KeyPath, value: Any) -> None:
+    for path in _paths(value, prefix):
+        marks.pop(path, None)
 
 
-def read_document(path: Path, seen: tuple[Path, ...] = ()) -> Document:
-    """Read a ruleset file and resolve its ``extends`` chain."""
+def _copy_marks(source: dict[KeyPath, Mark], target: dict[KeyPath, Mark], prefix: KeyPath, value: Any) -> None:
+    for path in _paths(value, prefix):
+        if path in source:
+            target[path] = source[path]
+
+
+def read_document(path: Path, seen: tuple[Path, ...] = (), budget: int = MAX_RULESET_BYTES) -> Document:
+    """Read a ruleset file and resolve its ``extends`` chain; ``budget`` is what is left of
+    :data:`MAX_RULESET_BYTES` for this file and the files it extends."""
+    start = Mark(str(path), 1, 1)
+    if len(seen) >= MAX_EXTENDS_CHAIN:
+        raise RulesetError([Problem(f"an extends chain may hold at most {MAX_EXTENDS_CHAIN} files "
+                                    f"(MAX_EXTENDS_CHAIN; see docs/house-rules.md, Limits)", (), start)])
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as stream:
+            raw = stream.read(budget + 1)  # never more than the limit, whatever the file is
     except OSError as error:
         raise RulesetError([Problem(f"cannot read {path}: {error.strerror}")]) from None
+    if len(raw) > budget:
+        extended = " with the files it extends" if seen else ""
+        raise RulesetError([Problem(f"a ruleset{extended} may hold at most {MAX_RULESET_BYTES} bytes "
+                                    f"(MAX_RULESET_BYTES; see docs/house-rules.md, Limits)", (), start)])
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise RulesetError([Problem(f"{path} is not UTF-8 text")]) from None
     data, marks = parse_yaml(text, str(path))
@@ -215,7 +360,7 @@ def read_document(path: Path, seen: tuple[Path, ...] = ()) -> Document:
     if parent_path in seen or parent_path == path.resolve():
         raise RulesetError([Problem(f"extends forms a cycle through {parent_path.name}", ("extends",),
                                     marks.get(("extends",)))])
-    parent = read_document(parent_path, (*seen, path.resolve()))
+    parent = read_document(parent_path, (*seen, path.resolve()), budget - len(raw))
     parent_marks = dict(parent.marks)
     merged = merge(parent.data, data, parent_marks, marks)
     if "id" not in data:

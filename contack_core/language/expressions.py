@@ -11,21 +11,39 @@ before any code object exists, so a ruleset can never run arbitrary code.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterable, Mapping
+import itertools
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
+from contack_core.language.limits import (
+    MAX_DOMAIN_EVALUATIONS,
+    MAX_EXPONENT,
+    MAX_EXPRESSION_CHARS,
+    MAX_EXPRESSION_DEPTH,
+    MAX_EXPRESSION_NODES,
+    MAX_POWER_BITS,
+)
+
 #: Functions an expression may call. Pure, total on numbers, no side effects.
 SAFE_FUNCTIONS: Mapping[str, Callable[..., Any]] = {"min": min, "max": max, "abs": abs}
-
-#: The largest exponent ``**`` accepts: enough for any rule, too small to hang the loader.
-MAX_EXPONENT = 64
+#: How many arguments each function takes (fewest, most; None: no most): ``min(x)`` of one
+#: number fails as surely as ``min()``, so both are refused at load.
+_ARITY: Mapping[str, tuple[int, int | None]] = {"min": (2, None), "max": (2, None), "abs": (1, 1)}
 
 
 def bounded_pow(base: Any, exponent: Any) -> Any:
+    """``base ** exponent``, refused when the exponent or the number it makes is too large
+    (:data:`MAX_EXPONENT`, :data:`MAX_POWER_BITS`): a formula may not hang the loader or a game."""
     if abs(exponent) > MAX_EXPONENT:
-        raise ExpressionError(f"an exponent of {exponent} is larger than {MAX_EXPONENT}")
+        shown = exponent if abs(exponent) < 10**30 else f"{abs(exponent).bit_length()} bits"
+        raise ExpressionError(f"an exponent of {shown} is larger than {MAX_EXPONENT} (MAX_EXPONENT)")
+    if isinstance(base, int) and isinstance(exponent, int) and abs(base).bit_length() * exponent > MAX_POWER_BITS:
+        raise ExpressionError(f"a power of a {abs(base).bit_length()}-bit number to {exponent} would have more "
+                              f"than {MAX_POWER_BITS} bits (MAX_POWER_BITS)")
     return base**exponent
 
 
@@ -72,6 +90,64 @@ def formula_constants(options: Mapping[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in options.items() if isinstance(value, (int, float, bool))}
 
 
+def canonical_formula(text: str, constants: Mapping[str, Any]) -> Any:
+    """A formula as the engine runs it, for fingerprints: each name in ``constants`` replaced
+    by its value and the tree written out in a fixed prefix form of this module's own (so
+    ``-tile_penalty*tiles_held`` with a tile_penalty of 10 and ``-10 * (tiles_held)`` come
+    out the same, on any Python), a lone constant as its value (``hand_size`` is 5), a lone
+    name as itself. Text that is not a formula comes back as it is, and so does a hyphenated
+    name (``fixed-hands``, ``next-to-last``), whatever options there are."""
+    if len(text) > MAX_EXPRESSION_CHARS or _HYPHENATED.fullmatch(text):
+        return text
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+        _check_size(tree, text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # an ExpressionError is a ValueError
+        return text
+    body = tree.body
+    if isinstance(body, ast.Name):
+        return constants.get(body.id, body.id)
+    if isinstance(body, ast.Constant):
+        return body.value
+    try:
+        return _prefix(body, constants)
+    except _NotAFormula:
+        return text
+
+
+#: A name such as a primitive's, a zone's or a choice's: words joined by hyphens, no spaces.
+_HYPHENATED = re.compile(r"[A-Za-z_]\w*(?:-\w+)+")
+
+
+class _NotAFormula(Exception):
+    pass
+
+
+def _prefix(node: ast.AST, constants: Mapping[str, Any]) -> str:
+    """``node`` in prefix form: ``(Add a 5)``, ``(Compare (Add a b) Eq 0)``, names bound."""
+    def inner(*parts: Any) -> str:
+        return "(" + " ".join(part if isinstance(part, str) else _prefix(part, constants) for part in parts) + ")"
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool)):
+        return repr(node.value)
+    if isinstance(node, ast.Name):
+        return repr(constants[node.id]) if node.id in constants else node.id
+    if isinstance(node, ast.BinOp):
+        return inner(type(node.op).__name__, node.left, node.right)
+    if isinstance(node, ast.UnaryOp):
+        return inner(type(node.op).__name__, node.operand)
+    if isinstance(node, ast.BoolOp):
+        return inner(type(node.op).__name__, *node.values)
+    if isinstance(node, ast.Compare):
+        return inner("Compare", node.left, *(part for op, right in zip(node.ops, node.comparators)
+                                             for part in (type(op).__name__, right)))
+    if isinstance(node, ast.IfExp):
+        return inner("If", node.test, node.body, node.orelse)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+        return inner(node.func.id, *node.args)
+    raise _NotAFormula
+
+
 class ExpressionError(ValueError):
     """An expression that does not parse, uses a forbidden construct or an unknown name."""
 
@@ -102,11 +178,19 @@ def _check(source: str | int | float | bool, known: set[str]) -> tuple[ast.Expre
         source = repr(source)
     if not isinstance(source, str):
         raise ExpressionError(f"expected an expression string or a number, found {type(source).__name__}")
+    if len(source) > MAX_EXPRESSION_CHARS:
+        raise ExpressionError(f"a formula may hold at most {MAX_EXPRESSION_CHARS} characters (MAX_EXPRESSION_CHARS), "
+                              f"this one holds {len(source)}: {_shorten(source)}")
     try:
         tree = ast.parse(source.strip(), mode="eval")
     except SyntaxError as error:
-        raise ExpressionError(f"cannot parse expression {source!r}: {error.msg}") from None
+        raise ExpressionError(f"cannot parse expression {_shorten(source)}: {error.msg}") from None
+    except (RecursionError, MemoryError):
+        raise ExpressionError(f"a formula may nest at most {MAX_EXPRESSION_DEPTH} levels deep "
+                              f"(MAX_EXPRESSION_DEPTH): {_shorten(source)}") from None
+    _check_size(tree, source)
     names: list[str] = []
+    called: set[int] = set()
     for node in ast.walk(tree):
         if not isinstance(node, _ALLOWED_NODES):
             what = _DESCRIBE.get(type(node), type(node).__name__)
@@ -117,8 +201,17 @@ def _check(source: str | int | float | bool, known: set[str]) -> tuple[ast.Expre
                 raise ExpressionError(f"only calls of {allowed} are allowed in expressions: {source!r}")
             if node.keywords:
                 raise ExpressionError(f"keyword arguments are not allowed in expressions: {source!r}")
+            fewest, most = _ARITY[node.func.id]
+            if not any(isinstance(arg, ast.Starred) for arg in node.args) \
+                    and not fewest <= len(node.args) <= (most or len(node.args)):
+                wanted = f"exactly {fewest}" if fewest == most else f"at least {fewest}"
+                raise ExpressionError(f"{node.func.id}() takes {wanted} argument{'s' if fewest > 1 else ''}, "
+                                      f"not {len(node.args)}: {source!r}")
+            called.add(id(node.func))
         elif isinstance(node, ast.Name):
             if node.id in SAFE_FUNCTIONS:
+                if id(node) not in called:  # ast.walk meets a call before the name it calls
+                    raise ExpressionError(f"{node.id} is a function: call it, as {node.id}(x, y): {source!r}")
                 continue
             if node.id.startswith("_") or node.id not in known:
                 listed = ", ".join(sorted(known)) or "none"
@@ -128,6 +221,30 @@ def _check(source: str | int | float | bool, known: set[str]) -> tuple[ast.Expre
         elif isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, bool)):
             raise ExpressionError(f"only numbers and booleans are allowed as constants: {source!r}")
     return tree, names, source
+
+
+def _check_size(tree: ast.Expression, source: str) -> None:
+    """Refuse a formula with more than :data:`MAX_EXPRESSION_NODES` parts or nested more than
+    :data:`MAX_EXPRESSION_DEPTH` deep (walked without recursion, so any depth is measured)."""
+    count = 0
+    stack = [(tree.body, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)):
+            continue
+        count += 1
+        if count > MAX_EXPRESSION_NODES:
+            raise ExpressionError(f"a formula may hold at most {MAX_EXPRESSION_NODES} operators, names and "
+                                  f"numbers (MAX_EXPRESSION_NODES): {_shorten(source)}")
+        if depth > MAX_EXPRESSION_DEPTH:
+            raise ExpressionError(f"a formula may nest at most {MAX_EXPRESSION_DEPTH} levels deep "
+                                  f"(MAX_EXPRESSION_DEPTH): {_shorten(source)}")
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+
+
+def _shorten(source: str, width: int = 60) -> str:
+    """A formula as a message quotes it: whole when short, else its start and its length."""
+    return repr(source) if len(source) <= width else f"{source[:width]!r}... ({len(source)} characters)"
 
 
 def checked_tree(source: str | int | float | bool, known: set[str],
@@ -150,8 +267,38 @@ class _Inline(ast.NodeTransformer):
         return self.inline.get(node.id, node)
 
 
-def _compile_lambda(params: list[str], body: ast.expr, namespace: dict[str, Any]) -> Callable[..., Any]:
-    body = _BoundPowers().visit(body)
+#: The global under which compiled ruleset code keeps the formula text each of its lines
+#: evaluates (line number -> text), so that an error in play names the formula that failed
+#: (see :func:`failing_formula`). A ruleset's names never start with ``_``, so none can read it.
+FORMULAS_GLOBAL = "__ruleset_formulas__"
+
+
+def failing_formula(error: BaseException) -> str | None:
+    """The ruleset formula whose evaluation raised ``error`` (the innermost line of compiled
+    ruleset code in its traceback), or None when no formula was being evaluated."""
+    found = None
+    trace = error.__traceback__
+    while trace is not None:
+        formulas = trace.tb_frame.f_globals.get(FORMULAS_GLOBAL)
+        if formulas is not None and trace.tb_lineno in formulas:
+            found = formulas[trace.tb_lineno]
+        trace = trace.tb_next
+    return found
+
+
+def place_formula(tree: ast.expr, line: int) -> ast.expr:
+    """Put every node of a formula's tree on ``line`` of the code compiled from it, so that a
+    traceback's line number tells which formula failed."""
+    for node in ast.walk(tree):
+        if "lineno" in node._attributes:
+            node.lineno = node.end_lineno = line  # type: ignore[attr-defined]
+    return tree
+
+
+def _compile_lambda(params: list[str], body: ast.expr, namespace: dict[str, Any],
+                    source: str) -> Callable[..., Any]:
+    body = place_formula(_BoundPowers().visit(body), 1)
+    namespace = {**namespace, FORMULAS_GLOBAL: {1: source}}
     tree = ast.Expression(
         body=ast.Lambda(
             args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=name) for name in params], vararg=None,
@@ -179,7 +326,7 @@ def compile_expression(
     constants = dict(constants or {})
     tree, names, text = _check(source, set(known_names) | set(constants))
     params = [name for name in names if name not in constants]
-    function = _compile_lambda(params, tree.body, constants)
+    function = _compile_lambda(params, tree.body, constants, text)
     return Expression(source=text, names=tuple(params), function=function)
 
 
@@ -256,6 +403,21 @@ def evaluate_safely(expression: Expression, values: Mapping[str, Any]) -> Any:
         shown = ", ".join(f"{k}={v}" for k, v in values.items() if k in expression.names)
         raise ExpressionError(f"expression {expression.source!r} fails{' for ' + shown if shown else ''}: "
                               f"{error}") from None
+
+
+def check_over_domain(expression: Expression, domains: Mapping[str, Sequence[Any]]) -> None:
+    """Evaluate ``expression`` at load for every combination of the values its names can
+    take, so that a formula failing on one of them (``100 // tiles_held`` when a seat holds
+    none) is refused at load, not met in play. Checked only when every name it reads has
+    a known domain in ``domains`` and the combinations are at most
+    :data:`MAX_DOMAIN_EVALUATIONS`; an :class:`ExpressionError` names the values that fail."""
+    if any(name not in domains for name in expression.names):
+        return
+    ranges = [domains[name] for name in expression.names]
+    if math.prod(len(values) for values in ranges) > MAX_DOMAIN_EVALUATIONS:
+        return
+    for values in itertools.product(*ranges):
+        evaluate_safely(expression, dict(zip(expression.names, values)))
 
 
 def tabulate(expression: Expression, domain: Iterable[int]) -> list[list[Any]]:

@@ -19,7 +19,13 @@ from typing import Any
 
 import attrs
 
-from contack_core.language.expressions import SAFE_FUNCTIONS, bounded_pow, checked_tree
+from contack_core.language.expressions import (
+    FORMULAS_GLOBAL,
+    SAFE_FUNCTIONS,
+    bounded_pow,
+    checked_tree,
+    place_formula,
+)
 
 
 @attrs.frozen
@@ -32,6 +38,9 @@ class Source:
     code: str
     bindings: Mapping[str, Any] = attrs.field(factory=dict)
     trees: Mapping[str, ast.expr] = attrs.field(factory=dict)
+    #: The ruleset's text of each tree, by placeholder: compiled code keeps which line
+    #: evaluates which formula, so an error in play names it (see :data:`FORMULAS_GLOBAL`).
+    texts: Mapping[str, str] = attrs.field(factory=dict)
 
 
 def formula(placeholder: str, source: str | int | float | bool, values: Mapping[str, str],
@@ -41,7 +50,7 @@ def formula(placeholder: str, source: str | int | float | bool, values: Mapping[
     engine's expression for it (``values``), the options bound as constants."""
     inline = {key: ast.parse(value, mode="eval").body for key, value in values.items()}
     tree = checked_tree(source, set(values) | set(constants), inline)
-    return Source(placeholder, {**constants, **(bindings or {})}, {placeholder: tree})
+    return Source(placeholder, {**constants, **(bindings or {})}, {placeholder: tree}, {placeholder: str(source)})
 
 
 @attrs.frozen
@@ -71,6 +80,13 @@ def _trees(sources: Sequence[Source]) -> dict[str, ast.expr]:
     return found
 
 
+def _texts(sources: Sequence[Source]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for source in sources:
+        found.update(source.texts)
+    return found
+
+
 def define_from(name: str, parameters: Sequence[str], body: Source) -> Callable[..., Any]:
     """The function ``name(*parameters)`` whose body is ``body``: the engine's own source,
     never a ruleset's text, its free names bound by ``body.bindings``."""
@@ -80,22 +96,32 @@ def define_from(name: str, parameters: Sequence[str], body: Source) -> Callable[
     return namespace[name]  # type: ignore[no-any-return]
 
 
-def _build(lines: list[str], trees: Mapping[str, ast.expr], namespace: dict[str, Any], name: str) -> Callable[..., Any]:
-    """Compile ``lines`` with each placeholder name in ``trees`` replaced by its tree."""
-    module = _PutTrees(trees).visit(ast.parse("\n".join(lines)))
+def _build(lines: list[str], trees: Mapping[str, ast.expr], namespace: dict[str, Any], name: str,
+           texts: Mapping[str, str]) -> Callable[..., Any]:
+    """Compile ``lines`` with each placeholder name in ``trees`` replaced by its tree, noting
+    on which line each formula's text (``texts``) is evaluated (:data:`FORMULAS_GLOBAL`)."""
+    putter = _PutTrees(trees, texts)
+    module = putter.visit(ast.parse("\n".join(lines)))
     ast.fix_missing_locations(module)
+    namespace[FORMULAS_GLOBAL] = putter.lines
     exec(compile(module, f"<ruleset {name}>", "exec"), namespace)  # noqa: S102 - checked formulas only
     return namespace[name]
 
 
 class _PutTrees(ast.NodeTransformer):
-    def __init__(self, trees: Mapping[str, ast.expr]) -> None:
+    def __init__(self, trees: Mapping[str, ast.expr], texts: Mapping[str, str]) -> None:
         self.trees = trees
+        self.texts = texts
+        self.lines: dict[int, str] = {}  # line of the program -> the formula evaluated there
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         tree = self.trees.get(node.id)
+        if tree is None:
+            return node
+        if node.id in self.texts:
+            self.lines[node.lineno] = self.texts[node.id]
         # A fresh copy each time: the compiler must not share nodes between places.
-        return copy.deepcopy(tree) if tree is not None else node
+        return place_formula(copy.deepcopy(tree), node.lineno)
 
 
 def _reads_seat(trees: Iterable[ast.expr]) -> bool:
@@ -144,7 +170,7 @@ def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str], c
         {step.action_type: step.rule for index, step in enumerate(steps) if offered >> index & 1}
         for offered in range(1 << len(steps))
     ]
-    return _build(lines, trees, namespace, "turn_program")
+    return _build(lines, trees, namespace, "turn_program", _texts(conditions))
 
 
 def compile_per_seat(name: str, source: str | int | float | bool, values: Mapping[str, str],
@@ -155,7 +181,8 @@ def compile_per_seat(name: str, source: str | int | float | bool, values: Mappin
     the engine's expression over ``_state`` and ``_seat``, inlined where it is read."""
     value = formula("_value", source, values, constants, bindings)
     lines = [f"def {name}(_state):", "    return [_value for _seat in _range(_state.seat_count)]"]
-    return _build(lines, value.trees, {**_namespace([value], constants), "_range": range, "_int": int}, name)
+    return _build(lines, value.trees, {**_namespace([value], constants), "_range": range, "_int": int}, name,
+                  value.texts)
 
 
 def compile_value(name: str, source: str | int | float | bool, values: Mapping[str, str],
@@ -163,7 +190,8 @@ def compile_value(name: str, source: str | int | float | bool, values: Mapping[s
     """One function ``name(state) -> the value of source``, a ruleset's formula about the whole
     game (whitelisted here), each name it reads inlined from ``values``."""
     value = formula("_value", source, values, constants, bindings)
-    return _build([f"def {name}(_state):", "    return _value"], value.trees, _namespace([value], constants), name)
+    return _build([f"def {name}(_state):", "    return _value"], value.trees, _namespace([value], constants), name,
+                  value.texts)
 
 
 def compile_consequences(effects: Sequence[Source], endings: Sequence[tuple[str, Source, bool]],
@@ -189,4 +217,4 @@ def compile_consequences(effects: Sequence[Source], endings: Sequence[tuple[str,
     trees = _trees(sources)
     if _reads_seat(trees.values()):
         lines.insert(1, "    _seat = _event.seat")
-    return _build(lines, trees, _namespace(sources, {}), name)
+    return _build(lines, trees, _namespace(sources, {}), name, _texts(sources))

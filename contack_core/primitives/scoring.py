@@ -24,8 +24,9 @@ from contack_core.engine.values import (
     play_values,
     transfer,
 )
+from contack_core.language.expressions import Expression, ExpressionError, check_over_domain
 from contack_core.language.programs import Source, compile_per_seat, formula
-from contack_core.primitives.registry import BuildContext, Primitive
+from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
     from contack_core.engine.state import GameState
@@ -137,13 +138,16 @@ class Counter(ScoreKeeper):
         for when in WHEN:
             source = self.params.get(f"on_{when}")
             if source is not None:
-                # Refused here, with its line, unless it always gives a whole number.
-                context.expression(source, self.values[when], f"on_{when}", whole_number=True)
+                # Refused here, with its line, unless it always gives a whole number (and where it
+                # fails for some value its names can take).
+                check_domains(context, f"on_{when}",
+                              context.expression(source, self.values[when], f"on_{when}", whole_number=True))
                 self.gains[when] = source
         self.transfers = [Transfer(when=t["when"], amount=t["amount"], payers=t["from"], payees=t["to"])
                           for t in self.params.get("transfers", [])]
         for i, item in enumerate(self.transfers):
-            context.expression(item.amount, self.values[item.when], f"transfers.{i}.amount", whole_number=True)
+            key = f"transfers.{i}.amount"
+            check_domains(context, key, context.expression(item.amount, self.values[item.when], key, whole_number=True))
         #: ``hand_end_values(state)``: what ``on_hand_end`` gives each seat as the hand stands
         #: (compiled: one call and no dict of values per seat).
         self.hand_end_values: Callable[[GameState], list[int]] = self._per_seat("hand_end",
@@ -178,10 +182,11 @@ class Counter(ScoreKeeper):
         if not lines:
             return super().effect_source(kind, prefix)
         trees = {name: tree for source in formulas for name, tree in source.trees.items()}
+        texts = {name: text for source in formulas for name, text in source.texts.items()}
         bindings: dict[str, Any] = {"_transfer": transfer}
         for source in formulas:
             bindings.update(source.bindings)
-        return Source("\n".join(lines), bindings, trees)
+        return Source("\n".join(lines), bindings, trees, texts)
 
     def _formula(self, placeholder: str, kind: str, source: str | int) -> Source:
         return formula(placeholder, source, self.values[kind], self.constants, {**VALUE_BINDINGS, **EVENT_BINDINGS})
@@ -204,6 +209,23 @@ class Counter(ScoreKeeper):
         for amounts, item in self._end_transfers[when]:
             for seat, amount in enumerate(amounts(state)):
                 transfer(into, state, seat, amount, item.payers, item.payees)
+
+
+def check_domains(context: BuildContext, key: str, expression: Expression) -> None:
+    """Work a formula out at load for every value its names can take, where those are few
+    and known (tiles held, seats, contacts...), so one that fails on some of them
+    (``100 // tiles_held``) is refused now rather than met in play."""
+    tiles, players = context.tiles, context.players
+    if tiles is None or players is None:
+        return
+    count, sides = len(tiles.values), max((len(edges) for edges in tiles.values), default=0)
+    domains = {"tiles_held": range(count + 1), "figure_tiles": range(count + 1), "went_out": (0, 1),
+               "seats": range(players[0], players[1] + 1), "contacts": range(sides + 1),
+               "counting": range(sides + 1), "matching": range(sides + 1), "opportunity": (False, True)}
+    try:
+        check_over_domain(expression, domains)
+    except ExpressionError as error:
+        raise PrimitiveError(str(error), key) from None
 
 
 class CollectFromOthers(Counter):
@@ -238,6 +260,7 @@ class CollectFromOthers(Counter):
         super().build(context)
         self.collect = context.expression(self.params["collect_on_play"], PLAY_VALUES, "collect_on_play",
                                           whole_number=True)
+        check_domains(context, "collect_on_play", self.collect)
         self._gain_is_points = False  # a chips counter's play is its collection (on_play)
         self.borrow = self.params.get("when_short", "pay-what-you-have") == "borrow"
         self.lend_from_players = self.params.get("lender", "bank") == "players"

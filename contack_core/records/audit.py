@@ -19,7 +19,9 @@ from contack_core.boards.grid import parse_square
 from contack_core.boards.lattice import parse_cell
 from contack_core.boards.tiles import UnknownTile
 from contack_core.engine.actions import Deal, Discard, Draw, IllegalAction, Move, Pass, Play, Shuffle
+from contack_core.engine.digests import text_digest
 from contack_core.engine.events import ChipsMoved, Event, Moved, Played
+from contack_core.engine.ruleset_faults import ruleset_fault
 from contack_core.engine.state import GameState
 from contack_core.language.documents import find_ruleset
 from contack_core.language.problems import RulesetError
@@ -43,38 +45,58 @@ class Verdict:
     winners: list[int] | None = None
     #: The legal events nearest to the bad line, most likely meant first (:mod:`contack_core.records.suggest`).
     suggestions: list[dict[str, Any]] = attrs.field(factory=list)
+    #: The digest of the ruleset as audited, and the one the header records (None: none).
+    ruleset_digest: str | None = None
+    recorded_digest: str | None = None
+    #: Whether the rules have changed since the record was made (the two digests differ).
+    ruleset_changed: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return attrs.asdict(self)
+        """The verdict as ``--json`` prints it: both digests only where the header has one."""
+        data = attrs.asdict(self)
+        if self.recorded_digest is None:
+            del data["ruleset_digest"], data["recorded_digest"]
+        return data
+
+
+class RulesetUnavailable(Exception):
+    """The ruleset a record names cannot be found, or does not load: the record cannot be
+    audited at all (``contack audit`` exits 2). The message says where the ruleset was
+    looked for and where it fails, never what the file holds: a record may come from
+    anyone and name any file."""
 
 
 class _Unsound(Exception):
-    def __init__(self, line: int, message: str) -> None:
+    def __init__(self, line: int, message: str, suggest: bool = True) -> None:
         super().__init__(message)
         self.line = line
         self.message = message
+        self.suggest = suggest  # False when the ruleset itself fails here: no legal events to offer
 
 
-def audit_record(path: Path) -> Verdict:
-    """Audit the record at ``path``. Raises :class:`UnreadableRecord` for a non-record."""
+def audit_record(path: Path, ruleset: Path | None = None) -> Verdict:
+    """Audit the record at ``path``, under the ruleset its header names or under the file
+    ``ruleset`` (one that has moved, say). Raises :class:`UnreadableRecord` for a non-record
+    and :class:`RulesetUnavailable` when the ruleset cannot be found or does not load."""
     header, lines = read_record(path)
-    auditor = _Auditor(path)
+    auditor = _Auditor(path, ruleset)
     try:
         auditor.start(header)
         for line in lines:
             auditor.check(line)
     except _Unsound as fault:
         verdict = auditor.verdict(fault.line, fault.message)
-        if fault.line > 1 and line.data is not None:
-            verdict = attrs.evolve(verdict, suggestions=nearest_events(_state_before(path, fault.line), line.data))
+        if fault.suggest and fault.line > 1 and line.data is not None:
+            verdict = attrs.evolve(verdict, suggestions=nearest_events(_state_before(path, fault.line, ruleset),
+                                                                           line.data))
         return verdict
     return auditor.verdict(None, None)
 
 
-def _state_before(path: Path, number: int) -> GameState:
+def _state_before(path: Path, number: int, ruleset: Path | None = None) -> GameState:
     """The audited position just before line ``number`` of a record sound up to it."""
     header, lines = read_record(path)
-    auditor = _Auditor(path)
+    auditor = _Auditor(path, ruleset)
     auditor.start(header)
     for line in lines:
         if line.number >= number:
@@ -85,8 +107,11 @@ def _state_before(path: Path, number: int) -> GameState:
 
 
 class _Auditor:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, ruleset_file: Path | None = None) -> None:
         self.path = path
+        self.ruleset_file = ruleset_file
+        self.digests: tuple[str | None, str | None] = (None, None)  # (recorded, now)
+        self.ruleset_changed = False
         self.state: GameState | None = None
         self.ruleset: str | None = None
         self.events = 0
@@ -103,11 +128,9 @@ class _Auditor:
         data = header.data or {}
         reference = data["ruleset"]
         self.ruleset = reference
-        try:
-            source = find_ruleset(reference, self.path.parent)
-            rules = load_rules(source, data.get("options") or {})
-        except RulesetError as error:
-            raise _Unsound(1, f"ruleset {reference!r}: {error}") from None
+        rules = _load_named_ruleset(reference, data.get("options") or {}, self.path, self.ruleset_file)
+        self.digests = (data.get("ruleset_digest"), rules.digest())
+        self.ruleset_changed = not _digests_match(*self.digests, rules)
         try:
             self.state = GameState(rules, len(data["seats"]))
         except ValueError as error:
@@ -156,6 +179,8 @@ class _Auditor:
                 self._fault(data)
         except (IllegalAction, UnknownTile, ValueError) as error:
             raise _Unsound(line.number, str(error)) from None
+        except Exception as error:  # noqa: BLE001 - a formula of the ruleset failing is told as such
+            raise _ruleset_failure(error, line.number, state) from None
         if len(state.hand_results) > hands_before:  # this line's event ended a hand
             result = state.hand_results[-1]
             self.ended_hand = (result.number, result.reason)
@@ -323,11 +348,64 @@ class _Auditor:
     def verdict(self, line: int | None, error: str | None) -> Verdict:
         state = self.state
         finished = bool(state and state.is_over())
+        recorded, now = self.digests
+        changed = self.ruleset_changed
+        if changed and error is not None:  # said first: it is likely why the record no longer fits
+            error = f"{_changed_text(recorded, now)}; {error}"
         return Verdict(
             valid=error is None, line=line, error=error, finished=finished, ruleset=self.ruleset,
             hands=len(state.hand_results) if state else 0, events=self.events,
             totals=state.scores() if state else None, winners=state.winners() if finished and state else None,
+            ruleset_digest=now, recorded_digest=recorded, ruleset_changed=changed,
         )
+
+
+def _load_named_ruleset(reference: str, options: dict[str, Any], record: Path, given: Path | None) -> Any:
+    """The ruleset a header names (``given`` instead, when the user points at one), loaded
+    with the header's options. Not found, or not loading: :class:`RulesetUnavailable`, which
+    says where but never quotes the file (a header may name any file). Loading but refusing
+    the header's options: the header is unsound (those messages quote the header, and name
+    the ruleset's options)."""
+    if given is not None:
+        if not given.is_file():
+            raise RulesetUnavailable(f"no ruleset file {given}")
+        source = given
+    else:
+        try:
+            source = find_ruleset(reference, record.parent)
+        except RulesetError:
+            raise RulesetUnavailable(
+                f"cannot find the ruleset {reference!r} the header names: no such file relative to the record "
+                f"({record.parent / reference}) and no shipped ruleset of that id; point at it with "
+                f"--ruleset FILE") from None
+    try:
+        return load_rules(source, options)
+    except RulesetError as error:
+        located = [problem.mark for problem in error.problems if problem.mark is not None]
+        if not located:  # the header's options, or reading the file: nothing of the file's text
+            raise _Unsound(1, f"ruleset {reference!r}: {error}") from None
+        first = min(located, key=lambda mark: (mark.file != located[0].file, mark.line, mark.column))
+        raise RulesetUnavailable(
+            f"cannot load the ruleset {reference!r} the header names, from {source}: it is not a valid ruleset "
+            f"({len(located)} problem{'s' if len(located) > 1 else ''}, the first at {first.file}:{first.line}:"
+            f"{first.column}; `contack rulesets validate {source}` lists them)") from None
+
+
+def _digests_match(recorded: str | None, now: str, rules: Any) -> bool:
+    """Whether a header's digest is ``now``, that of ``rules``, or ``rules``' digest as it was
+    made before it covered the resolved rules only (the same rules, not a change)."""
+    return recorded is None or recorded == now or recorded == text_digest(rules.document, rules.options)
+
+
+def _changed_text(recorded: str | None, now: str | None) -> str:
+    return f"the ruleset has changed since this record was made (its digest was {recorded}, it is {now} now)"
+
+
+def _ruleset_failure(error: Exception, line: int, state: GameState) -> Exception:
+    """What to raise when replaying a line raised ``error``: the ruleset's own failure (a
+    formula of it failing on this position) as this line's verdict, anything else as it is."""
+    fault = ruleset_fault(error, state.rules)
+    return error if fault is None else _Unsound(line, str(fault), suggest=False)
 
 
 def _chips_due(chips: Event) -> tuple[Any, Any, int, str]:
@@ -368,6 +446,9 @@ def audit_lines(path: Path) -> tuple[dict[str, Any], Iterator[AuditedLine]]:
             auditor.start(header)
         except _Unsound as fault:
             yield AuditedLine(fault.line, header.data, None, fault.message)
+            return
+        except RulesetUnavailable as error:  # nothing can be shown without the ruleset
+            yield AuditedLine(1, header.data, None, str(error))
             return
         yield AuditedLine(1, header.data, auditor.state, None)
         for line in lines:

@@ -115,6 +115,8 @@ class Narrator:
         self.write(f"{self.who(fault.seat, state.rules)} FAULT ({fault.kind}): {fault.reason}; {cost}")
 
     def game_ended(self, state: GameState) -> None:
+        if getattr(state, "ruleset_error", None) is not None:
+            return  # the game stopped mid-action: no standings to tell (the caller reports the error)
         rules = state.rules
         totals = state.scores()
         forfeited = getattr(state, "forfeited_by", None)
