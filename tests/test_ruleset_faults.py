@@ -128,3 +128,14 @@ def test_what_load_can_catch_it_catches(tmp_path: Path, where: str, formula: str
     assert result.exit_code == 1, result.output
     assert result.output.startswith(f"{bad}:6:5: at scoring.score."), result.output
     assert needle in result.output, result.output
+
+
+def test_rules_that_leave_a_seat_nothing_to_do_are_the_rulesets_error(tmp_path: Path) -> None:
+    """A state that is not over always has an action or is a chance node: rules that break it
+    (no pass, no blocked ending) end the game as the ruleset's error, not a hang or a forfeit."""
+    stuck = ruleset(tmp_path, "no-pass", "turn:\n  pass: null\nhand_end:\n  all_passed: null\n")
+    game = play_game(load_rules(stuck), [RandomPlayer(seed=1), RandomPlayer(seed=2)], 1)
+    assert game.ruleset_error is not None and game.forfeited_by is None and not game.faults
+    assert "has no legal action and no hand ending says what follows" in str(game.ruleset_error)
+    result = run_cli("play", stuck, "--seats", "random,random", "--seed", 1, "--quiet")
+    assert result.exit_code == 1 and "the ruleset no-pass fails at turn and hand_end: seat" in result.output

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 
 class RulesetFault(Exception):
-    """A ruleset's formula failed in play: which ruleset, where in it, which formula, and why."""
+    """A ruleset failed in play: which ruleset, where in it, which formula (empty when the
+    rules themselves leave a seat nothing to do), and why."""
 
     def __init__(self, ruleset: str, keys: list[str], formula: str, reason: str) -> None:
         self.ruleset = ruleset
@@ -29,8 +30,8 @@ class RulesetFault(Exception):
         self.formula = formula
         self.reason = reason
         at = f" at {' and '.join(keys)}" if keys else ""
-        super().__init__(f"the ruleset {ruleset} fails{at}: formula {formula!r}: {reason} "
-                         f"(the ruleset's error, not a player's)")
+        what = f"formula {formula!r}: " if formula else ""  # no formula: the rules leave play nowhere to go
+        super().__init__(f"the ruleset {ruleset} fails{at}: {what}{reason} (the ruleset's error, not a player's)")
 
 
 def ruleset_fault(error: BaseException, rules: Rules) -> RulesetFault | None:

@@ -29,6 +29,7 @@ from contack_core.engine.events import (
     make_passed,
     make_shuffled,
 )
+from contack_core.engine.ruleset_faults import RulesetFault
 
 if TYPE_CHECKING:
     from contack_core.boards.lattice import Figure
@@ -89,6 +90,10 @@ class GameState:
                 # Fetched, then called: a call straight off the slot is not specialised by CPython 3.11.
                 turn_program = self.rules.turn_program
                 legal = turn_program(self)  # also sets self._allowed
+                if not legal and not self.rules.endings_when_stuck:
+                    raise RulesetFault(self.rules.id, ["turn", "hand_end"], "",
+                                       f"seat {self.current} has no legal action and no hand ending says what "
+                                       f"follows (a no-action-left ending would end the hand as blocked)")
             else:
                 self._allowed = {}
                 legal = [] if step is None or step.chance else step.legal(self)
