@@ -103,7 +103,7 @@ def test_a_changed_config_is_refused_saying_what_changed(small: tuple[Path, Path
     changed.write_text(CONFIG.replace("deals: 2", "deals: 3").replace("name: cid", "name: cy"), encoding="utf-8")
     result = run_cli("tournament", "run", changed, "--output", out, "--quiet")
     assert result.exit_code == 1
-    assert "holds results of a different config" in result.output
+    assert "differs in ways that would make its games incomparable" in result.output
     assert "deals: 2 -> 3" in result.output and 'entrants.2.name: "cid" -> "cy"' in result.output
     assert len(rows(out)) == 18
 

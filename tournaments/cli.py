@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -41,10 +41,49 @@ def run(
         summary = run_tournament(settings, output, workers, backend, address, quiet)
     except (RunError, StoreError) as error:
         fail(str(error))
+    print_summary(summary, backend, resume_command(config, output, workers, backend, address))
+
+
+def resume_command(config: str, output: Path | None, workers: int | None, backend: str, address: str | None) -> str:
+    """The command that goes on with a stopped run (the same one)."""
+    import shlex
+
+    parts = ["contack", "tournament", "run", config]
+    if output is not None:
+        parts += ["--output", str(output)]
+    if workers is not None:
+        parts += ["--workers", str(workers)]
+    if backend != "local":
+        parts += ["--backend", backend]
+    if address:
+        parts += ["--address", address]
+    return shlex.join(parts)
+
+
+def print_summary(summary: Any, backend: str, resume: str) -> None:
+    """The summary line, every bot's faults, and the exit status: a stopped run or one whose games all
+    ended in errors does not exit 0."""
+    from tournaments.play import ERROR
+
     statuses = ", ".join(f"{n} {s}" for s, n in sorted(summary.statuses.items())) or "none played"
     typer.echo(f"{summary.output}: {summary.total} games in the schedule, {summary.skipped} already done, "
                f"{summary.played} played now ({statuses}) in {summary.seconds:.1f} s "
                f"({summary.games_per_s:.1f} games/s; {summary.startup:.1f} s starting the {backend} backend)")
+    if summary.grown:
+        typer.echo(f"the tournament grew: {'; '.join(summary.grown)}")
+    if summary.fault_lines:
+        typer.echo("faults and errors, by bot:")
+        for line in summary.fault_lines:
+            typer.echo(line)
+    if summary.crashes:
+        typer.echo(f"{summary.crashes} worker process{'es' if summary.crashes != 1 else ''} died under a game "
+                   f"and {'were' if summary.crashes != 1 else 'was'} replaced")
+    if summary.stopped:
+        typer.echo(f"{summary.stopped}: {summary.done} of {summary.total} games done, {summary.total - summary.done} "
+                   f"to play; resume with: {resume}", err=True)
+        raise typer.Exit(128 + (summary.stop_signal or 2))
+    if summary.played and summary.statuses.get(ERROR, 0) == summary.played:
+        fail(f"every game played ended in an error (see above, and the records in {summary.output})")
 
 
 @app.command("report")
