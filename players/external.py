@@ -35,12 +35,12 @@ import sys
 import threading
 import time
 import weakref
-from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
 from contack_core.engine.bots import MoveTimeout, Player, PlayerSpecError
+from players.keeper import KEEPER
 from players.protocol import PROTOCOL, action_json, event_json, find_action, legal_json, position_json
 
 if TYPE_CHECKING:
@@ -69,8 +69,6 @@ STDERR_LIMIT = 16 << 20
 STDERR_KEPT = 4096
 #: How many of the kept stderr lines a failure message quotes.
 STDERR_LINES = 8
-#: The keeper script each bot runs under.
-KEEPER = str(Path(__file__).with_name("keeper.py"))
 
 _EOF = object()
 

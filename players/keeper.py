@@ -1,9 +1,16 @@
-"""The keeper of one external bot: it runs the bot and makes sure nothing the bot starts outlives contack.
+"""The keeper: it makes sure the processes contack starts do not outlive it, however contack dies.
 
-A standalone script (standard library only, run as ``python -I -S keeper.py STATUS_FD
-LIFELINE_FD CWD -- ARGV...``) because it must start fast and must not depend on anything
-the bot could break. Why a process of its own: contack may die by any signal, SIGKILL
-included, and then nothing in it can clean up. The keeper outlives that moment by design:
+A standalone script (standard library only) because it must start fast and must not depend
+on anything a bot could break. Why a process of its own: contack may die by any signal,
+SIGKILL included, and then nothing in it can clean up. The keeper outlives that moment by
+design. It has two jobs.
+
+``python -I -S keeper.py watch``: reads ``PID STARTTIME`` lines on its standard input (the
+processes a Ray backend started for contack) and, when that input ends (contack closed it
+or died), kills each of them still running, and what is below them. The start time (from
+``/proc``) makes sure a process id reused since is left alone.
+
+``python -I -S keeper.py STATUS_FD LIFELINE_FD CWD -- ARGV...`` runs one external bot:
 
 - it is a *child subreaper* (Linux ``prctl``), so whatever the bot starts and abandons,
   even a grandchild in a session of its own (``setsid``), is re-parented to the keeper,
@@ -30,6 +37,8 @@ import time
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
+#: This script, for whoever starts a keeper.
+KEEPER = os.path.abspath(__file__)
 
 
 def prctl(option: int, value: int) -> bool:
@@ -123,7 +132,39 @@ def kill_everything_below(me: int, group: int, rounds: int = 50) -> dict[int, in
     return ended
 
 
+def start_time(pid: int) -> int | None:
+    """When a process started (clock ticks since boot, from ``/proc``), None if it is gone or a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stream:
+            fields = stream.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return None if fields[0] in (b"Z", b"X") else int(fields[19])
+
+
+def watch(lines: list[str] | None = None) -> int:
+    """Wait for standard input to end, then kill every listed process that is still the one listed."""
+    listed = {}
+    for line in lines if lines is not None else sys.stdin:
+        pid, _, started = line.strip().partition(" ")
+        if pid.isdigit() and started.isdigit():
+            listed[int(pid)] = int(started)
+    parents = process_table() or {}
+    doomed = [pid for pid, started in listed.items() if start_time(pid) == started]
+    doomed += [child for pid in doomed for child in descendants(pid, parents)]
+    for pid in doomed:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if argv[1:2] == ["watch"]:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        return watch()
     status_fd, lifeline_fd, cwd = int(argv[1]), int(argv[2]), argv[3]
     command = argv[5:]
     prctl(PR_SET_CHILD_SUBREAPER, 1)

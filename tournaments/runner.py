@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 import logging
 import os
+import subprocess
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -29,6 +31,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.text import Text
 
 from contack_core.primitives.loading import load_rules
+from players.keeper import KEEPER, descendants, process_table, start_time
 from tournaments.config import TournamentConfig
 from tournaments.live import LIVE_GAMES_PER_SECOND, LiveLeaderboard, LiveStanding
 from tournaments.lock import FolderInUse, RunLock
@@ -71,6 +74,39 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
+class Watchdog:
+    """A keeper (``players/keeper.py watch``) told of every process below this one: if this process
+    dies, however it dies, the keeper kills them. A local Ray's processes need it: some of them
+    (its agents) otherwise outlive a driver killed with SIGKILL by a minute or more."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen([sys.executable, "-I", "-S", KEEPER, "watch"], stdin=subprocess.PIPE,
+                                        start_new_session=True)
+        self.told: set[tuple[int, int]] = set()
+        self.last = 0.0
+
+    def tell(self, every: float = 0.0) -> None:
+        """Tell the keeper of the processes below this one it has not heard of (at most every ``every`` s)."""
+        now = time.monotonic()
+        if now - self.last < every or self.process.stdin is None:
+            return
+        self.last = now
+        parents = process_table() or {}
+        found = {(pid, started) for pid in descendants(os.getpid(), parents) if pid != self.process.pid
+                 if (started := start_time(pid)) is not None}
+        fresh = found - self.told
+        if fresh:
+            self.process.stdin.write("".join(f"{pid} {started}\n" for pid, started in fresh).encode())
+            self.process.stdin.flush()
+            self.told |= fresh
+
+    def close(self) -> None:
+        """End the keeper's input: it kills whatever of the listed processes is left."""
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
+
+
 class RayBackend:
     """Batches as Ray tasks: a local Ray started here, or a cluster at ``address``."""
 
@@ -81,6 +117,7 @@ class RayBackend:
             raise RunError("the ray backend needs Ray: pip install 'contack[ray]'") from None
         self.ray = ray
         os.environ.setdefault("RAY_DEDUP_LOGS", "0")
+        self.watchdog = None if address else Watchdog()
         try:
             if address:
                 ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
@@ -88,7 +125,9 @@ class RayBackend:
                 ray.init(num_cpus=workers, include_dashboard=False, logging_level=logging.WARNING,
                          log_to_driver=False)
         except Exception as error:  # Ray raises many kinds for "cannot connect"
+            self._close_watchdog()
             raise RunError(f"cannot start or reach Ray{' at ' + address if address else ''}: {error}") from None
+        self._tell_watchdog()
         self.workers = int(ray.cluster_resources().get("CPU", workers)) if address else workers
         # No retries: a task whose worker died is settled here, game by game.
         self.remote_batch = ray.remote(max_retries=0)(play_batch)
@@ -96,6 +135,16 @@ class RayBackend:
     def start(self, plan: Plan) -> None:
         warm = self.ray.remote(warm_worker)
         self.ray.get([warm.remote(plan) for _ in range(self.workers)])
+        self._tell_watchdog()
+
+    def _tell_watchdog(self, every: float = 0.0) -> None:
+        if self.watchdog is not None:
+            self.watchdog.tell(every)
+
+    def _close_watchdog(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.close()
+            self.watchdog = None
 
     def run(self, plan: Plan, batches: Iterator[list[GameSpec]], stop: StopRequest) -> Iterator[PlayedBatch]:
         ray = self.ray
@@ -113,6 +162,7 @@ class RayBackend:
                 if not running or stop.requested:
                     return
                 done, _ = ray.wait(list(running), num_returns=1, timeout=0.25)
+                self._tell_watchdog(every=2.0)  # Ray may start workers as it goes
                 for ref in done:
                     batch = running.pop(ref)
                     try:
@@ -127,7 +177,10 @@ class RayBackend:
                 ray.cancel(ref, force=True)
 
     def close(self) -> None:
-        self.ray.shutdown()
+        try:
+            self.ray.shutdown()
+        finally:
+            self._close_watchdog()
 
 
 def check_backend(kind: str, address: str | None) -> None:

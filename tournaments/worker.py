@@ -7,9 +7,9 @@ game as it finishes, and a worker that dies loses only the game it was playing.
 It never outlives the main process: the kernel sends it SIGKILL when its parent dies
 (Linux), and a thread blocked on the lifeline pipe (whose other end only the main holds)
 exits the process the moment that pipe ends, on any system. It leaves Ctrl-C to the main
-process (SIGINT ignored; the main stops it with SIGTERM). SIGTERM is held back while a
-finished game is being written and sent, so a game whose record is on disk always reaches
-the main, and one stopped half-way leaves neither record nor row.
+process (SIGINT ignored; the main stops it with SIGTERM). SIGTERM waits while a finished
+game is being written and sent, so a game whose record is on disk always reaches the main,
+and one stopped half-way leaves neither record nor row.
 """
 
 from __future__ import annotations
@@ -43,17 +43,35 @@ def _watch_lifeline(fd: int) -> None:
     os._exit(ORPHANED)
 
 
-@contextmanager
-def _held(signum: int) -> Iterator[None]:
-    """Hold ``signum`` back for the duration of the block (it is delivered after)."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signum})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
+class Termination:
+    """SIGTERM ends the worker at once, except while a finished game is being written and sent:
+    then it ends the worker right after. (Blocking the signal would not do: it would still
+    reach, and end the process through, any other thread, a bot's included.)"""
+
+    def __init__(self) -> None:
+        self.committing = False
+        self.asked = False
+        signal.signal(signal.SIGTERM, self._handle)
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.committing:
+            self.asked = True
+        else:
+            os._exit(128 + signum)
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        self.committing = True
+        try:
+            yield
+        finally:
+            self.committing = False
+            if self.asked:
+                os._exit(128 + signal.SIGTERM)
 
 
-def play_games(connection: Connection, plan: Plan, games: Sequence[GameSpec], watched: bool) -> None:
+def play_games(connection: Connection, plan: Plan, games: Sequence[GameSpec], watched: bool,
+               termination: Termination) -> None:
     """Play ``games`` in order, sending each back as ``("game", row, outcome, cpu, record)``.
 
     ``watched``: a game that killed a worker, played again. Each bot call is announced
@@ -66,12 +84,12 @@ def play_games(connection: Connection, plan: Plan, games: Sequence[GameSpec], wa
             partial = os.path.join(plan.records_dir, game.key + ".jsonl.tmp")
             with open(partial, "w", encoding="utf-8") as stream:
                 result = play_one(plan, game, lambda seat, method: connection.send(("watch", seat, method)), stream)
-            with _held(signal.SIGTERM):
+            with termination.held():
                 os.replace(partial, partial.removesuffix(".tmp"))
                 _send_game(connection, plan, game, result, cpu, written=True)
             continue
         result = play_one(plan, game)
-        with _held(signal.SIGTERM):
+        with termination.held():
             if plan.records_dir is not None:
                 write_record(plan.records_dir, game.key, result.record or "")
             _send_game(connection, plan, game, result, cpu, written=plan.records_dir is not None)
@@ -87,6 +105,7 @@ def main(argv: list[str]) -> int:
     socket_fd, lifeline_fd = int(argv[1]), int(argv[2])
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    termination = Termination()
     die_with_parent()  # where it cannot be arranged (not Linux), the lifeline below still ends this process
     threading.Thread(target=_watch_lifeline, args=(lifeline_fd,), daemon=True, name="lifeline").start()
     connection = Connection(socket.socket(fileno=socket_fd).detach())
@@ -96,7 +115,7 @@ def main(argv: list[str]) -> int:
         connection.send(("ready", os.getpid()))
         while True:
             kind, games, watched = connection.recv()
-            play_games(connection, plan, games, watched)
+            play_games(connection, plan, games, watched, termination)
             connection.send(("idle",))
     except (EOFError, OSError):  # the main closed the connection: nothing more to do
         return 0
