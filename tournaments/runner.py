@@ -304,13 +304,14 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
                    backend: str = "local", address: str | None = None, quiet: bool = False,
                    console: Console | None = None, backend_instance: Backend | None = None,
                    live_games_per_second: float | None = LIVE_GAMES_PER_SECOND,
-                   monitor: Monitor | None = None, first_deal: int = 0) -> RunSummary:
+                   monitor: Monitor | None = None, meta: dict[str, str] | None = None) -> RunSummary:
     """Play every game of the config not yet in the output folder's database.
 
     Unless ``quiet``, the schedule's size is stated first, then a progress bar and the live
     leaderboard (rating at most ``live_games_per_second`` games a second; None: all) follow
-    the run. ``monitor`` sees every stored batch and may stop the run (a sequential test);
-    ``first_deal``: games of earlier deals are taken as settled and skipped.
+    the run. ``monitor`` sees every stored batch and may stop the run (a sequential test).
+    ``meta``: notes kept in the results database for the report (the command that resumes the
+    run, a sequential test's settings).
     """
     check_backend(backend, address)
     output = output or config.output
@@ -327,7 +328,9 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
         total = per_deal * config.deals
         with Store.create_or_resume(output, config.fingerprint_document(rules.digest())) as store:
             finished = store.finished_keys()
-            schedule = iter_schedule(entrants, config.seats, config.deals, config.seed, first_deal)
+            for key, value in (meta or {}).items():
+                store.set_meta(key, value)
+            schedule = iter_schedule(entrants, config.seats, config.deals, config.seed)
             pending = sum(1 for game in schedule if game.key not in finished)
             skipped = total - pending
             workers = workers or available_cores()
@@ -350,8 +353,8 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
                         engine.start(plan)
                         ready, ready_cpu = time.perf_counter(), time.process_time()
                         startup = ready - start
-                        games = (game for game in iter_schedule(entrants, config.seats, config.deals, config.seed,
-                                                                first_deal) if game.key not in finished)
+                        games = (game for game in iter_schedule(entrants, config.seats, config.deals, config.seed)
+                                 if game.key not in finished)
                         batches = split(games, pending, engine.workers)
                         worker_cpu = _play_all(engine, plan, batches, store, tally, pending, leaderboard, quiet,
                                                screen, stop, monitor)
@@ -399,9 +402,9 @@ def _play_all(engine: Backend, plan: Plan, batches: Iterator[list[GameSpec]], st
                 leaderboard.add(batch.outcomes)
             done += len(batch.rows)
             progress.update(task, completed=done, rate=done / max(time.perf_counter() - start, 1e-9))
-            if monitor is not None and not stop.requested:
+            if monitor is not None:
                 reason = monitor(batch)
-                if reason is not None:
+                if reason is not None and not stop.requested:
                     stop.request(reason)
     return worker_cpu
 

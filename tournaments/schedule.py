@@ -68,11 +68,10 @@ def games_per_deal(entrant_count: int, table_sizes: Sequence[int]) -> int:
     return sum(comb(entrant_count, size) * size for size in table_sizes)
 
 
-def iter_schedule(entrant_count: int, table_sizes: Sequence[int], deals: int, seed: int,
-                  first_deal: int = 0) -> Iterator[GameSpec]:
-    """Every game of the tournament from deal ``first_deal`` on, deal by deal, so a run stopped
-    early is still balanced; made as it is consumed, so a long schedule takes no memory."""
-    for deal_index in range(first_deal, deals):
+def iter_schedule(entrant_count: int, table_sizes: Sequence[int], deals: int, seed: int) -> Iterator[GameSpec]:
+    """Every game of the tournament, deal by deal, so a run stopped early is still balanced;
+    made as it is consumed, so a long schedule takes no memory."""
+    for deal_index in range(deals):
         for size in table_sizes:
             seed_of_deal = deal_seed(seed, size, deal_index)
             for meeting in combinations(range(entrant_count), size):

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 import numpy as np
@@ -203,3 +204,45 @@ def evaluate(outcomes: Sequence[float], comparisons: int, settings: SprtSettings
     ratio = float(llr(counts, comparisons, settings)) if len(outcomes) else 0.0
     verdict = "H1" if ratio >= settings.upper else "H0" if ratio <= settings.lower else None
     return SprtState(settings, comparisons, tuple(int(c) for c in counts), ratio, verdict)
+
+
+class SprtMonitor:
+    """Follows a run's games, deal by deal, and says when the test has decided (the runner's monitor).
+
+    A deal counts once all its ``comparisons`` games of A against B are stored (they may arrive
+    in any order); its outcome is A's share of finishing ahead of B over them.
+    """
+
+    def __init__(self, a: int, b: int, comparisons: int, settings: SprtSettings) -> None:
+        self.a, self.b = a, b
+        self.comparisons = comparisons
+        self.settings = settings
+        self.pending: dict[int, list[Any]] = {}  # the games of each deal not yet whole
+        self.outcomes: list[float] = []
+        self.state = evaluate([], comparisons, settings)
+
+    def add(self, rows: Sequence[Any]) -> None:
+        """Take stored games (:class:`tournaments.store.GameRow`)."""
+        from tournaments.paired import pair_results
+
+        touched = set()
+        for row in rows:
+            self.pending.setdefault(row.deal_seed, []).append(row)
+            touched.add(row.deal_seed)
+        changed = False
+        for seed in touched:
+            results = pair_results(self.pending[seed], self.a, self.b).get(seed, [])
+            if len(results) >= self.comparisons:
+                self.outcomes.append(sum(results) / len(results))
+                del self.pending[seed]
+                changed = True
+        if changed:
+            self.state = evaluate(self.outcomes, self.comparisons, self.settings)
+
+    def __call__(self, batch: object) -> str | None:
+        from tournaments.store import GameRow
+
+        self.add([GameRow.from_row(row) for row in batch.rows])  # type: ignore[attr-defined]
+        if self.state.verdict is None:
+            return None
+        return f"the sequential test accepted {self.state.verdict}"

@@ -79,6 +79,13 @@ class GameRow:
     winners: tuple[int, ...] | None = None
     placed: int | None = None
 
+    @classmethod
+    def from_row(cls, row: tuple[Any, ...]) -> GameRow:
+        """A game from a ready-made database row (a worker's, in the ``games`` column order)."""
+        return cls(row[0], row[1], row[2], row[3], row[4], tuple(json.loads(row[5])), tuple(json.loads(row[6])),
+                   _tuple(row[7]), _tuple(row[8]), row[9], row[10], tuple(json.loads(row[11])), row[12],
+                   _tuple(row[14]), row[15])
+
 
 def growth(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     """How ``new`` differs from ``old``: (changes that only grow the tournament, changes that are refused).
@@ -186,6 +193,10 @@ class Store:
     def meta(self) -> dict[str, str]:
         return dict(self.connection.execute("SELECT key, value FROM meta").fetchall())
 
+    def set_meta(self, key: str, value: str) -> None:
+        with self.connection:
+            self.connection.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
     def config_document(self) -> dict[str, Any]:
         return json.loads(self.meta()["config"])
 
@@ -200,9 +211,7 @@ class Store:
             "SELECT key, deal_seed, deal_index, table_size, rotation, seating, names, scores, ranks, duration, "
             "status, faults, record, winners, placed FROM games ORDER BY deal_index, table_size, key")
         for row in cursor:
-            yield GameRow(row[0], row[1], row[2], row[3], row[4], tuple(json.loads(row[5])),
-                          tuple(json.loads(row[6])), _tuple(row[7]), _tuple(row[8]), row[9], row[10],
-                          tuple(json.loads(row[11])), row[12], _tuple(row[13]), row[14])
+            yield GameRow.from_row((*row[:13], None, *row[13:]))
 
     # ------------------------------------------------------------------ writing
     def record_path(self, game: GameSpec) -> Path:
