@@ -210,10 +210,10 @@ class LocalBackend:
 
     def _take(self, worker: Worker, message: tuple[Any, ...], arrived: list[tuple[Row, Outcome, float]]) -> None:
         kind = message[0]
-        if kind == "game":
-            _, row, outcome, cpu, _record = message
-            arrived.append((row, outcome, cpu))
-            worker.done += 1
+        if kind == "games":
+            for row, outcome, cpu, _record in message[1]:
+                arrived.append((row, outcome, cpu))
+            worker.done += len(message[1])
         elif kind == "watch":
             worker.call = (message[1], message[2])
         elif kind == "idle":

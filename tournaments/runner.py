@@ -47,6 +47,9 @@ IN_FLIGHT_PER_WORKER = 2
 #: so even the floor keeps shipping under 5%; above the ceiling (a fifth of a second of
 #: random games) the last batches keep one worker busy while the others wait.
 MIN_BATCH, MAX_BATCH = 8, 64
+#: Seconds between the main process's transactions: games that arrive meanwhile are stored
+#: together (and before the run stops, however it stops short of SIGKILL).
+SAVE_EVERY = 0.1
 
 
 class RunError(ValueError):
@@ -389,23 +392,32 @@ def _play_all(engine: Backend, plan: Plan, batches: Iterator[list[GameSpec]], st
         console=console, disable=quiet, transient=False, refresh_per_second=2,
     )
     progress.leaderboard = leaderboard
-    start = time.perf_counter()
+    start = last_saved = time.perf_counter()
     worker_cpu = 0.0
     done = 0
+    unsaved: list[PlayedBatch] = []
     with progress:
         task = progress.add_task("games", total=pending, rate=0.0)
-        for batch in engine.run(plan, batches, stop):
-            store.save(batch)
-            worker_cpu += batch.cpu_seconds
-            tally.add(batch.rows)
-            if leaderboard is not None:
-                leaderboard.add(batch.outcomes)
-            done += len(batch.rows)
-            progress.update(task, completed=done, rate=done / max(time.perf_counter() - start, 1e-9))
-            if monitor is not None:
-                reason = monitor(batch)
-                if reason is not None and not stop.requested:
-                    stop.request(reason)
+        try:
+            for batch in engine.run(plan, batches, stop):
+                # One transaction for what arrived in the last SAVE_EVERY seconds: a transaction per
+                # game would cost the main process more than all else it does for the game.
+                unsaved.append(batch)
+                if time.perf_counter() - last_saved >= SAVE_EVERY:
+                    store.save(*unsaved)
+                    unsaved, last_saved = [], time.perf_counter()
+                worker_cpu += batch.cpu_seconds
+                tally.add(batch.rows)
+                if leaderboard is not None:
+                    leaderboard.add(batch.outcomes)
+                done += len(batch.rows)
+                progress.update(task, completed=done, rate=done / max(time.perf_counter() - start, 1e-9))
+                if monitor is not None:
+                    reason = monitor(batch)
+                    if reason is not None and not stop.requested:
+                        stop.request(reason)
+        finally:
+            store.save(*unsaved)
     return worker_cpu
 
 

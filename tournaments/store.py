@@ -217,19 +217,21 @@ class Store:
     def record_path(self, game: GameSpec) -> Path:
         return self.directory / RECORDS_FOLDER / f"{game.key}.jsonl"
 
-    def save(self, batch: PlayedBatch) -> int:
-        """Write the batch's records if the workers could not, then its rows in one transaction.
+    def save(self, *batches: PlayedBatch) -> int:
+        """Write the batches' records if the workers could not, then their rows in one transaction.
 
         Returns how many rows were new. The rows come ready-made from the worker, so this
         is all the main process does per game.
         """
-        if batch.records is not None:
-            records = str(self.directory / RECORDS_FOLDER)
-            for row, text in zip(batch.rows, batch.records):
-                write_record(records, row[0], text)
+        for batch in batches:
+            if batch.records is not None:
+                records = str(self.directory / RECORDS_FOLDER)
+                for row, text in zip(batch.rows, batch.records):
+                    write_record(records, row[0], text)
         with self.connection:
             before = self.connection.total_changes
-            self.connection.executemany(_INSERT, batch.rows)
+            for batch in batches:
+                self.connection.executemany(_INSERT, batch.rows)
             return self.connection.total_changes - before
 
 
