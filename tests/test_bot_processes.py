@@ -97,14 +97,17 @@ def test_contack_play_stopped_with_a_bot_mid_move_leaves_no_process(tmp_path: Pa
 
 
 def peak_memory_command(*args: object) -> list[str]:
-    """``contack ARGS`` in a Python that prints its own peak memory (KiB) on stderr as it ends."""
-    code = ("import resource, sys\nfrom contack_core.cli import main\nsys.argv = ['contack', *sys.argv[1:]]\n"
-            "try:\n    main()\nfinally:\n    print('peak KiB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
-            "file=sys.stderr)")
+    """``contack ARGS`` in a Python that prints its own peak memory (KiB) on stderr as it ends: the
+    kernel's high-water mark of its resident memory (``VmHWM``; ``ru_maxrss`` would also count the
+    memory of the test process it was forked from)."""
+    code = ("import re, sys\nfrom contack_core.cli import main\nsys.argv = ['contack', *sys.argv[1:]]\n"
+            "try:\n    main()\nfinally:\n    status = open('/proc/self/status').read()\n"
+            "    print('peak KiB', re.search(r'VmHWM:\\s+(\\d+)', status).group(1), file=sys.stderr)")
     return [sys.executable, "-c", code, *map(str, args)]
 
 
 @pytest.mark.parametrize("stream", ["stderr", "stdout"])
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="peak memory is read from /proc (Linux)")
 def test_a_bot_flooding_its_output_without_a_newline_is_killed_and_contacks_memory_stays_flat(
         tmp_path: Path, stream: str) -> None:
     flood = tmp_path / "flood.py"
@@ -148,3 +151,23 @@ def test_the_keeper_reports_the_bots_own_process_and_nothing_is_left_after_close
     processes = [(keeper, start_time(keeper) or 0), (bot, start_time(bot) or 0)]
     player.close()
     assert survivors(processes, within=3) == []
+
+
+@pytest.mark.parametrize("limit", ["inf", "1e300", "nan"])
+def test_contack_play_refuses_a_time_limit_it_cannot_keep(limit: str) -> None:
+    from helpers import run_cli
+
+    result = run_cli("play", "parker-1939", "--seats", "random,random", "--time-limit", limit)
+    assert result.exit_code == 2, result.output
+    assert "--time-limit" in result.output and "Traceback" not in result.output
+
+
+def test_a_budget_that_is_not_a_number_of_seconds_is_refused_where_it_is_made() -> None:
+    from contack_core.engine.bots import Budget
+
+    for bad in (float("nan"), float("inf"), 0.0, -1.0, 1e300):
+        with pytest.raises(ValueError, match="time_per_move is a number of seconds above 0 and at most 86400"):
+            Budget(time_per_move=bad)
+    with pytest.raises(ValueError, match="iterations is a whole number from 1"):
+        Budget(iterations=0)
+    assert Budget(2.5, 100).time_per_move == 2.5

@@ -136,6 +136,7 @@ def test_sigkill_of_the_main_process_leaves_no_worker_keeper_bot_or_grandchild(t
         run.process.send_signal(signal.SIGKILL)
         run.process.wait()
         left = survivors(run.tracked, within=5)
+    print(f"SIGKILL of the main process: {len(left)} of {len(processes)} processes below it left after 5 s")
     assert left == [], f"{len(left)} of {len(processes)} processes outlived the main process by 5 s"
 
 

@@ -63,4 +63,5 @@ def test_sigkill_of_a_run_on_a_local_ray_leaves_no_ray_process(tmp_path: Path) -
         run.process.send_signal(signal.SIGKILL)
         run.process.wait()
         left = survivors(run.tracked, within=5)
+    print(f"SIGKILL of a run on a local Ray: {len(left)} of {len(processes)} processes below it left after 5 s")
     assert left == [], f"{len(left)} of {len(processes)} Ray processes outlived the driver by 5 s"

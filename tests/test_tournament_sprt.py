@@ -50,6 +50,11 @@ def test_a_stronger_bot_is_found_stronger_and_the_test_stops_long_before_its_lim
     assert test["deals"] < 500 and report["finished"] is True, "decided: the schedule was only its limit"
     again = run_cli("tournament", "sprt", path, "--output", out, "--elo1", "20", "--quiet")
     assert again.exit_code == 0 and "nothing more to play" in again.output and "H1 accepted" in again.output
+    alone = run_cli("tournament", "sprt", path, "--output", tmp_path / "alone", "--elo1", "20", "--workers", "1",
+                    "--quiet")
+    verdict = [line for line in result.output.splitlines() if line.startswith("Sequential test")]
+    assert verdict == [line for line in alone.output.splitlines() if line.startswith("Sequential test")], \
+        "deals enter the test in the schedule's order: one worker or two, the same verdict on the same deals"
 
 
 def test_two_equal_bots_are_found_within_the_lower_bound(tmp_path: Path) -> None:

@@ -59,7 +59,9 @@ def print_report(report: Report, console: Console) -> None:
         _print_standings(console, "Pooled rating", report.standings, scores=False)
 
     if report.seat_effects:
-        seats = Table(title="Seat order (every entrant sits in every seat equally often)")
+        console.print("Seat order: each seat's mean score and win rate (every entrant sits in every seat equally "
+                      "often).")
+        seats = Table(title="Seat order")
         for column in ("table", "seat", "games", "mean score [95%]", "win rate"):
             seats.add_column(column, justify="right")
         for e in report.seat_effects:
@@ -81,7 +83,8 @@ def print_report(report: Report, console: Console) -> None:
 
     order = [s.name for s in report.standings]
     index = {name: i for i, name in enumerate(report.names)}
-    cross = Table(title="Cross-table: the row's wins-losses-ties against the column")
+    console.print("Cross-table: the row's wins-losses-ties against the column, game by game.")
+    cross = Table(title="Cross-table")
     cross.add_column("")
     for name in order:
         cross.add_column(name, justify="right")

@@ -34,7 +34,6 @@ from tournaments.paired import (
     Interval,
     PairComparison,
     cross_table,
-    deal_outcomes,
     duplicate_gains,
     mean_interval,
     paired_comparisons,
@@ -42,7 +41,7 @@ from tournaments.paired import (
 )
 from tournaments.play import ERROR
 from tournaments.schedule import games_per_deal
-from tournaments.sprt import SprtSettings, SprtState, evaluate
+from tournaments.sprt import SprtMonitor, SprtSettings, SprtState
 from tournaments.store import GameRow
 
 #: The rating scale: Elo's, with the field's average at 1500.
@@ -124,7 +123,7 @@ class SprtReport:
     a: str
     b: str
     state: SprtState
-    partial: int  # deals not yet whole, left out
+    partial: int  # deals not in the test: played in part, or after it decided
 
     def to_json(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "partial_deals": self.partial, **self.state.to_json()}
@@ -326,10 +325,10 @@ def build_report(config: dict[str, Any], rows: Sequence[GameRow], bootstrap: int
     sprt = None
     if "sprt" in meta:
         test = json.loads(meta["sprt"])
-        a, b = names.index(test["a"]), names.index(test["b"])
-        found, partial = deal_outcomes(rows, a, b, n, sizes)
-        settings = SprtSettings(**test["settings"])
-        sprt = SprtReport(test["a"], test["b"], evaluate(list(found.values()), test["comparisons"], settings), partial)
+        monitor = SprtMonitor(names.index(test["a"]), names.index(test["b"]), test["comparisons"],
+                              SprtSettings(**test["settings"]))
+        monitor.add(rows)
+        sprt = SprtReport(test["a"], test["b"], monitor.state, monitor.partial)
         progress = attrs.evolve(progress, decided=sprt.state.verdict is not None)
     return Report(config["name"], config["ruleset"], len(rows), dict(sorted(statuses.items())),
                   len({c.group for c in contests}), bootstrap if contests else 0, progress, pooled,

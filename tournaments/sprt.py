@@ -201,25 +201,40 @@ def evaluate(outcomes: Sequence[float], comparisons: int, settings: SprtSettings
     counts = np.zeros(2 * comparisons + 1, dtype=int)
     for outcome in outcomes:
         counts[round(outcome * 2 * comparisons)] += 1
-    ratio = float(llr(counts, comparisons, settings)) if len(outcomes) else 0.0
+    return _state(counts, comparisons, settings)
+
+
+def _state(counts: np.ndarray, comparisons: int, settings: SprtSettings) -> SprtState:
+    ratio = float(llr(counts, comparisons, settings)) if counts.sum() else 0.0
     verdict = "H1" if ratio >= settings.upper else "H0" if ratio <= settings.lower else None
     return SprtState(settings, comparisons, tuple(int(c) for c in counts), ratio, verdict)
 
 
 class SprtMonitor:
-    """Follows a run's games, deal by deal, and says when the test has decided (the runner's monitor).
+    """Follows a run's games and says when the test has decided (the runner's monitor).
 
-    A deal counts once all its ``comparisons`` games of A against B are stored (they may arrive
-    in any order); its outcome is A's share of finishing ahead of B over them.
+    A deal counts once all its ``comparisons`` games of A against B are stored (they may
+    arrive in any order); its outcome is A's share of finishing ahead of B over them. Deals
+    enter the test in the schedule's order, each once every deal before it has, and the test
+    stops at the first that decides it. So the verdict and the deals behind it do not depend
+    on which games happened to finish first (games of slow deals would otherwise count
+    late), and a run with any number of workers, or its report, finds the same.
     """
 
     def __init__(self, a: int, b: int, comparisons: int, settings: SprtSettings) -> None:
         self.a, self.b = a, b
         self.comparisons = comparisons
         self.settings = settings
-        self.pending: dict[int, list[Any]] = {}  # the games of each deal not yet whole
-        self.outcomes: list[float] = []
-        self.state = evaluate([], comparisons, settings)
+        self.pending: dict[int, list[Any]] = {}  # the games of each deal not yet whole, by deal index
+        self.whole: dict[int, float] = {}  # outcomes of whole deals not yet in the test, by deal index
+        self.counts = np.zeros(2 * comparisons + 1, dtype=int)
+        self.next_deal = 0
+        self.state = _state(self.counts, comparisons, settings)
+
+    @property
+    def partial(self) -> int:
+        """Deals played in part (or whole, but after a gap or after the decision): not in the test."""
+        return len(self.pending) + len(self.whole)
 
     def add(self, rows: Sequence[Any]) -> None:
         """Take stored games (:class:`tournaments.store.GameRow`)."""
@@ -227,17 +242,18 @@ class SprtMonitor:
 
         touched = set()
         for row in rows:
-            self.pending.setdefault(row.deal_seed, []).append(row)
-            touched.add(row.deal_seed)
-        changed = False
-        for seed in touched:
-            results = pair_results(self.pending[seed], self.a, self.b).get(seed, [])
+            self.pending.setdefault(row.deal_index, []).append(row)
+            touched.add(row.deal_index)
+        for deal in touched:
+            results = [r for per_seed in pair_results(self.pending[deal], self.a, self.b).values() for r in per_seed]
             if len(results) >= self.comparisons:
-                self.outcomes.append(sum(results) / len(results))
-                del self.pending[seed]
-                changed = True
-        if changed:
-            self.state = evaluate(self.outcomes, self.comparisons, self.settings)
+                self.whole[deal] = sum(results) / len(results)
+                del self.pending[deal]
+        while self.state.verdict is None and self.next_deal in self.whole:
+            outcome = self.whole.pop(self.next_deal)
+            self.counts[round(outcome * 2 * self.comparisons)] += 1
+            self.next_deal += 1
+            self.state = _state(self.counts, self.comparisons, self.settings)
 
     def __call__(self, batch: object) -> str | None:
         from tournaments.store import GameRow
