@@ -4,10 +4,10 @@ the commands print.
 A fenced block whose first line starts with ``$ `` is a *transcript*: each ``$ contack ...``
 line is run in a fresh directory and the lines up to the next ``$`` are what it must print
 (stdout and stderr together; spaces at the ends of lines aside). A line ``...`` in the
-expected text stands for any number of lines, so a transcript may quote part of a long output. A fenced block whose info string
-names a file (```` ```yaml file=bad.yaml ````) is written to that directory first, so a
-transcript can read the files its document shows. Blocks of either kind apply to the
-transcripts after them in the same document.
+expected text stands for any number of lines, so a transcript may quote part of a long
+output. A fenced block whose info string names a file (```` ```yaml file=bad.yaml ````) is
+written to that directory first, so a transcript can read the files its document shows.
+Blocks of either kind apply to the transcripts after them in the same document.
 """
 
 from __future__ import annotations
