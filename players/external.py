@@ -144,8 +144,9 @@ class KeeperStatus:
             self.fd = -1
 
 
-def _stop(process: subprocess.Popen[bytes], lifeline: Lifeline) -> None:
-    """Cut the lifeline (the keeper kills the bot and all it started), then reap the keeper.
+def _stop(process: subprocess.Popen[bytes], lifeline: Lifeline, status: KeeperStatus) -> None:
+    """Cut the lifeline (the keeper kills the bot and all it started), reap the keeper, and take
+    its last report (the bot's exit status).
 
     A keeper that does not exit in time is killed with its process group; the bot, which
     has a parent-death signal, goes with it.
@@ -162,6 +163,8 @@ def _stop(process: subprocess.Popen[bytes], lifeline: Lifeline) -> None:
             process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
+    status.get("exit", 0.5)
+    status.close()
     # The pipes are closed by the threads that use them, when the bot's end closes: closing
     # a pipe here could block on a thread still reading it.
 
@@ -205,11 +208,11 @@ class BotProcess:
         bot = cls(argv, process, lifeline, KeeperStatus(status_read), queue.Queue(LINES_QUEUED), queue.Queue())
         # The finalizer holds the process and the lifeline, never the BotProcess, so garbage
         # collection and interpreter exit still stop the bot when nobody called close().
-        bot.finalizer = weakref.finalize(bot, _stop, process, lifeline)
+        bot.finalizer = weakref.finalize(bot, _stop, process, lifeline, bot.status)
         assert process.stdin is not None and process.stdout is not None and process.stderr is not None
         reader = io.TextIOWrapper(process.stdout, encoding="utf-8", errors="replace")
         writer = io.TextIOWrapper(process.stdin, encoding="utf-8", write_through=True)
-        threads: list[tuple[Any, tuple[Any, ...]]] = [(_read_lines, (reader, bot.lines)),
+        threads: list[tuple[Any, tuple[Any, ...]]] = [(_read_lines, (reader, bot.lines, lifeline)),
                                                       (_drain_stderr, (process.stderr, weakref.ref(bot))),
                                                       (_write_lines, (writer, bot.outbox))]
         for target, args in threads:
@@ -247,7 +250,6 @@ class BotProcess:
             except subprocess.TimeoutExpired:
                 pass
         self.finalizer()
-        self.status.close()
 
     def exit_description(self) -> str:
         """How the bot ended, for a failure message: its exit code and the end of its stderr."""
@@ -265,18 +267,27 @@ class BotProcess:
         return what + (f"; its stderr ended: {tail}" if tail else "")
 
 
-def _read_lines(stream: IO[str], lines: queue.Queue[Any]) -> None:
+def _read_lines(stream: IO[str], lines: queue.Queue[Any], lifeline: Lifeline) -> None:
+    def put(item: Any) -> bool:
+        """Queue ``item`` when there is room; False once the bot is stopped and nobody will read it."""
+        while True:
+            try:
+                lines.put(item, timeout=0.2)
+                return True
+            except queue.Full:
+                if lifeline.fd is None:
+                    return False
+
     try:
         while True:
             line = stream.readline(MAX_LINE)
-            if not line:
+            if not line or not put(line):
                 break
-            lines.put(line)
             if len(line) >= MAX_LINE and not line.endswith("\n"):
                 break  # garbage: the consumer fails the bot on it; read no more
     except (OSError, ValueError):
         pass
-    lines.put(_EOF)
+    put(_EOF)
     _close_quietly(stream)
 
 

@@ -28,8 +28,7 @@ def run(
 ) -> None:
     """Play every game of the tournament not yet in its results folder (a rerun resumes)."""
     from tournaments.config import ConfigError, load_config
-    from tournaments.runner import RunError, run_tournament
-    from tournaments.store import StoreError
+    from tournaments.runner import run_tournament
 
     try:
         settings = load_config(config)
@@ -38,20 +37,33 @@ def run(
             typer.echo(str(problem), err=True)
         raise typer.Exit(1) from None
     resume = resume_command(config, output or settings.output, workers, backend, address)
+    summary = guarded_run(lambda: run_tournament(settings, output, workers, backend, address, quiet,
+                                                 meta={"resume": resume}))
+    print_summary(summary, backend, resume)
+
+
+def guarded_run(run: Any) -> Any:
+    """``run()``, its failures as one message; a stop signal before the games begin (or after they
+    end) stops it with a word instead of a traceback. (While games are played, the run itself
+    handles the signals: it stores what is done and says how to resume.)"""
+    from contack_core.engine.stopping import Stopped, signals_stop
+    from tournaments.runner import RunError
+    from tournaments.store import StoreError
+
     try:
-        summary = run_tournament(settings, output, workers, backend, address, quiet, meta={"resume": resume})
+        with signals_stop():
+            return run()
     except (RunError, StoreError) as error:
         fail(str(error))
-    print_summary(summary, backend, resume)
+    except Stopped as stop:
+        fail(f"{stop} while the run was starting or ending; the same command goes on", stop.exit_code)
 
 
 def resume_command(config: str, output: Path, workers: int | None, backend: str, address: str | None) -> str:
     """The command that goes on with a stopped run (the same one)."""
     import shlex
 
-    parts = ["contack", "tournament", "run", config]
-    if output is not None:
-        parts += ["--output", str(output)]
+    parts = ["contack", "tournament", "run", config, "--output", str(output)]
     if workers is not None:
         parts += ["--workers", str(workers)]
     if backend != "local":
@@ -112,7 +124,7 @@ def sprt(
     from tournaments.config import ConfigError, load_config
     from tournaments.paired import comparisons_per_deal
     from tournaments.render import sprt_sentence
-    from tournaments.runner import RunError, run_tournament
+    from tournaments.runner import run_tournament
     from tournaments.sprt import SprtMonitor, SprtSettings
     from tournaments.store import Store, StoreError
 
@@ -149,11 +161,9 @@ def sprt(
     test = {"a": first, "b": second, "comparisons": comparisons, "settings": attrs.asdict(settings)}
     resume = resume_command(config, folder, workers, backend, address).replace(" run ", " sprt ", 1)
     if monitor.state.verdict is None:
-        try:
-            summary = run_tournament(tournament, output, workers, backend, address, quiet, monitor=monitor,
-                                     meta={"resume": resume, "sprt": json.dumps(test)})
-        except (RunError, StoreError) as error:
-            fail(str(error))
+        meta = {"resume": resume, "sprt": json.dumps(test)}
+        summary = guarded_run(lambda: run_tournament(tournament, output, workers, backend, address, quiet,
+                                                     monitor=monitor, meta=meta))
         if summary.stopped and monitor.state.verdict is not None:
             summary = attrs.evolve(summary, stopped=None, stop_signal=None)
         typer.echo(sprt_sentence(first, second, monitor.state))
