@@ -279,7 +279,8 @@ def game_row(plan: Plan, game: GameSpec, result: GameResult) -> Row:
 
 
 def play_batch(plan: Plan, games: Sequence[GameSpec]) -> PlayedBatch:
-    """Play games one after another in this process (the unit a worker or a Ray task runs).
+    """Play games one after another in this process (the unit a Ray task runs; a local worker
+    sends each game back as it ends instead, :mod:`tournaments.worker`).
 
     With ``plan.records_dir`` the records are written here, in parallel, before the
     rows go back; the main process stores a row only after its record exists.

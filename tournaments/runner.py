@@ -35,7 +35,20 @@ from players.keeper import KEEPER, descendants, process_table, start_time
 from tournaments.config import TournamentConfig
 from tournaments.live import LIVE_GAMES_PER_SECOND, LiveLeaderboard, LiveStanding
 from tournaments.lock import FolderInUse, RunLock
-from tournaments.play import ERROR, OK, RECORDS_FOLDER, Plan, PlayedBatch, play_batch, warm_worker
+from tournaments.play import (
+    ERROR,
+    OK,
+    RECORDS_FOLDER,
+    GameResult,
+    Outcome,
+    Plan,
+    PlayedBatch,
+    game_row,
+    play_batch,
+    record_header,
+    warm_worker,
+    write_record,
+)
 from tournaments.pool import LocalBackend, WorkerStartError
 from tournaments.schedule import GameSpec, games_per_deal, iter_schedule
 from tournaments.stop import StopRequest
@@ -423,8 +436,6 @@ def _play_all(engine: Backend, plan: Plan, batches: Iterator[list[GameSpec]], st
 
 def lost_on_ray(plan: Plan, game: GameSpec, error: Exception) -> PlayedBatch:
     """A game whose Ray worker died under it, alone in its task: an ``error`` the report counts."""
-    from tournaments.play import GameResult, Outcome, game_row, record_header, write_record
-
     reason = f"the Ray worker died while playing this game ({type(error).__name__})"
     result = GameResult(game.deal_seed, game.seating, None, None, 0.0, ERROR,
                         ({"seat": None, "kind": "error", "reason": reason},), None)
