@@ -87,12 +87,20 @@ class Run:
             pass
 
 
+def _default_signals() -> None:
+    """In the child before it runs: Ctrl-C and hang-ups as a terminal would deliver them, even when the
+    tests run where they are ignored (a shell's background job ignores SIGINT, and its children inherit that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 @contextmanager
 def started(command: list[str], **options: object) -> Iterator[Run]:
     """Start ``command`` in a session of its own; on the way out (a failure included) kill it, every
     process below it and every process a snapshot saw, so a failing test leaves nothing behind."""
     run = Run(subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True, **options))  # type: ignore[call-overload]
+                               start_new_session=True, preexec_fn=_default_signals,
+                               **options))  # type: ignore[call-overload]
     try:
         yield run
     finally:
