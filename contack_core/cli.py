@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -11,6 +12,7 @@ import typer
 import yaml
 
 from contack_core.engine.bots import (
+    MAX_TIME_PER_MOVE,
     Budget,
     Player,
     PlayerSpecError,
@@ -219,6 +221,8 @@ def play(
                                             "the move (as a pass or draw), 'forfeit' the game.")] = "pass",
 ) -> None:
     """Play one game, narrating it, and optionally record it."""
+    if not math.isfinite(time_limit) or time_limit > MAX_TIME_PER_MOVE:
+        fail(f"--time-limit takes seconds from 0 (no limit) to {MAX_TIME_PER_MOVE:g}, not {time_limit:g}", 2)
     rules = load_or_fail(ruleset, parse_options(option))
     if fault not in FAULT_POLICIES:
         fail(f"--fault takes one of {', '.join(FAULT_POLICIES)}, not {fault!r}", 2)
@@ -242,9 +246,17 @@ def play(
         except OSError as error:
             fail(f"cannot write {record}: {error.strerror}")
         observers.append(RecordWriter(stream, header_for(rules, names, seed, specs, record)))
+    from contack_core.engine.stopping import Stopped, signals_stop
+
     budget = Budget(time_per_move=time_limit or None)
     try:
-        state = play_game(rules, players, seed, observers, budget=budget, fault_policy=fault)
+        with signals_stop():
+            state = play_game(rules, players, seed, observers, budget=budget, fault_policy=fault)
+    except (Stopped, KeyboardInterrupt) as stop:
+        stopped = stop if isinstance(stop, Stopped) else Stopped(2)
+        kept = f"; the record so far is in {record} (it audits as unfinished)" if record is not None else ""
+        typer.echo(f"stopped by {stopped.name}: the game was not finished{kept}", err=True)
+        raise typer.Exit(stopped.exit_code) from None
     finally:
         _close_all(players)
         if stream is not None:

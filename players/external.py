@@ -6,25 +6,32 @@ JSON forms are in :mod:`players.protocol`.
 
 Why threads and queues: a bot may hang, crash, print garbage or stop reading its input,
 and none of that may block or bring down the engine. A reader thread turns the bot's
-stdout into a queue of lines (so a reply is awaited with a time limit), a writer thread
-feeds its stdin (so a bot that never reads cannot block us on a full pipe), and a third
-keeps the last lines of its stderr to explain a crash. Any failure kills the bot's whole
-process group at once and raises :class:`BotFailure` with the reason; the game's fault
-handling decides what becomes of the move. The process is killed on :meth:`close`, and
-failing that when the player is garbage-collected or the interpreter exits, so no bot
-process is ever left behind.
+stdout into a bounded queue of bounded lines (so a reply is awaited with a time limit),
+a writer thread feeds its stdin (so a bot that never reads cannot block us on a full
+pipe), and a third drains its stderr in chunks, keeping only the last few kilobytes to
+explain a crash and killing a bot that floods it. Any failure kills the bot and raises
+:class:`BotFailure` with the reason; the game's fault handling decides what becomes of
+the move.
+
+Why a keeper (:mod:`players.keeper`): the bot runs under a small process of its own that
+outlives contack's death by any signal, SIGKILL included, just long enough to kill the bot
+and everything it started (a grandchild in a session of its own too). contack holds the
+keeper's *lifeline* pipe: closing it, or dying, tells the keeper to kill everything below
+it. So no bot process outlives its game or contack, whatever ends them.
 """
 
 from __future__ import annotations
 
-import collections
+import io
 import json
 import os
 import queue
+import select
 import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 import weakref
@@ -33,6 +40,7 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from contack_core.engine.bots import MoveTimeout, Player, PlayerSpecError
+from players.keeper import KEEPER
 from players.protocol import PROTOCOL, action_json, event_json, find_action, legal_json, position_json
 
 if TYPE_CHECKING:
@@ -52,7 +60,14 @@ DEFAULT_START_TIME = 10.0
 DEFAULT_QUIT_TIME = 1.0
 #: The longest line read from a bot (characters); a longer one is garbage.
 MAX_LINE = 1 << 20
-#: How many lines of a bot's stderr are kept to explain its failure.
+#: Lines read from a bot and not yet consumed, at most: a bot that writes faster than it is
+#: asked waits on its pipe instead of filling contack's memory.
+LINES_QUEUED = 16
+#: Bytes a bot may write to its stderr in all; more is a flood, and the bot is killed.
+STDERR_LIMIT = 16 << 20
+#: Bytes of a bot's stderr kept (its end) to explain its failure.
+STDERR_KEPT = 4096
+#: How many of the kept stderr lines a failure message quotes.
 STDERR_LINES = 8
 
 _EOF = object()
@@ -80,65 +95,135 @@ class UnsupportedRuleset(BotFailure, PlayerSpecError):
     """The bot's handshake does not list the ruleset it was asked to play."""
 
 
-def _kill_group(process: subprocess.Popen[str]) -> None:
-    """Kill the bot and anything it started (its own process group), then reap it."""
-    try:
-        if hasattr(os, "killpg"):
-            os.killpg(process.pid, signal.SIGKILL)
-        else:  # pragma: no cover - not POSIX
-            process.kill()
-    except (ProcessLookupError, PermissionError):
-        pass
+@attrs.define(eq=False)
+class Lifeline:
+    """contack's end of a keeper's lifeline pipe: closing it tells the keeper to kill everything."""
+
+    fd: int | None
+
+    def cut(self) -> None:
+        if self.fd is not None:
+            fd, self.fd = self.fd, None
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+@attrs.define(eq=False)
+class KeeperStatus:
+    """What the keeper reports on its status pipe: the bot's process id, then its wait status."""
+
+    fd: int
+    buffer: bytes = b""
+    fields: dict[str, int] = attrs.field(factory=dict)
+
+    def get(self, key: str, timeout: float) -> int | None:
+        """The reported ``pid`` or ``exit`` status, waiting up to ``timeout`` seconds for it."""
+        deadline = time.monotonic() + timeout
+        while key not in self.fields and self.fd >= 0:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([self.fd], [], [], remaining)[0]:
+                break
+            chunk = os.read(self.fd, 256)
+            if not chunk:
+                os.close(self.fd)
+                self.fd = -1
+                break
+            self.buffer += chunk
+            *lines, self.buffer = self.buffer.split(b"\n")
+            for line in lines:
+                name, _, value = line.decode("ascii", "replace").partition(" ")
+                if value.strip().lstrip("-").isdigit():
+                    self.fields[name] = int(value)
+        return self.fields.get(key)
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+def _stop(process: subprocess.Popen[bytes], lifeline: Lifeline, status: KeeperStatus) -> None:
+    """Cut the lifeline (the keeper kills the bot and all it started), reap the keeper, and take
+    its last report (the bot's exit status).
+
+    A keeper that does not exit in time is killed with its process group; the bot, which
+    has a parent-death signal, goes with it.
+    """
+    lifeline.cut()
     try:
         process.wait(timeout=5)
-    except subprocess.TimeoutExpired:  # pragma: no cover - a process SIGKILL cannot end
-        pass
-    # The pipes are closed by the threads that use them, when the bot's end closes: closing
-    # a pipe here could block on a thread still reading it (say, a grandchild that escaped
-    # the process group and holds it open).
-
-
-def _shut_down(process: subprocess.Popen[str], grace: float) -> None:
-    """Give the bot ``grace`` seconds to exit by itself after its input ends, then kill it."""
-    if process.poll() is None and grace > 0:
+    except subprocess.TimeoutExpired:  # pragma: no cover - a keeper stuck in the kernel
         try:
-            process.wait(timeout=grace)
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-    _kill_group(process)
+    status.get("exit", 0.5)
+    status.close()
+    # The pipes are closed by the threads that use them, when the bot's end closes: closing
+    # a pipe here could block on a thread still reading it.
 
 
 @attrs.define(eq=False)
 class BotProcess:
-    """One running bot program and the three threads that talk to it."""
+    """One running bot program (under its keeper) and the three threads that talk to it."""
 
     argv: list[str]
-    process: subprocess.Popen[str]
+    process: subprocess.Popen[bytes]
+    lifeline: Lifeline
+    status: KeeperStatus
     lines: queue.Queue[Any]
     outbox: queue.Queue[str | None]
-    stderr_tail: collections.deque[str]
+    stderr_tail: bytearray = attrs.field(factory=bytearray)
+    #: Why the bot was killed from a reader thread (a flood), for the failure message.
+    killed_because: str | None = None
     finalizer: weakref.finalize = attrs.field(init=False)
 
     @classmethod
-    def start(cls, argv: list[str]) -> BotProcess:
-        """Start ``argv`` (no shell) in a process group of its own; OSError if it cannot run."""
+    def start(cls, argv: list[str], cwd: str | None = None) -> BotProcess:
+        """Start ``argv`` (no shell) under a keeper, in ``cwd``; OSError if the keeper cannot run."""
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        process = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, encoding="utf-8", errors="replace", bufsize=1, env=env,
-            start_new_session=True,
-        )
-        bot = cls(argv, process, queue.Queue(), queue.Queue(), collections.deque(maxlen=STDERR_LINES))
-        # The finalizer holds the process, never the BotProcess, so garbage collection and
-        # interpreter exit still kill the bot when nobody called close().
-        bot.finalizer = weakref.finalize(bot, _kill_group, process)
-        threads: list[tuple[Any, Any, Any]] = [(_read_lines, process.stdout, bot.lines),
-                                               (_drain_stderr, process.stderr, bot.stderr_tail),
-                                               (_write_lines, process.stdin, bot.outbox)]
-        for target, stream, channel in threads:
-            threading.Thread(target=target, args=(stream, channel), daemon=True,
+        status_read, status_write = os.pipe()
+        lifeline_read, lifeline_write = os.pipe()
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-I", "-S", KEEPER, str(status_write), str(lifeline_read), cwd or os.getcwd(),
+                 "--", *argv],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                pass_fds=(status_write, lifeline_read), start_new_session=True,
+            )
+        except OSError:
+            for fd in (status_read, lifeline_write):
+                os.close(fd)
+            raise
+        finally:
+            os.close(status_write)
+            os.close(lifeline_read)
+        lifeline = Lifeline(lifeline_write)
+        bot = cls(argv, process, lifeline, KeeperStatus(status_read), queue.Queue(LINES_QUEUED), queue.Queue())
+        # The finalizer holds the process and the lifeline, never the BotProcess, so garbage
+        # collection and interpreter exit still stop the bot when nobody called close().
+        bot.finalizer = weakref.finalize(bot, _stop, process, lifeline, bot.status)
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+        reader = io.TextIOWrapper(process.stdout, encoding="utf-8", errors="replace")
+        writer = io.TextIOWrapper(process.stdin, encoding="utf-8", write_through=True)
+        threads: list[tuple[Any, tuple[Any, ...]]] = [(_read_lines, (reader, bot.lines, lifeline)),
+                                                      (_drain_stderr, (process.stderr, weakref.ref(bot))),
+                                                      (_write_lines, (writer, bot.outbox))]
+        for target, args in threads:
+            threading.Thread(target=target, args=args, daemon=True,
                              name=f"bot-{process.pid}{target.__name__}").start()
         return bot
+
+    @property
+    def pid(self) -> int | None:
+        """The bot program's own process id (not its keeper's)."""
+        return self.status.get("pid", DEFAULT_START_TIME)
 
     def alive(self) -> bool:
         return self.finalizer.alive and self.process.poll() is None
@@ -147,7 +232,9 @@ class BotProcess:
         """Queue one message; never blocks, even when the bot does not read its input."""
         self.outbox.put(json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n")
 
-    def kill(self) -> None:
+    def kill(self, because: str | None = None) -> None:
+        if because and self.killed_because is None:
+            self.killed_because = because
         self.outbox.put(None)
         self.finalizer()
 
@@ -157,42 +244,69 @@ class BotProcess:
             return
         self.send({"type": "quit"})
         self.outbox.put(None)
-        self.finalizer.detach()
-        _shut_down(self.process, grace)
+        if grace > 0:
+            try:
+                self.process.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
+                pass
+        self.finalizer()
 
     def exit_description(self) -> str:
-        """How the process ended, for a failure message: its exit code and last stderr lines."""
-        try:
-            code = self.process.wait(timeout=1)
-        except subprocess.TimeoutExpired:
-            code = None
-        if code is None:
+        """How the bot ended, for a failure message: its exit code and the end of its stderr."""
+        status = self.status.get("exit", 1.0)
+        if self.killed_because:
+            what = self.killed_because
+        elif status is None:
             what = "closed its output"
-        elif code < 0:
-            what = f"was killed by signal {-code}"
+        elif os.WIFSIGNALED(status):
+            what = f"was killed by signal {os.WTERMSIG(status)}"
         else:
-            what = f"exited with code {code}"
-        tail = " | ".join(line.rstrip() for line in self.stderr_tail if line.strip())
+            what = f"exited with code {os.WEXITSTATUS(status)}"
+        lines = bytes(self.stderr_tail).decode("utf-8", "replace").splitlines()[-STDERR_LINES:]
+        tail = " | ".join(line.rstrip()[:500] for line in lines if line.strip())
         return what + (f"; its stderr ended: {tail}" if tail else "")
 
 
-def _read_lines(stream: IO[str], lines: queue.Queue[Any]) -> None:
+def _read_lines(stream: IO[str], lines: queue.Queue[Any], lifeline: Lifeline) -> None:
+    def put(item: Any) -> bool:
+        """Queue ``item`` when there is room; False once the bot is stopped and nobody will read it."""
+        while True:
+            try:
+                lines.put(item, timeout=0.2)
+                return True
+            except queue.Full:
+                if lifeline.fd is None:
+                    return False
+
     try:
         while True:
             line = stream.readline(MAX_LINE)
-            if not line:
+            if not line or not put(line):
                 break
-            lines.put(line)
+            if len(line) >= MAX_LINE and not line.endswith("\n"):
+                break  # garbage: the consumer fails the bot on it; read no more
     except (OSError, ValueError):
         pass
-    lines.put(_EOF)
+    put(_EOF)
     _close_quietly(stream)
 
 
-def _drain_stderr(stream: IO[str], tail: collections.deque[str]) -> None:
+def _drain_stderr(stream: IO[bytes], owner: weakref.ref[BotProcess]) -> None:
+    """Read the bot's stderr in chunks, keep its end, and kill a bot that writes too much."""
+    written = 0
     try:
-        for line in stream:
-            tail.append(line[:500])
+        while chunk := stream.read1(1 << 16):  # type: ignore[attr-defined]
+            written += len(chunk)
+            bot = owner()  # held only while a chunk is handled, so the bot can still be collected
+            if bot is None:
+                continue
+            tail = bot.stderr_tail
+            tail += chunk[-STDERR_KEPT:]
+            del tail[:-STDERR_KEPT]
+            if written > STDERR_LIMIT:
+                bot.kill(f"wrote more than {STDERR_LIMIT >> 20} MiB to its stderr (a flood) and was killed")
+                break
+            del bot, tail
     except (OSError, ValueError):
         pass
     _close_quietly(stream)
@@ -208,18 +322,18 @@ def _write_lines(stream: IO[str], outbox: queue.Queue[str | None]) -> None:
     _close_quietly(stream)
 
 
-def _close_quietly(stream: IO[str]) -> None:
+def _close_quietly(stream: IO[Any]) -> None:
     try:
         stream.close()
     except (OSError, ValueError):
         pass
 
 
-def parse_command(command: str | list[str]) -> list[str]:
+def parse_command(command: str | list[str], cwd: str | None = None) -> list[str]:
     """The program and arguments of an ``exec:`` seat, split like a shell would (no shell runs).
 
     Raises :class:`PlayerSpecError` for an empty command, unbalanced quotes, or a program
-    that is neither on PATH nor an existing file.
+    that is neither on PATH nor an existing file (a relative path is taken from ``cwd``).
     """
     if isinstance(command, str):
         try:
@@ -231,7 +345,7 @@ def parse_command(command: str | list[str]) -> list[str]:
     if not argv:
         raise PlayerSpecError('exec: needs a command, as in "exec:python my_bot.py"')
     program = argv[0]
-    if shutil.which(program) is None and not (os.sep in program and os.path.isfile(program)):
+    if shutil.which(program) is None and not (os.sep in program and os.path.isfile(os.path.join(cwd or "", program))):
         raise PlayerSpecError(f"exec:{shlex.join(argv)}: no program {program!r} on PATH or at that path")
     return argv
 
@@ -249,9 +363,11 @@ class ExternalPlayer(Player):
 
     def __init__(self, seed: int | str | None = None, *, command: str | list[str],
                  move_time: float | None = None, start_time: float | None = None,
-                 quit_time: float = DEFAULT_QUIT_TIME) -> None:
+                 quit_time: float = DEFAULT_QUIT_TIME, cwd: str | None = None) -> None:
         self.seed = seed
-        self.argv = parse_command(command)
+        #: The folder the program runs in (None: contack's own); relative paths in the command start there.
+        self.cwd = cwd
+        self.argv = parse_command(command, cwd)
         #: The limits asked for by whoever made the player (None: the defaults or the budget).
         self.move_time = None if move_time is None else float(move_time)
         self.start_time = None if start_time is None else float(start_time)
@@ -291,7 +407,7 @@ class ExternalPlayer(Player):
     @property
     def pid(self) -> int | None:
         """The bot's process id while it runs (tests use it to check nothing is left behind)."""
-        return self.bot.process.pid if self.bot is not None else None
+        return self.bot.pid if self.bot is not None else None
 
     # ----------------------------------------------------------------- talking
     def _fail(self, reason: str, kind: type[BotFailure] = BotFailure) -> BotFailure:
@@ -346,7 +462,7 @@ class ExternalPlayer(Player):
         self.failure = None
         self.hello = None
         try:
-            self.bot = BotProcess.start(self.argv)
+            self.bot = BotProcess.start(self.argv, self.cwd)
         except OSError as error:
             self.bot = None
             raise self._fail(f"could not be started: {error.strerror or error}") from None

@@ -3,11 +3,11 @@ the commands print.
 
 A fenced block whose first line starts with ``$ `` is a *transcript*: each ``$ contack ...``
 line is run in a fresh directory and the lines up to the next ``$`` are what it must print
-(stdout and stderr together). A line ``...`` in the expected text stands for any number of
-lines, so a transcript may quote part of a long output. A fenced block whose info string
-names a file (```` ```yaml file=bad.yaml ````) is written to that directory first, so a
-transcript can read the files its document shows. Blocks of either kind apply to the
-transcripts after them in the same document.
+(stdout and stderr together; spaces at the ends of lines aside). A line ``...`` in the
+expected text stands for any number of lines, so a transcript may quote part of a long
+output. A fenced block whose info string names a file (```` ```yaml file=bad.yaml ````) is
+written to that directory first, so a transcript can read the files its document shows.
+Blocks of either kind apply to the transcripts after them in the same document.
 """
 
 from __future__ import annotations
@@ -80,6 +80,8 @@ def test_transcript_prints_what_the_document_says(document: Path, line: int, tmp
                 assert words[0] == "contack", f"{document.name}:{line}: a transcript runs contack, not {words[0]}"
                 result = run_cli(*words[1:])
                 actual = result.output.rstrip("\n").split("\n") if result.output.strip() else []
+                # Spaces at the end of a line are invisible in a document (and editors drop them).
+                expected, actual = [line.rstrip() for line in expected], [line.rstrip() for line in actual]
                 assert _matches(expected, actual), (
                     f"{document.name}:{line}: `{command}` printed\n" + "\n".join(actual)
                     + "\n\nwhere the document says\n" + "\n".join(expected))

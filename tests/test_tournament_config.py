@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
-
 from helpers import run_cli
+
 from tournaments.config import ConfigError, load_config
 
 GOOD = """\
@@ -71,6 +72,20 @@ def test_the_shipped_demo_loads_by_name() -> None:
     (GOOD.replace("seed: 4", "seed: 4\nfault_policy: ignore"), ":11:1:", "'ignore' is not one of"),
     (GOOD.replace("seed: 4", "seed: 4\nbudget: {time_per_move: 0}"), ":11:10:",
      "budget.time_per_move: 0 is less than or equal to the minimum of 0"),
+    (GOOD.replace("seed: 4", "seed: 4\nbudget: {time_per_move: .nan}"), ":11:10:",
+     "budget.time_per_move: time_per_move is a number of seconds above 0 and at most 86400 (null for no limit), "
+     "not nan"),
+    (GOOD.replace("seed: 4", "seed: 4\nbudget: {time_per_move: .inf}"), ":11:10:",
+     "budget.time_per_move: inf is greater than the maximum of 86400"),
+    (GOOD.replace("seed: 4", "seed: 4\nbudget: {time_per_move: 1.0e+300}"), ":11:10:", "greater than the maximum"),
+    (GOOD.replace("{name: c, player: random}", "{name: c, player: 'exec:python3 bot.py'}"), ":7:15:",
+     'an external bot is written player: exec, params: {command: "python3 bot.py"}'),
+    (GOOD.replace("{name: c, player: random}", "{name: c, player: exec}"), ":7:5:",
+     "an exec entrant needs params: {command:"),
+    (GOOD.replace("{name: c, player: random}", "{name: c, player: exec, params: {command: nobot, move_time: 2}}"),
+     ":7:54:", "takes one parameter, command, not move_time"),
+    (GOOD.replace("{name: c, player: random}", "{name: c, player: exec, params: {command: nobot}}"), ":7:38:",
+     "no program 'nobot' on PATH or at that path (relative paths start in "),
 ])
 def test_bad_configs_name_the_place_and_the_reason(tmp_path: Path, text: str, where: str, says: str) -> None:
     found = problems(tmp_path, text)
@@ -119,3 +134,23 @@ def test_an_address_without_the_ray_backend_is_refused(tmp_path: Path) -> None:
 def test_an_unknown_backend_is_refused(tmp_path: Path) -> None:
     result = run_cli("tournament", "run", write(tmp_path, GOOD), "--output", tmp_path / "out", "--backend", "spark")
     assert result.exit_code == 1 and "unknown backend 'spark' (backends: local, ray)" in result.output
+
+
+def test_a_schedule_too_large_to_run_is_refused_at_its_deals_line(tmp_path: Path) -> None:
+    entrants = "".join(f"  - {{name: e{i}, player: random}}\n" for i in range(40))
+    text = GOOD.replace("  - {name: a, player: random}\n  - {name: b, player: random}\n  - {name: c, player: random}\n",
+                        entrants).replace("deals: 2", "deals: 1000000")
+    found = problems(tmp_path, text)
+    assert found == [f"{tmp_path / 't.yaml'}:46:1: at deals: the schedule would hold 1,560,000,000 games (1,560 a "
+                     f"deal x 1,000,000 deals), more than the 1,000,000 a run may hold: use fewer deals, entrants or "
+                     f"table sizes (a finished run can grow later)"]
+
+
+def test_an_external_bot_that_does_not_play_the_ruleset_is_refused_at_its_entrant(tmp_path: Path) -> None:
+    (tmp_path / "chess.py").write_text(
+        "import json, sys\nsys.stdin.readline()\nprint(json.dumps({'type': 'hello', 'protocol': 'contack-bot/1', "
+        "'name': 'chessy', 'rulesets': ['chess']}), flush=True)\nsys.stdin.readline()\n", encoding="utf-8")
+    entrant = f"{{name: c, player: exec, params: {{command: {sys.executable} chess.py}}}}"
+    found = problems(tmp_path, GOOD.replace("{name: c, player: random}", entrant))
+    assert len(found) == 1 and ":7:38: at entrants.2.params.command: " in found[0], found
+    assert "external bot 'chessy'" in found[0] and "does not play parker-1939 (its handshake lists: chess)" in found[0]

@@ -31,12 +31,17 @@ def test_every_record_of_the_demo_audits_sound(demo: Path) -> None:
         assert verdict.valid and verdict.finished, (record, verdict)
 
 
-def test_the_report_shows_standings_seats_head_to_head_and_faults(demo: Path) -> None:
+def test_the_report_shows_each_table_size_the_pooled_fit_pairs_duplicate_deals_and_faults(demo: Path) -> None:
     result = run_cli("tournament", "report", demo)
     assert result.exit_code == 0, result.output
     text = result.output
-    for heading in ("Standings", "Seat order", "Head to head", "No bot faults"):
-        assert heading in text
+    for heading in ("Standings, tables of 3 (144 games, 12 deals)", "Standings, tables of 4 (48 games, 12 deals)",
+                    "Pooled rating: one Plackett-Luce fit over the finishing orders of tables of 3 and 4 together",
+                    "Seat order", "Paired comparisons: over the deals both played in full", "north vs east",
+                    "Cross-table", "What duplicate deals save: the variance of an entrant's mean result",
+                    "No bot faults"):
+        assert heading in text, heading
+    assert "UNFINISHED" not in text
     for name in ("north", "east", "south", "west"):
         assert name in text
     assert "192 games (192 ok), 24 deal groups" in text
@@ -62,12 +67,29 @@ def test_the_json_report_has_intervals_around_every_estimate(demo: Path) -> None
     assert report["faults"] == {} and report["engine_errors"] == 0
 
 
-def test_the_csv_report_has_one_row_per_entrant(demo: Path) -> None:
+def test_the_csv_report_has_one_row_per_entrant_and_table_size_then_the_pooled_fit(demo: Path) -> None:
     result = run_cli("tournament", "report", demo, "--csv")
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
-    assert [r["rank"] for r in rows] == ["1", "2", "3", "4"]
-    assert float(rows[0]["rating"]) >= float(rows[-1]["rating"])
+    assert [(r["table_size"], r["rank"]) for r in rows] == [(size, str(rank)) for size in ("3", "4", "pooled")
+                                                            for rank in range(1, 5)]
+    assert float(rows[0]["rating"]) >= float(rows[3]["rating"])
     assert {"rating_low", "rating_high", "win_rate", "faults"} <= set(rows[0])
+
+
+def test_the_json_report_has_pairs_a_cross_table_and_what_duplicate_deals_save(demo: Path) -> None:
+    report = json.loads(run_cli("tournament", "report", demo, "--json").stdout)
+    assert report["finished"] is True and report["scheduled"] == 192 and report["pooled_table_sizes"] == [3, 4]
+    assert [s["games"] for s in report["by_table_size"]["3"]] == [108] * 4
+    pairs = report["paired_comparisons"]
+    assert len(pairs) == 6 and all(p["deals"] == 24 and p["partial_deals"] == 0 for p in pairs)
+    for pair in pairs:
+        share = pair["a_ahead_share"]
+        assert share["low"] < share["value"] < share["high"]
+        won, lost, tied = (report["cross_table"][pair["a"]][pair["b"]][k] for k in ("wins", "losses", "ties"))
+        assert won + lost + tied == 12 * 3 * 2 + 12 * 4
+        assert report["cross_table"][pair["b"]][pair["a"]] == {"wins": lost, "losses": won, "ties": tied}
+    assert {(d["table_size"], d["measure"]) for d in report["duplicate_deals"]} == \
+        {(size, measure) for size in (3, 4) for measure in ("score relative to the table", "first place")}
 
 
 def test_the_plot_is_a_png(demo: Path, tmp_path: Path) -> None:

@@ -43,3 +43,25 @@ def test_a_tournament_on_a_local_ray_gives_the_local_results(tmp_path: Path) -> 
     ray_records = {p.name: p.read_text() for p in (tmp_path / "ray" / "records").glob("*.jsonl")}
     local_records = {p.name: p.read_text() for p in (tmp_path / "local" / "records").glob("*.jsonl")}
     assert ray_records == local_records and len(ray_records) == 27
+
+
+def test_sigkill_of_a_run_on_a_local_ray_leaves_no_ray_process(tmp_path: Path) -> None:
+    """Ray's own processes (its agents) outlive a killed driver by a minute or more; the run's
+    watchdog kills them within seconds."""
+    import signal
+
+    from processes import contack, started, survivors, wait_for
+    from test_run_survives import RANDOM_FOUR, stored
+
+    (tmp_path / "four.yaml").write_text(RANDOM_FOUR.replace("deals: 300", "deals: 3000"), encoding="utf-8")
+    out = tmp_path / "out"
+    with started(contack("tournament", "run", tmp_path / "four.yaml", "--output", out, "--workers", "2",
+                         "--backend", "ray", "--quiet")) as run:
+        assert wait_for(lambda: stored(out) > 0, within=120), run.process.stderr
+        processes = run.snapshot()
+        assert len(processes) >= 4, processes  # Ray's servers, agents and two workers, at least
+        run.process.send_signal(signal.SIGKILL)
+        run.process.wait()
+        left = survivors(run.tracked, within=5)
+    print(f"SIGKILL of a run on a local Ray: {len(left)} of {len(processes)} processes below it left after 5 s")
+    assert left == [], f"{len(left)} of {len(processes)} Ray processes outlived the driver by 5 s"

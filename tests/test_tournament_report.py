@@ -124,3 +124,113 @@ def test_seat_effects_average_each_seat() -> None:
     effects = {(e.table_size, e.seat): e for e in seat_effects(rows)}
     assert effects[(2, 0)].mean_score.value == pytest.approx(22.5) and effects[(2, 0)].win_rate == 0.75
     assert effects[(2, 1)].games == 4 and effects[(2, 1)].win_rate == 0.25
+
+
+# ----------------------------------------------------------------------------- what a runner can trust
+def test_the_fit_is_choix_iterative_luce_spectral_ranking_built_with_arrays() -> None:
+    import choix
+    import numpy as np
+
+    from tournaments.report import FIT_ALPHA, FIT_TOLERANCE, Outcome
+
+    rng = random.Random(5)
+    contests = []
+    for group in range(200):
+        size = rng.choice([2, 3, 4])
+        contests.append(Outcome(group, tuple(rng.sample(range(6), size)),
+                                tuple(rng.randint(1, size) for _ in range(size)), None, size))
+    data = [order for contest in contests for order in orderings(contest.ranks, contest.entrants)]
+    expected = choix.ilsr_rankings(6, data, alpha=FIT_ALPHA, max_iter=500, tol=FIT_TOLERANCE)
+    assert np.allclose(fit_ratings(6, contests), expected - expected.mean(), atol=FIT_TOLERANCE)
+
+
+def rotations_of(meeting: tuple[int, ...]) -> list[tuple[int, ...]]:
+    return [meeting[k:] + meeting[:k] for k in range(len(meeting))]
+
+
+def test_each_table_size_has_its_own_standings_and_the_pooled_fit_says_what_it_pools() -> None:
+    rows = []
+    for deal in range(6):
+        for seating in rotations_of((0, 1)):  # w beats x at tables of 2
+            rows.append(row(deal, seating, None, tuple(1 if e == 0 else 2 for e in seating)))
+        for seating in rotations_of((0, 1, 2)):  # ...but x beats everyone at tables of 3
+            rows.append(row(100 + deal, seating, None, tuple(1 if e == 1 else 2 if e == 0 else 3 for e in seating)))
+    config = {**CONFIG, "entrants": CONFIG["entrants"][:3]}
+    report = build_report(config, rows, bootstrap=10)
+    sizes = {table.table_size: [s.name for s in table.standings] for table in report.by_table_size}
+    assert sizes[2] == ["w", "x"] and sizes[3] == ["x", "w", "y"], "y played no table of 2"
+    assert report.pooled_sizes == [2, 3] and len(report.standings) == 3
+    assert report.to_json()["pooled_table_sizes"] == [2, 3]
+
+
+def test_a_paired_comparison_gives_a_verdict_only_when_the_deals_say_so() -> None:
+    from tournaments.paired import paired_comparisons
+
+    rows = []
+    for deal in range(10):
+        for seating in rotations_of((0, 1)):  # w ahead of x on every deal; x level with y
+            rows.append(row(deal, seating, None, tuple(1 if e == 0 else 2 for e in seating)))
+        for seating in rotations_of((1, 2)):
+            rows.append(row(deal, seating, None, (1, 2) if deal % 2 else (2, 1)))
+    rows.append(row(99, (0, 1), None, (1, 2)))  # a deal played in part: left out
+    pairs = {(p.a, p.b): p for p in paired_comparisons(rows, ["w", "x", "y"], [2])}
+    wx = pairs[("w", "x")]
+    assert wx.deals == 10 and wx.partial == 1 and wx.share.value == 1.0 and wx.verdict == "w ahead (95%)"
+    assert wx.share.low > 0.5, "a Wilson interval where every deal went one way"
+    xy = pairs[("x", "y")]
+    assert xy.share.value == 0.5 and xy.verdict == "indistinguishable so far"
+    assert pairs[("w", "y")].deals == 0 and pairs[("w", "y")].verdict == "too few deals"
+
+
+def test_duplicate_deals_cancel_the_luck_of_the_seat_and_save_nothing_against_pure_noise() -> None:
+    import numpy as np
+
+    from tournaments.paired import duplicate_gains
+
+    rng = random.Random(3)
+    seat_luck, noise = [], []
+    for deal in range(40):
+        lucky = rng.randint(0, 1)  # this deal favours one seat, whoever sits there
+        for seating in rotations_of((0, 1)):
+            scores = (60, 20) if lucky == 0 else (20, 60)
+            seat_luck.append(row(deal, seating, scores, ranks_of(list(scores))))
+            coin = (rng.randint(0, 80), rng.randint(0, 80))
+            noise.append(row(deal, seating, coin, ranks_of(list(coin))))
+    saved = duplicate_gains(seat_luck, 2, 2, bootstrap=50, rng=np.random.default_rng(1))
+    assert [g.measure for g in saved] == ["score relative to the table", "first place"]
+    assert all(g.ratio.value == pytest.approx(0.0) for g in saved), "every entrant gets each seat's luck once"
+    none = duplicate_gains(noise, 2, 2, bootstrap=200, rng=np.random.default_rng(1))
+    for gain in none:
+        assert gain.ratio.low < 1.0 < gain.ratio.high and 0.6 < gain.ratio.value < 1.5, gain
+
+
+def test_an_unfinished_run_is_flagged_with_the_command_that_finishes_it() -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from tournaments.render import print_report
+
+    rows = [row(deal, seating, (30, 10), (1, 2)) for deal in range(3) for seating in rotations_of((0, 1))]
+    config = {**CONFIG, "entrants": CONFIG["entrants"][:2], "seats": [2], "deals": 40}
+    report = build_report(config, rows, bootstrap=0, meta={"resume": "contack tournament run t.yaml --output out"})
+    assert not report.progress.finished and report.to_json()["scheduled"] == 80
+    screen = StringIO()
+    print_report(report, Console(file=screen, width=200))
+    assert ("UNFINISHED: 6 of 80 scheduled games (8%) are stored, and every figure below covers only those; "
+            "`contack tournament run t.yaml --output out` plays the rest.") in screen.getvalue()
+
+
+def test_faults_name_example_games() -> None:
+    fault = {"seat": 0, "kind": "timeout", "reason": "slow"}
+    rows = [row(deal, (0, 1), (1, 2), (2, 1), status="faulted", faults=(fault,)) for deal in range(5)]
+    report = build_report({**CONFIG, "entrants": CONFIG["entrants"][:2]}, rows, bootstrap=0)
+    assert report.faults == {"w": {"timeout": 5}}
+    assert report.fault_games == {"w": [r.key for r in rows[:3]]}
+
+
+@pytest.mark.parametrize(("freedom", "expected"), [(5, 2.5706), (10, 2.2281), (30, 2.0423), (200, 1.9719)])
+def test_the_t_quantile_is_accurate_enough_for_an_interval(freedom: int, expected: float) -> None:
+    from tournaments.paired import t_quantile
+
+    assert t_quantile(0.975, freedom) == pytest.approx(expected, abs=2e-3)

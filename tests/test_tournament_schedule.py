@@ -113,8 +113,8 @@ def test_schedule_of_the_shipped_demo_matches_its_description() -> None:
 def test_batches_cover_every_game_once_in_order_and_shrink_towards_the_end(games: int, workers: int) -> None:
     from tournaments.runner import MAX_BATCH, MIN_BATCH, split
 
-    specs = list(range(games))  # split only slices: any sequence stands for the games
-    batches = split(specs, workers)
+    specs = list(range(games))  # split only counts: any items stand for the games
+    batches = list(split(iter(specs), len(specs), workers))
     assert [g for batch in batches for g in batch] == specs
     sizes = [len(b) for b in batches]
     assert all(size <= MAX_BATCH for size in sizes)

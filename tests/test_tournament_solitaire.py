@@ -104,6 +104,28 @@ def test_each_deal_ranks_the_entrants_by_their_own_score(played: tuple[str, Path
         assert standings[name]["mean_score"]["value"] == pytest.approx(mean)
 
 
+def test_the_report_gives_each_entrants_completion_rate_and_tiles_placed_apart_from_the_per_deal_ranking(
+        played: tuple[str, Path, dict]) -> None:
+    _, out, report = played
+    by_name = {s["name"]: s for s in report["solitaire"]}
+    assert set(by_name) == {"dice", "coin", "greedy", "cautious"}
+    with Store.open_existing(out) as store:
+        rows = list(store.games())
+    for name, standing in by_name.items():
+        own = [row for row in rows if row.names == (name,)]
+        assert standing["games"] == len(own) == DEALS
+        completed = sum(0 in (row.winners or ()) for row in own)
+        assert standing["completion_rate"]["value"] == completed / DEALS
+        low, high = standing["completion_rate"]["low"], standing["completion_rate"]["high"]
+        assert 0 <= low <= completed / DEALS <= high <= 1 and high > 0, "a Wilson interval, sound even at 0"
+        assert standing["mean_tiles_placed"]["value"] == pytest.approx(sum(row.placed for row in own) / DEALS)
+        assert all(row.placed == row.scores[0] for row in own), "a solitaire's score is the tiles placed"
+    text = run_cli("tournament", "report", out, "--bootstrap", "10").output
+    assert "Solitaire results: each entrant's own games" in text and "completed [95%]" in text
+    assert "Per-deal ranking: entrants ranked against each other on each deal" in text
+    assert "first on a deal" in text and "win rate" not in text
+
+
 def test_greedy_and_cautious_play_a_solitaire_alike_and_tie_on_every_deal(played: tuple[str, Path, dict]) -> None:
     _, out, report = played
     assert all(deal["greedy"] == deal["cautious"] for deal in finals(out).values())

@@ -103,8 +103,49 @@ def test_a_changed_config_is_refused_saying_what_changed(small: tuple[Path, Path
     changed.write_text(CONFIG.replace("deals: 2", "deals: 3").replace("name: cid", "name: cy"), encoding="utf-8")
     result = run_cli("tournament", "run", changed, "--output", out, "--quiet")
     assert result.exit_code == 1
-    assert "holds results of a different config" in result.output
+    assert "differs in ways that would make its games incomparable" in result.output
     assert "deals: 2 -> 3" in result.output and 'entrants.2.name: "cid" -> "cy"' in result.output
+    assert len(rows(out)) == 18
+
+
+def test_a_grown_config_keeps_the_stored_games_and_plays_only_the_new_ones(small: tuple[Path, Path, str],
+                                                                          tmp_path: Path) -> None:
+    _, out, _ = small
+    grown_out = tmp_path / "out"
+    import shutil
+
+    shutil.copytree(out, grown_out)
+    before = {row["key"]: row for row in rows(grown_out)}
+    grown = tmp_path / "grown.yaml"
+    grown.write_text(CONFIG.replace("deals: 2", "deals: 3").replace(
+        "  - {name: cid, player: random}\n", "  - {name: cid, player: random}\n  - {name: dan, player: greedy}\n"),
+        encoding="utf-8")
+    result = run_cli("tournament", "run", grown, "--output", grown_out, "--quiet")
+    assert result.exit_code == 0, result.output
+    total = len(schedule(4, (2, 3), 3, 21))
+    assert f"{total} games in the schedule, 18 already done, {total - 18} played now" in result.output
+    assert "the tournament grew: deals: 2 -> 3; entrants added: dan" in result.output
+    after = {row["key"]: row for row in rows(grown_out)}
+    assert len(after) == total and all(after[key] == row for key, row in before.items())
+    with Store.open_existing(grown_out) as store:
+        assert store.config_document()["deals"] == 3 and len(store.config_document()["entrants"]) == 4
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (("deals: 2", "deals: 1"), "deals: 2 -> 1 (deals can be added, not taken away)"),
+    (("  - {name: bob, player: random}\n  - {name: cid, player: random}\n",
+      "  - {name: cid, player: random}\n  - {name: dan, player: random}\n"), 'entrants.1.name: "bob" -> "cid"'),
+    (("seats: [2, 3]", "seats: [3]"), "table sizes can be added, not removed"),
+    (("{name: bob, player: random}", "{name: bob, player: greedy}"), 'entrants.1.player: "random" -> "greedy"'),
+    (("seed: 21", "seed: 22"), "seed: 21 -> 22"),
+])
+def test_a_change_that_would_make_stored_games_incomparable_is_refused(
+        small: tuple[Path, Path, str], tmp_path: Path, change: tuple[str, str], says: str) -> None:
+    _, out, _ = small
+    changed = tmp_path / "changed.yaml"
+    changed.write_text(CONFIG.replace(*change), encoding="utf-8")
+    result = run_cli("tournament", "run", changed, "--output", out, "--quiet")
+    assert result.exit_code == 1 and says in result.output, result.output
     assert len(rows(out)) == 18
 
 

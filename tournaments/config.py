@@ -19,9 +19,16 @@ from typing import Any
 import attrs
 import jsonschema
 
-from contack_core.engine.bots import Budget
+from contack_core.engine.bots import EXEC, MAX_TIME_PER_MOVE, Budget, PlayerSpecError
 from contack_core.language.documents import parse_yaml
 from contack_core.language.problems import KeyPath, Mark, Problem, RulesetError, format_path
+from tournaments.schedule import games_per_deal
+
+#: The most games a config's schedule may hold: a run keeps the keys of its finished games
+#: in memory and a schedule of millions would take hours at best. A run can grow later.
+MAX_GAMES = 1_000_000
+#: Seconds an external bot has, while a config is checked, to start and say which rulesets it plays.
+START_CHECK_TIME = 10.0
 
 CONFIG_FORMAT = "contack-tournament/1"
 
@@ -68,8 +75,8 @@ SCHEMA: dict[str, Any] = {
         "budget": {
             "type": "object", "additionalProperties": False,
             "properties": {
-                "time_per_move": {"type": ["number", "null"], "exclusiveMinimum": 0},
-                "iterations": {"type": ["integer", "null"], "minimum": 1},
+                "time_per_move": {"type": ["number", "null"], "exclusiveMinimum": 0, "maximum": MAX_TIME_PER_MOVE},
+                "iterations": {"type": ["integer", "null"], "minimum": 1, "maximum": 10**12},
             },
         },
         "fault_policy": {"enum": ["pass", "forfeit"]},
@@ -96,7 +103,9 @@ class Entrant:
     params: Mapping[str, Any] = attrs.field(factory=dict)
 
     def spec(self) -> str:
-        """The seat specification ``make_player`` reads: ``mcts:iterations=400``."""
+        """The seat specification ``make_player`` reads: ``mcts:iterations=400``, ``exec:python3 bot.py``."""
+        if self.player == EXEC:
+            return f"{EXEC}:{self.params.get('command', '')}"
         if not self.params:
             return self.player
         return self.player + ":" + ",".join(f"{key}={_spec_value(value)}" for key, value in self.params.items())
@@ -123,6 +132,8 @@ class TournamentConfig:
     fault_policy: str
     output: Path
     source: str  # where the config came from, for messages
+    #: The config's folder: where external (exec:) bots run, so their relative paths start there.
+    workdir: str | None = None
 
     def fingerprint_document(self, ruleset_digest: str) -> dict[str, Any]:
         """Everything that decides the games' results; the output place and the source are not."""
@@ -215,7 +226,11 @@ def parse_config(text: str, source: str, base: Path | None) -> TournamentConfig:
         elif violation.validator == "pattern" and path and path[-1] == "name":
             message = f"{json.dumps(violation.instance)} is not a name: letters, digits and _.+- only"
         elif violation.validator == "pattern" and path and path[-1] == "player":
-            message = f"{json.dumps(violation.instance)}: name the bot alone; its parameters go under params"
+            if str(violation.instance).startswith(EXEC + ":"):
+                message = (f"{json.dumps(violation.instance)}: an external bot is written "
+                           f'player: exec, params: {{command: "{str(violation.instance)[len(EXEC) + 1:].strip()}"}}')
+            else:
+                message = f"{json.dumps(violation.instance)}: name the bot alone; its parameters go under params"
         schema_problems.append(problem(message, path))
     if schema_problems:
         raise ConfigError(schema_problems)
@@ -223,7 +238,7 @@ def parse_config(text: str, source: str, base: Path | None) -> TournamentConfig:
 
 
 def _check_meaning(data: dict[str, Any], source: str, base: Path | None, problem: Any) -> TournamentConfig:
-    from contack_core.engine.bots import PlayerSpecError, installed_players, make_player
+    from contack_core.engine.bots import installed_players, make_player
     from contack_core.language.documents import shipped_example
     from contack_core.primitives.loading import load_rules
 
@@ -253,7 +268,12 @@ def _check_meaning(data: dict[str, Any], source: str, base: Path | None, problem
                 problems.append(problem(f"{rules.id} is for {low} to {high} players, not tables of {size}",
                                         ("seats",)))
     available = installed_players()
+    workdir = str(base) if base is not None else None
     for index, entrant in enumerate(entrants):
+        if entrant.player == EXEC:
+            problems.extend(problem(message, ("entrants", index, *where))
+                            for message, where in _exec_problems(entrant, rules, workdir))
+            continue
         try:  # with the rules, so a bot that does not play them is refused here, not in every game
             player = make_player(entrant.spec(), 0, available, rules)
         except PlayerSpecError as error:
@@ -268,16 +288,58 @@ def _check_meaning(data: dict[str, Any], source: str, base: Path | None, problem
                                     ("seats",)))
     if len(entrants) < 2:
         problems.append(problem("a tournament needs at least two entrants", ("entrants",)))
+    per_deal = games_per_deal(len(entrants), seats)
+    if per_deal * data["deals"] > MAX_GAMES:
+        problems.append(problem(f"the schedule would hold {per_deal * data['deals']:,} games ({per_deal:,} a deal "
+                                f"x {data['deals']:,} deals), more than the {MAX_GAMES:,} a run may hold: use "
+                                f"fewer deals, entrants or table sizes (a finished run can grow later)", ("deals",)))
+    budget_data = data.get("budget") or {}
+    budget = Budget()
+    for key in ("time_per_move", "iterations"):
+        try:
+            budget = attrs.evolve(budget, **{key: budget_data.get(key)})
+        except ValueError as error:
+            problems.append(problem(str(error), ("budget", key)))
     if problems:
         raise ConfigError(problems)
-    budget = data.get("budget") or {}
     return TournamentConfig(
         name=data["name"], ruleset=ruleset, options=options, entrants=entrants, seats=seats,
-        deals=data["deals"], seed=data.get("seed", 0),
-        budget=Budget(budget.get("time_per_move"), budget.get("iterations")),
+        deals=data["deals"], seed=data.get("seed", 0), budget=budget,
         fault_policy=data.get("fault_policy", "pass"),
-        output=Path(data.get("output", f"tournament-{data['name']}")), source=source,
+        output=Path(data.get("output", f"tournament-{data['name']}")), source=source, workdir=workdir,
     )
+
+
+def _exec_problems(entrant: Entrant, rules: Any, workdir: str | None) -> Iterator[tuple[str, tuple[Any, ...]]]:
+    """What is wrong with an external bot entrant: its params, its command, or its handshake.
+
+    The program is started once and asked which rulesets it plays, so a bot that cannot
+    start or does not play this ruleset is refused here, not forfeited in every game.
+    """
+    from players.external import BotFailure, ExternalPlayer
+
+    unknown = sorted(set(entrant.params) - {"command"})
+    if unknown:
+        yield (f"an exec entrant takes one parameter, command, not {', '.join(unknown)} (its time limit is the "
+               f"tournament's budget)", ("params", unknown[0]))
+    command = entrant.params.get("command")
+    if not isinstance(command, str) or not command.strip():
+        yield 'an exec entrant needs params: {command: "python3 my_bot.py"} (run in the config\'s folder)', ()
+        return
+    try:
+        player = ExternalPlayer(seed=0, command=command, cwd=workdir, start_time=START_CHECK_TIME)
+    except PlayerSpecError as error:
+        yield f"{error} (relative paths start in {workdir or 'the current folder'})", ("params", "command")
+        return
+    try:
+        player.connect()
+        if rules is not None and not player.supports_ruleset(rules):
+            listed = ", ".join((player.hello or {}).get("rulesets") or []) or "nothing"
+            yield f"{player.label} does not play {rules.id} (its handshake lists: {listed})", ("params", "command")
+    except BotFailure as error:
+        yield f"the bot did not start: {error.reason}", ("params", "command")
+    finally:
+        player.close()
 
 
 __all__ = ["CONFIG_FORMAT", "SCHEMA", "Budget", "ConfigError", "Entrant", "TournamentConfig", "differences",

@@ -12,13 +12,13 @@ import io
 import json
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import IO, Any
 
 import attrs
 
-from contack_core.engine.bots import Budget, installed_players, make_player
+from contack_core.engine.bots import Budget, Player, installed_players, make_player
 from contack_core.engine.referee import play_game
 from contack_core.primitives.loading import load_rules
 from contack_core.records.format import RecordWriter, header_for
@@ -46,6 +46,7 @@ class Plan:
     records_dir: str | None = None
     budget: Budget = Budget()  # each move's limits, enforced by the game's referee
     fault_policy: str = "pass"  # what a bot's fault costs: the move ("pass") or the game ("forfeit")
+    workdir: str | None = None  # where external (exec:) bots run: the config's folder
 
 
 @attrs.frozen
@@ -60,6 +61,8 @@ class GameResult:
     status: str
     faults: tuple[Mapping[str, Any], ...]
     record: str | None  # the record's text, or None once written to the records folder
+    winners: tuple[int, ...] | None = None  # the seats the rules declare winners (a solitaire: won or not)
+    placed: int | None = None  # tiles on the table at the end (a solitaire's progress)
 
 
 def competition_ranks(scores: Sequence[int]) -> tuple[int, ...]:
@@ -97,10 +100,18 @@ def record_header(plan: Plan, names: list[str], specs: list[str], deal_seed: int
             "players": specs, "engine": base["engine"], "ruleset_digest": base["ruleset_digest"]}
 
 
-def play_one(plan: Plan, game: GameSpec) -> GameResult:
-    """Play one game; every failure becomes the game's status, never an exception."""
+def play_one(plan: Plan, game: GameSpec, watch: Callable[[int | None, str | None], None] | None = None,
+             stream: IO[str] | None = None) -> GameResult:
+    """Play one game; every failure becomes the game's status, never an exception.
+
+    This runs where no signal raises (a worker ignores SIGINT), so whatever a bot raises,
+    KeyboardInterrupt included, is the bot's fault. ``watch`` (a worker replaying a game
+    that killed its process) is told each bot call before it is made; ``stream`` takes the
+    record line by line instead of in memory (GameResult.record is then None).
+    """
     start = time.perf_counter()
-    stream = io.StringIO()
+    memory = stream is None
+    stream = io.StringIO() if stream is None else stream
     seats = len(game.seating)
     names = [plan.names[entrant] for entrant in game.seating]
     specs = [plan.specs[entrant] for entrant in game.seating]
@@ -109,29 +120,80 @@ def play_one(plan: Plan, game: GameSpec) -> GameResult:
         rules = rules_for(plan)
         header = record_header(plan, names, specs, game.deal_seed)
         available = _player_classes()
-        players = [make_player(spec, bot_seed(game.deal_seed, names[seat]), available, rules)
-                   for seat, spec in enumerate(specs)]
+        for seat, spec in enumerate(specs):
+            if watch is not None:
+                watch(seat, "make_player")
+            player = make_player(spec, bot_seed(game.deal_seed, names[seat]), available, rules, plan.workdir)
+            players.append(player if watch is None else WatchedPlayer(player, seat, watch))
+        if watch is not None:
+            watch(None, None)
         writer = RecordWriter(stream, header)
         # The referee inside play_game absorbs bot faults (a raise, an illegal action, an
         # overrun) as the fault policy says and records them; what escapes is the engine's.
         state = play_game(rules, players, game.deal_seed, [writer], budget=plan.budget,
-                          fault_policy=plan.fault_policy)
-    except Exception as error:  # an engine or set-up failure: record it, keep the tournament going
-        return _error(game, f"{type(error).__name__}: {error}", start, stream)
+                          fault_policy=plan.fault_policy, absorb_interrupts=True)
+    except BaseException as error:  # an engine or set-up failure: record it, keep the tournament going
+        return _error(game, f"{type(error).__name__}: {error}", start, stream if memory else None)
     finally:
         for player in players:
             try:
                 player.close()
-            except Exception:  # a bot that fails to close must not take the batch down
+            except BaseException:  # a bot that fails to close must not take the batch down
                 pass
     if state.ruleset_error is not None:  # a formula of the ruleset failed: nobody's seat is at fault
         return _error(game, str(state.ruleset_error), start, stream)
     faults = tuple(_fault_dict(fault) for fault in state.faults)
+    text = stream.getvalue() if memory else None  # type: ignore[attr-defined]
+    figure = getattr(state, "figure", None)
+    placed = len(figure.tile_at) if figure is not None and hasattr(figure, "tile_at") else None
     if state.forfeited_by is not None:
-        return _forfeit(game, seats, state.forfeited_by, faults, start, stream)
+        return _forfeit(game, seats, state.forfeited_by, faults, start, text)
     scores = tuple(state.scores())
     return GameResult(game.deal_seed, game.seating, scores, competition_ranks(scores),
-                      time.perf_counter() - start, FAULTED if faults else OK, faults, stream.getvalue())
+                      time.perf_counter() - start, FAULTED if faults else OK, faults, text,
+                      tuple(state.winners()), placed)
+
+
+class WatchedPlayer(Player):
+    """A player whose every call is announced to ``watch(seat, method)`` first, and
+    ``watch(None, None)`` after: if the process dies in a call, the watcher knows whose."""
+
+    def __init__(self, inner: Player, seat: int, watch: Callable[[int | None, str | None], None]) -> None:
+        self.inner = inner
+        self.seat = seat
+        self.watch = watch
+        self.timed = inner.timed
+        self.keeps_time = inner.keeps_time
+
+    @property  # type: ignore[override]
+    def budget(self) -> Budget:
+        return self.inner.budget
+
+    @budget.setter
+    def budget(self, value: Budget) -> None:
+        self.inner.budget = value
+
+    def _call(self, method: str, *args: Any) -> Any:
+        self.watch(self.seat, method)
+        try:
+            return getattr(self.inner, method)(*args)
+        finally:
+            self.watch(None, None)
+
+    def start_game(self, rules: Any, seat: int, seat_count: int) -> None:
+        self._call("start_game", rules, seat, seat_count)
+
+    def choose(self, state: Any) -> Any:
+        return self._call("choose", state)
+
+    def observe(self, seat: int, action: Any, event: Any) -> None:
+        self._call("observe", seat, action, event)
+
+    def end_game(self, state: Any) -> None:
+        self._call("end_game", state)
+
+    def close(self) -> None:
+        self._call("close")
 
 
 def _fault_dict(fault: Any) -> dict[str, Any]:
@@ -140,17 +202,22 @@ def _fault_dict(fault: Any) -> dict[str, Any]:
     return {"reason": str(fault)}
 
 
+def forfeit_ranks(seats: int, seat: int) -> tuple[int, ...]:
+    """The faulty seat is last; the others share first place."""
+    return tuple(seats if s == seat else 1 for s in range(seats))
+
+
 def _forfeit(game: GameSpec, seats: int, seat: int, faults: tuple[Mapping[str, Any], ...], start: float,
-             stream: io.StringIO) -> GameResult:
-    """The faulty seat is last; the others share first place. No scores: the game did not finish."""
-    ranks = tuple(seats if s == seat else 1 for s in range(seats))
-    return GameResult(game.deal_seed, game.seating, None, ranks, time.perf_counter() - start, FORFEIT,
-                      faults, stream.getvalue())
+             record: str | None) -> GameResult:
+    """No scores: the game did not finish."""
+    return GameResult(game.deal_seed, game.seating, None, forfeit_ranks(seats, seat), time.perf_counter() - start,
+                      FORFEIT, faults, record)
 
 
-def _error(game: GameSpec, reason: str, start: float, stream: io.StringIO) -> GameResult:
+def _error(game: GameSpec, reason: str, start: float, stream: io.StringIO | None) -> GameResult:
     return GameResult(game.deal_seed, game.seating, None, None, time.perf_counter() - start, ERROR,
-                      ({"seat": None, "kind": "error", "reason": reason},), stream.getvalue())
+                      ({"seat": None, "kind": "error", "reason": reason},),
+                      stream.getvalue() if stream is not None else None)
 
 
 def warm_worker(plan: Plan) -> None:
@@ -209,11 +276,13 @@ def game_row(plan: Plan, game: GameSpec, result: GameResult) -> Row:
         json.dumps(list(result.ranks)) if result.ranks is not None else None,
         result.duration, result.status, json.dumps(list(result.faults), default=str),
         f"{RECORDS_FOLDER}/{key}.jsonl", time.time(),
+        json.dumps(list(result.winners)) if result.winners is not None else None, result.placed,
     )
 
 
 def play_batch(plan: Plan, games: Sequence[GameSpec]) -> PlayedBatch:
-    """Play games one after another in this process (the unit a worker or a Ray task runs).
+    """Play games one after another in this process (the unit a Ray task runs; a local worker
+    sends each game back as it ends instead, :mod:`tournaments.worker`).
 
     With ``plan.records_dir`` the records are written here, in parallel, before the
     rows go back; the main process stores a row only after its record exists.

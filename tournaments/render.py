@@ -8,7 +8,9 @@ import io
 from rich.console import Console
 from rich.table import Table
 
-from tournaments.report import Interval, Report
+from tournaments.paired import MEASURES, Interval
+from tournaments.report import Report, Standing
+from tournaments.sprt import SprtState
 
 
 def _number(value: float | None, digits: int = 0) -> str:
@@ -26,22 +28,40 @@ def _interval(interval: Interval, digits: int = 0, percent: bool = False) -> str
     return f"{value} [{_number(scaled(interval.low), digits)}, {_number(scaled(interval.high), digits)}]"
 
 
+def _sizes(sizes: list[int]) -> str:
+    words = [str(size) for size in sizes]
+    return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else words[0]
+
+
 def print_report(report: Report, console: Console) -> None:
     statuses = ", ".join(f"{count} {status}" for status, count in report.statuses.items())
     console.print(f"[bold]{report.name}[/bold] on {report.ruleset}: {report.games} games ({statuses}), "
                   f"{report.deal_groups} deal groups; 95% intervals from {report.bootstrap} bootstrap "
                   f"resamples of the deal groups")
+    progress = report.progress
+    if not progress.finished:
+        share = 100 * progress.stored / progress.scheduled if progress.scheduled else 0
+        finish = f"; `{progress.resume}` plays the rest" if progress.resume else ""
+        console.print(f"[bold red]UNFINISHED:[/bold red] {progress.stored} of {progress.scheduled} scheduled games "
+                      f"({share:.0f}%) are stored, and every figure below covers only those{finish}.")
 
-    standings = Table(title="Standings (Plackett-Luce rating, Elo scale: 1500 average)")
-    for column in ("#", "entrant", "bot", "games", "rating [95%]", "mean score [95%]", "win rate [95%]", "faults"):
-        standings.add_column(column, justify="left" if column in ("entrant", "bot") else "right")
-    for rank, s in enumerate(report.standings, start=1):
-        standings.add_row(str(rank), s.name, s.player, str(s.games), _interval(s.rating), _interval(s.mean_score, 1),
-                          _interval(s.win_rate, 1, percent=True), str(s.faults))
-    console.print(standings)
+    for table in report.by_table_size:
+        if table.table_size == 1:
+            _print_solitaire(report, table.standings, console)
+        else:
+            _print_standings(console, f"Standings, tables of {table.table_size} ({table.games} games, "
+                                      f"{table.deal_groups} deals): Plackett-Luce rating, Elo scale, 1500 average",
+                             table.standings, scores=True)
+    if report.pooled_sizes:
+        console.print(f"Pooled rating: one Plackett-Luce fit over the finishing orders of tables of "
+                      f"{_sizes(report.pooled_sizes)} together (scores and win rates of different table sizes do "
+                      f"not mix: see each size above).")
+        _print_standings(console, "Pooled rating", report.standings, scores=False)
 
     if report.seat_effects:
-        seats = Table(title="Seat order (every entrant sits in every seat equally often)")
+        console.print("Seat order: each seat's mean score and win rate (every entrant sits in every seat equally "
+                      "often).")
+        seats = Table(title="Seat order")
         for column in ("table", "seat", "games", "mean score [95%]", "win rate"):
             seats.add_column(column, justify="right")
         for e in report.seat_effects:
@@ -49,46 +69,135 @@ def print_report(report: Report, console: Console) -> None:
                           _number(None if e.win_rate is None else e.win_rate * 100, 1) + "%")
         console.print(seats)
 
-    names = [s.name for s in report.standings]
+    if report.pairs:
+        console.print("Paired comparisons: over the deals both played in full (every table size), the share of "
+                      "their games where the first finished ahead of the second (level counts half), with its 95% "
+                      "interval over deals.")
+        pairs = Table(title="Paired comparisons")
+        for column in ("pair", "deals", "ahead [95%]", "verdict"):
+            pairs.add_column(column, justify="left" if column in ("pair", "verdict") else "right")
+        for pair in report.pairs:
+            deals = str(pair.deals) + (f" (+{pair.partial} partial)" if pair.partial else "")
+            pairs.add_row(f"{pair.a} vs {pair.b}", deals, _interval(pair.share, 1, percent=True), pair.verdict)
+        console.print(pairs)
+
+    order = [s.name for s in report.standings]
     index = {name: i for i, name in enumerate(report.names)}
-    h2h = Table(title="Head to head: how often the row finished ahead of the column (ties count half)")
-    h2h.add_column("")
-    for name in names:
-        h2h.add_column(name, justify="right")
-    for a in names:
-        cells = []
-        for b in names:
-            value = report.head_to_head[index[a]][index[b]] if a != b else None
-            cells.append("" if a == b else _number(None if value is None else value * 100, 0) + "%")
-        h2h.add_row(a, *cells)
-    console.print(h2h)
+    console.print("Cross-table: the row's wins-losses-ties against the column, game by game.")
+    cross = Table(title="Cross-table")
+    cross.add_column("")
+    for name in order:
+        cross.add_column(name, justify="right")
+    for a in order:
+        cells = ["" if a == b else "-".join(map(str, report.cross_table[index[a]][index[b]])) for b in order]
+        cross.add_row(a, *cells)
+    console.print(cross)
+
+    if report.duplicate:
+        console.print("What duplicate deals save: the variance of an entrant's mean result over these deals, as a "
+                      "share of what as many games, each on a deal of its own, would give (" +
+                      "; ".join(f"{name}: {meaning}" for name, meaning in MEASURES.items()) + ").")
+        gains = Table(title="What duplicate deals save")
+        for column in ("table", "result of a game", "games", "deals", "variance [95%]", "reduction",
+                       "independent deals need"):
+            gains.add_column(column, justify="left" if column == "result of a game" else "right")
+        for gain in report.duplicate:
+            ratio = gain.ratio
+            need = "-" if not ratio.value else f"{1 / ratio.value:.1f}x the games"
+            gains.add_row(str(gain.table_size), gain.measure, str(gain.games), str(gain.deals),
+                          _interval(ratio, 0, percent=True),
+                          "-" if ratio.value is None else f"{100 * (1 - ratio.value):.0f}%", need)
+        console.print(gains)
+
+    if report.sprt is not None:
+        _print_sprt(report, console)
 
     if report.faults or report.engine_errors:
         faults = Table(title="Faults")
-        faults.add_column("entrant")
-        faults.add_column("faults by kind")
+        for column in ("entrant", "faults by kind", "for instance, games"):
+            faults.add_column(column)
         for name, kinds in report.faults.items():
-            faults.add_row(name, ", ".join(f"{kind}: {count}" for kind, count in sorted(kinds.items())))
+            faults.add_row(name, ", ".join(f"{kind}: {count}" for kind, count in sorted(kinds.items())),
+                           ", ".join(report.fault_games.get(name, [])))
         if report.engine_errors:
-            faults.add_row("(engine)", f"error: {report.engine_errors}")
+            faults.add_row("(engine)", f"error: {report.engine_errors}",
+                           ", ".join(report.fault_games.get("(engine)", [])))
         console.print(faults)
     else:
         console.print("No bot faults.")
 
 
-CSV_COLUMNS = ("rank", "name", "bot", "games", "rating", "rating_low", "rating_high", "mean_score", "mean_score_low",
-               "mean_score_high", "win_rate", "win_rate_low", "win_rate_high", "faults")
+def _print_standings(console: Console, title: str, standings: list[Standing], scores: bool) -> None:
+    table = Table(title=title)
+    columns = ["#", "entrant", "bot", "games", "rating [95%]"]
+    if scores:
+        columns += ["mean score [95%]", "win rate [95%]"]
+    for column in [*columns, "faults"]:
+        table.add_column(column, justify="left" if column in ("entrant", "bot") else "right")
+    for rank, s in enumerate(standings, start=1):
+        cells = [str(rank), s.name, s.player, str(s.games), _interval(s.rating)]
+        if scores:
+            cells += [_interval(s.mean_score, 1), _interval(s.win_rate, 1, percent=True)]
+        table.add_row(*cells, str(s.faults))
+    console.print(table)
+
+
+def _print_solitaire(report: Report, ranking: list[Standing], console: Console) -> None:
+    own = Table(title="Solitaire results: each entrant's own games")
+    for column in ("entrant", "games", "completed [95%]", "mean tiles placed [95%]"):
+        own.add_column(column, justify="left" if column == "entrant" else "right")
+    for s in report.solitaire:
+        own.add_row(s.name, str(s.games), _interval(s.completed, 1, percent=True), _interval(s.placed, 1))
+    console.print(own)
+    console.print("Per-deal ranking: entrants ranked against each other on each deal by their scores (not a result "
+                  "of the solitaire itself); the rating comes from those rankings, \"first on a deal\" is the share "
+                  "of deals ranked first (ties shared).")
+    table = Table(title="Per-deal ranking")
+    for column in ("#", "entrant", "bot", "deals", "rating [95%]", "first on a deal [95%]"):
+        table.add_column(column, justify="left" if column in ("entrant", "bot") else "right")
+    for rank, s in enumerate(ranking, start=1):
+        table.add_row(str(rank), s.name, s.player, str(s.games), _interval(s.rating),
+                      _interval(s.win_rate, 1, percent=True))
+    console.print(table)
+
+
+def _print_sprt(report: Report, console: Console) -> None:
+    assert report.sprt is not None
+    console.print(sprt_sentence(report.sprt.a, report.sprt.b, report.sprt.state))
+
+
+def sprt_sentence(a: str, b: str, state: SprtState) -> str:
+    """A sequential test in one sentence: its settings, where the ratio stands, the score, the verdict."""
+    settings = state.settings
+    verdict = {"H1": f"H1 accepted, {a} is stronger than {b} by at least {settings.elo1:g} Elo",
+               "H0": f"H0 accepted, {a} is stronger than {b} by at most {settings.elo0:g} Elo",
+               None: "no decision yet"}[state.verdict]
+    interval = state.interval()
+    score = "-" if state.mean is None else f"{100 * state.mean:.1f}%" + (
+        f" [{100 * interval[0]:.1f}, {100 * interval[1]:.1f}]" if interval else "")
+    return (f"Sequential test of {a} against {b} ({settings.model} Elo in [{settings.elo0:g}, {settings.elo1:g}], "
+            f"alpha {settings.alpha:g}, beta {settings.beta:g}): {state.deals} whole deals of {state.comparisons} "
+            f"games, {a} ahead in {score} of them; LLR {state.llr:.2f} in ({settings.lower:.2f}, "
+            f"{settings.upper:.2f}): {verdict}.")
+
+
+CSV_COLUMNS = ("table_size", "rank", "name", "bot", "games", "rating", "rating_low", "rating_high", "mean_score",
+               "mean_score_low", "mean_score_high", "win_rate", "win_rate_low", "win_rate_high", "faults")
 
 
 def standings_csv(report: Report) -> str:
-    """The standings, one row per entrant, best first."""
+    """The standings of each table size, best first, then the pooled fit's (table_size "pooled")."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    for rank, s in enumerate(report.standings, start=1):
-        writer.writerow([rank, s.name, s.player, s.games,
-                         *(_csv(v) for i in (s.rating, s.mean_score, s.win_rate) for v in (i.value, i.low, i.high)),
-                         s.faults])
+    tables = [(str(t.table_size), t.standings) for t in report.by_table_size]
+    if report.pooled_sizes:
+        tables.append(("pooled", report.standings))
+    for size, standings in tables:
+        for rank, s in enumerate(standings, start=1):
+            writer.writerow([size, rank, s.name, s.player, s.games,
+                             *(_csv(v) for i in (s.rating, s.mean_score, s.win_rate) for v in (i.value, i.low, i.high)),
+                             s.faults])
     return out.getvalue()
 
 

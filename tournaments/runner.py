@@ -1,47 +1,72 @@
 """Running a tournament: the games not yet stored, in batches, on local processes or on Ray.
 
-The main process schedules, hands batches to the backend and stores each batch as it
-comes back; workers only play (:func:`tournaments.play.play_batch`). A batch is many
-games, so the cost of shipping it (a pickle each way, or a Ray task) stays small next to
-the games. At most a few batches per worker are in flight, so an interrupted run loses
-little. Both backends run the same function on the same games, so they give the same
-results for the same config.
+The main process schedules, hands batches to the backend and stores each game as it comes
+back; workers only play (:func:`tournaments.play.play_batch`, :mod:`tournaments.worker`).
+The local backend (:mod:`tournaments.pool`) reports every game as it finishes and survives
+the death of a worker; Ray returns whole batches. Both run the same function on the same
+games, so they give the same results for the same config.
+
+A run stops cleanly on Ctrl-C, SIGTERM or SIGHUP (:mod:`tournaments.stop`): every game
+already played is stored, the workers are stopped, and the summary says how many games are
+done and the command that resumes. One run at a time may use a results folder
+(:mod:`tournaments.lock`).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
-import signal
+import subprocess
+import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from multiprocessing import get_context
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
 import attrs
 from rich.console import Console, RenderableType
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn
+from rich.text import Text
 
 from contack_core.primitives.loading import load_rules
+from players.keeper import KEEPER, descendants, process_table, start_time
 from tournaments.config import TournamentConfig
 from tournaments.live import LIVE_GAMES_PER_SECOND, LiveLeaderboard, LiveStanding
-from tournaments.play import RECORDS_FOLDER, Plan, PlayedBatch, play_batch, warm_worker
-from tournaments.schedule import GameSpec, schedule
+from tournaments.lock import FolderInUse, RunLock
+from tournaments.play import (
+    ERROR,
+    OK,
+    RECORDS_FOLDER,
+    GameResult,
+    Outcome,
+    Plan,
+    PlayedBatch,
+    game_row,
+    play_batch,
+    record_header,
+    warm_worker,
+    write_record,
+)
+from tournaments.pool import LocalBackend, WorkerStartError
+from tournaments.schedule import GameSpec, games_per_deal, iter_schedule
+from tournaments.stop import StopRequest
 from tournaments.store import Store
 
-#: Batches in flight per worker: enough to keep every worker busy while the main stores.
+#: Batches in flight per worker on Ray: enough to keep every worker busy while the main stores.
 IN_FLIGHT_PER_WORKER = 2
-#: Bounds of a batch. A batch costs about a millisecond to ship and store, a random game
-#: about three, so even the floor keeps shipping under 5%; above the ceiling (a fifth of a
-#: second of random games) a kill loses more and the progress bar moves in jumps.
+#: Bounds of a batch. A batch costs about a millisecond to ship, a random game about three,
+#: so even the floor keeps shipping under 5%; above the ceiling (a fifth of a second of
+#: random games) the last batches keep one worker busy while the others wait.
 MIN_BATCH, MAX_BATCH = 8, 64
+#: Seconds between the main process's transactions: games that arrive meanwhile are stored
+#: together (and before the run stops, however it stops short of SIGKILL).
+SAVE_EVERY = 0.1
 
 
 class RunError(ValueError):
-    """A tournament that cannot run here (a backend that is not installed or not reachable)."""
+    """A tournament that cannot run here (a backend that is not installed or not reachable, a folder in use)."""
 
 
 class Backend(Protocol):
@@ -51,8 +76,8 @@ class Backend(Protocol):
         """Start every worker and load the plan's rules there, so play time counts games only."""
         ...
 
-    def run(self, plan: Plan, batches: Sequence[list[GameSpec]]) -> Iterator[PlayedBatch]:
-        """Play the batches; yield each as it completes, in any order."""
+    def run(self, plan: Plan, batches: Iterator[list[GameSpec]], stop: StopRequest) -> Iterator[PlayedBatch]:
+        """Play the batches; yield games as they complete, in any order; return early once ``stop`` is requested."""
         ...
 
     def close(self) -> None: ...
@@ -65,59 +90,37 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
-def _worker_id(pause: float) -> int:
-    """Which worker ran this (after a pause, so that one fast worker cannot take every call)."""
-    time.sleep(pause)
-    return os.getpid()
+class Watchdog:
+    """A keeper (``players/keeper.py watch``) told of every process below this one: if this process
+    dies, however it dies, the keeper kills them. A local Ray's processes need it: some of them
+    (its agents) otherwise outlive a driver killed with SIGKILL by a minute or more."""
 
+    def __init__(self) -> None:
+        self.process = subprocess.Popen([sys.executable, "-I", "-S", KEEPER, "watch"], stdin=subprocess.PIPE,
+                                        start_new_session=True)
+        self.told: set[tuple[int, int]] = set()
+        self.last = 0.0
 
-def _start_local_worker(plan: Plan) -> None:
-    """A pool worker leaves Ctrl-C to the main process, which stops the run cleanly."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    warm_worker(plan)
-
-
-class LocalBackend:
-    """A pool of worker processes on this machine (spawned, so nothing of the parent leaks in)."""
-
-    def __init__(self, workers: int) -> None:
-        self.workers = workers
-        self.pool: ProcessPoolExecutor | None = None
-        self.warm: set[int] = set()  # process ids of the workers that answered, warm, at the start
-
-    def start(self, plan: Plan) -> None:
-        self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("spawn"),
-                                        initializer=_start_local_worker, initargs=(plan,))
-        # Workers are spawned on demand: as many calls as workers, at once, spawn them all. A
-        # worker answers only once warm, and a warm one could answer for a late one, so ask
-        # until every worker has: the clock then starts with none still loading.
-        self.warm = set()
-        while len(self.warm) < self.workers:
-            self.warm.update(future.result() for future in
-                             [self.pool.submit(_worker_id, 0.02) for _ in range(self.workers)])
-
-    def run(self, plan: Plan, batches: Sequence[list[GameSpec]]) -> Iterator[PlayedBatch]:
-        if self.pool is None:
-            self.start(plan)
-        assert self.pool is not None
-        queue = list(reversed(batches))
-        running: dict[Future[PlayedBatch], list[GameSpec]] = {}
-        try:
-            while queue or running:
-                while queue and len(running) < self.workers * IN_FLIGHT_PER_WORKER:
-                    batch = queue.pop()
-                    running[self.pool.submit(play_batch, plan, batch)] = batch
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    del running[future]
-                    yield future.result()
-        finally:
-            for future in running:
-                future.cancel()
+    def tell(self, every: float = 0.0) -> None:
+        """Tell the keeper of the processes below this one it has not heard of (at most every ``every`` s)."""
+        now = time.monotonic()
+        if now - self.last < every or self.process.stdin is None:
+            return
+        self.last = now
+        parents = process_table() or {}
+        found = {(pid, started) for pid in descendants(os.getpid(), parents) if pid != self.process.pid
+                 if (started := start_time(pid)) is not None}
+        fresh = found - self.told
+        if fresh:
+            self.process.stdin.write("".join(f"{pid} {started}\n" for pid, started in fresh).encode())
+            self.process.stdin.flush()
+            self.told |= fresh
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+        """End the keeper's input: it kills whatever of the listed processes is left."""
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
 
 
 class RayBackend:
@@ -130,6 +133,7 @@ class RayBackend:
             raise RunError("the ray backend needs Ray: pip install 'contack[ray]'") from None
         self.ray = ray
         os.environ.setdefault("RAY_DEDUP_LOGS", "0")
+        self.watchdog = None if address else Watchdog()
         try:
             if address:
                 ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
@@ -137,34 +141,62 @@ class RayBackend:
                 ray.init(num_cpus=workers, include_dashboard=False, logging_level=logging.WARNING,
                          log_to_driver=False)
         except Exception as error:  # Ray raises many kinds for "cannot connect"
+            self._close_watchdog()
             raise RunError(f"cannot start or reach Ray{' at ' + address if address else ''}: {error}") from None
+        self._tell_watchdog()
         self.workers = int(ray.cluster_resources().get("CPU", workers)) if address else workers
-        self.remote_batch = ray.remote(play_batch)
+        # No retries: a task whose worker died is settled here, game by game.
+        self.remote_batch = ray.remote(max_retries=0)(play_batch)
 
     def start(self, plan: Plan) -> None:
         warm = self.ray.remote(warm_worker)
         self.ray.get([warm.remote(plan) for _ in range(self.workers)])
+        self._tell_watchdog()
 
-    def run(self, plan: Plan, batches: Sequence[list[GameSpec]]) -> Iterator[PlayedBatch]:
+    def _tell_watchdog(self, every: float = 0.0) -> None:
+        if self.watchdog is not None:
+            self.watchdog.tell(every)
+
+    def _close_watchdog(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.close()
+            self.watchdog = None
+
+    def run(self, plan: Plan, batches: Iterator[list[GameSpec]], stop: StopRequest) -> Iterator[PlayedBatch]:
         ray = self.ray
         plan_ref = ray.put(plan)
-        queue = list(reversed(batches))
+        source = iter(batches)
+        retries: list[list[GameSpec]] = []
         running: dict[Any, list[GameSpec]] = {}
         try:
-            while queue or running:
-                while queue and len(running) < self.workers * IN_FLIGHT_PER_WORKER:
-                    batch = queue.pop()
+            while True:
+                while len(running) < self.workers * IN_FLIGHT_PER_WORKER:
+                    batch = retries.pop() if retries else next(source, None)
+                    if batch is None:
+                        break
                     running[self.remote_batch.remote(plan_ref, batch)] = batch
-                done, _ = ray.wait(list(running), num_returns=1)
+                if not running or stop.requested:
+                    return
+                done, _ = ray.wait(list(running), num_returns=1, timeout=0.25)
+                self._tell_watchdog(every=2.0)  # Ray may start workers as it goes
                 for ref in done:
-                    del running[ref]
-                    yield ray.get(ref)
+                    batch = running.pop(ref)
+                    try:
+                        yield ray.get(ref)
+                    except Exception as error:  # the task's worker died (a bot killed it)
+                        if len(batch) > 1:  # play its games one by one, to find the one that kills
+                            retries.extend([game] for game in reversed(batch))
+                        else:
+                            yield lost_on_ray(plan, batch[0], error)
         finally:
             for ref in running:
                 ray.cancel(ref, force=True)
 
     def close(self) -> None:
-        self.ray.shutdown()
+        try:
+            self.ray.shutdown()
+        finally:
+            self._close_watchdog()
 
 
 def check_backend(kind: str, address: str | None) -> None:
@@ -177,6 +209,41 @@ def check_backend(kind: str, address: str | None) -> None:
 def make_backend(kind: str, workers: int, address: str | None) -> Backend:
     check_backend(kind, address)
     return LocalBackend(workers) if kind == "local" else RayBackend(workers, address)
+
+
+@attrs.define
+class Tally:
+    """Every game of a run accounted for: statuses, and each bot's faults with an example game."""
+
+    names: tuple[str, ...]
+    statuses: Counter[str] = attrs.Factory(Counter)
+    #: entrant -> fault kind -> count
+    faults: dict[str, Counter[str]] = attrs.Factory(dict)
+    #: (entrant or "(engine)", kind) -> (the first game's key, its reason)
+    examples: dict[tuple[str, str], tuple[str, str]] = attrs.Factory(dict)
+
+    def add(self, rows: Iterable[tuple[Any, ...]]) -> None:
+        for row in rows:
+            status = row[10]
+            self.statuses[status] += 1
+            if status == OK:
+                continue
+            seating = json.loads(row[5])
+            for fault in json.loads(row[11]):
+                seat, kind = fault.get("seat"), str(fault.get("kind", "fault"))
+                who = "(engine)" if seat is None else self.names[seating[seat]]
+                self.faults.setdefault(who, Counter())[kind] += 1
+                self.examples.setdefault((who, kind), (row[0], str(fault.get("reason", ""))))
+
+    def lines(self) -> list[str]:
+        """One line per bot with faults (and one for errors nobody's seat caused): counts and an example."""
+        out = []
+        for who, kinds in sorted(self.faults.items()):
+            counted = ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
+            kind = max(kinds, key=lambda k: kinds[k])
+            key, reason = self.examples[(who, kind)]
+            out.append(f"  {who}: {counted} (e.g. game {key}: {reason[:160]})")
+        return out
 
 
 @attrs.frozen
@@ -197,10 +264,23 @@ class RunSummary:
     main_cpu: float = 0.0
     #: The live leaderboard's last standings, best first (empty in quiet mode, where it is off).
     live: tuple[LiveStanding, ...] = ()
+    #: Each bot's faults this run, one line each, with an example game.
+    fault_lines: tuple[str, ...] = ()
+    #: Why the run stopped before the end ("stopped by SIGINT"), None if it played every game.
+    stopped: str | None = None
+    stop_signal: int | None = None
+    #: How the config grew the stored tournament, if it did.
+    grown: tuple[str, ...] = ()
+    #: Worker processes lost (and replaced) while playing.
+    crashes: int = 0
 
     @property
     def games_per_s(self) -> float:
         return self.played / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def done(self) -> int:
+        return self.skipped + self.played
 
 
 def make_plan(config: TournamentConfig, output: Path, workers_share_disk: bool = True) -> Plan:
@@ -211,66 +291,109 @@ def make_plan(config: TournamentConfig, output: Path, workers_share_disk: bool =
         ruleset = os.path.relpath(ruleset, records)
     return Plan(config.ruleset, dict(config.options), tuple(e.name for e in config.entrants),
                 tuple(e.spec() for e in config.entrants), ruleset, str(records) if workers_share_disk else None,
-                config.budget, config.fault_policy)
+                config.budget, config.fault_policy, config.workdir)
 
 
-def split(games: Sequence[GameSpec], workers: int) -> list[list[GameSpec]]:
-    """Batches that shrink as the work runs out (guided scheduling).
+def split(games: Iterable[GameSpec], count: int, workers: int) -> Iterator[list[GameSpec]]:
+    """Batches of ``count`` games that shrink as the work runs out (guided scheduling), made as consumed.
 
     Each batch is an eighth of the remaining games per worker, within [MIN_BATCH, MAX_BATCH]:
     big batches while there is plenty to do, small ones at the end, so no worker waits long
     for another to finish the last batch.
     """
-    batches, start = [], 0
-    while start < len(games):
-        size = max(MIN_BATCH, min(MAX_BATCH, (len(games) - start) // (workers * 8)))
-        batches.append(list(games[start:start + size]))
-        start += size
-    return batches
+    source = iter(games)
+    remaining = count
+    while remaining > 0:
+        size = max(MIN_BATCH, min(MAX_BATCH, remaining // (workers * 8)))
+        batch = [game for _, game in zip(range(size), source)]
+        if not batch:
+            return
+        remaining -= len(batch)
+        yield batch
+
+
+#: Called with every stored batch of games; returns a reason to stop the run, or None to go on.
+Monitor = Callable[[PlayedBatch], "str | None"]
 
 
 def run_tournament(config: TournamentConfig, output: Path | None = None, workers: int | None = None,
                    backend: str = "local", address: str | None = None, quiet: bool = False,
                    console: Console | None = None, backend_instance: Backend | None = None,
-                   live_games_per_second: float | None = LIVE_GAMES_PER_SECOND) -> RunSummary:
+                   live_games_per_second: float | None = LIVE_GAMES_PER_SECOND,
+                   monitor: Monitor | None = None, meta: dict[str, str] | None = None) -> RunSummary:
     """Play every game of the config not yet in the output folder's database.
 
-    Unless ``quiet``, a progress bar and the live leaderboard (rating at most
-    ``live_games_per_second`` games a second; None: all) follow the run.
+    Unless ``quiet``, the schedule's size is stated first, then a progress bar and the live
+    leaderboard (rating at most ``live_games_per_second`` games a second; None: all) follow
+    the run. ``monitor`` sees every stored batch and may stop the run (a sequential test).
+    ``meta``: notes kept in the results database for the report (the command that resumes the
+    run, a sequential test's settings).
     """
     check_backend(backend, address)
     output = output or config.output
-    rules = load_rules(config.ruleset, dict(config.options))
-    games = schedule(len(config.entrants), config.seats, config.deals, config.seed)
-    with Store.create_or_resume(output, config.fingerprint_document(rules.digest())) as store:
-        finished = store.finished_keys()
-        pending = [game for game in games if game.key not in finished]
-        plan = make_plan(config, output, workers_share_disk=not (backend == "ray" and address))
-        statuses: Counter[str] = Counter()
-        startup = seconds = main_cpu = worker_cpu = 0.0
-        leaderboard = None if quiet else LiveLeaderboard(plan.names, live_games_per_second)
-        if pending:
-            start = time.perf_counter()
-            engine = backend_instance or make_backend(backend, workers or available_cores(), address)
-            try:
-                engine.start(plan)
-                ready, ready_cpu = time.perf_counter(), time.process_time()
-                startup = ready - start
-                batches = split(pending, engine.workers)
-                worker_cpu = _play_all(engine, plan, batches, store, statuses, len(pending), leaderboard, quiet,
-                                       console)
-                seconds, main_cpu = time.perf_counter() - ready, time.process_time() - ready_cpu
-            finally:
-                if backend_instance is None:
-                    engine.close()
-    return RunSummary(output, len(games), len(games) - len(pending), sum(statuses.values()), seconds, startup,
-                      dict(statuses), worker_cpu, main_cpu,
-                      tuple(leaderboard.standings()) if leaderboard is not None else ())
+    screen = console or Console(stderr=True)
+    try:
+        lock = RunLock(output).acquire()
+    except FolderInUse as error:
+        raise RunError(str(error)) from None
+    except OSError as error:
+        raise RunError(f"cannot use {output}: {error.strerror or error}") from None
+    try:
+        rules = load_rules(config.ruleset, dict(config.options))
+        entrants, per_deal = len(config.entrants), games_per_deal(len(config.entrants), config.seats)
+        total = per_deal * config.deals
+        with Store.create_or_resume(output, config.fingerprint_document(rules.digest())) as store:
+            finished = store.finished_keys()
+            for key, value in (meta or {}).items():
+                store.set_meta(key, value)
+            schedule = iter_schedule(entrants, config.seats, config.deals, config.seed)
+            pending = sum(1 for game in schedule if game.key not in finished)
+            skipped = total - pending
+            workers = workers or available_cores()
+            if not quiet:
+                grown = f" (grown: {'; '.join(store.grown)})" if store.grown else ""
+                screen.print(f"{config.name}: {total:,} games in the schedule ({per_deal:,} a deal x "
+                             f"{config.deals:,} deals){grown}; {skipped:,} already done, {pending:,} to play"
+                             + (f" on {workers} {backend} worker{'s' if workers != 1 else ''}" if pending else ""))
+            plan = make_plan(config, output, workers_share_disk=not (backend == "ray" and address))
+            tally = Tally(plan.names)
+            startup = seconds = main_cpu = worker_cpu = 0.0
+            crashes = 0
+            leaderboard = None if quiet else LiveLeaderboard(plan.names, live_games_per_second)
+            stop_reason, stop_signal = None, None
+            if pending:
+                start = time.perf_counter()
+                with StopRequest() as stop:
+                    engine = backend_instance or make_backend(backend, workers, address)
+                    try:
+                        engine.start(plan)
+                        ready, ready_cpu = time.perf_counter(), time.process_time()
+                        startup = ready - start
+                        games = (game for game in iter_schedule(entrants, config.seats, config.deals, config.seed)
+                                 if game.key not in finished)
+                        batches = split(games, pending, engine.workers)
+                        worker_cpu = _play_all(engine, plan, batches, store, tally, pending, leaderboard, quiet,
+                                               screen, stop, monitor)
+                        seconds, main_cpu = time.perf_counter() - ready, time.process_time() - ready_cpu
+                    except WorkerStartError as error:
+                        raise RunError(str(error)) from None
+                    finally:
+                        if backend_instance is None:
+                            engine.close()
+                        crashes = getattr(engine, "crashes", 0)
+                    stop_reason, stop_signal = stop.reason, stop.signum
+    finally:
+        lock.release()
+    played = sum(tally.statuses.values())
+    return RunSummary(output, total, skipped, played, seconds, startup, dict(tally.statuses), worker_cpu, main_cpu,
+                      tuple(leaderboard.standings()) if leaderboard is not None else (), tuple(tally.lines()),
+                      stop_reason, stop_signal, tuple(store.grown), crashes)
 
 
-def _play_all(engine: Backend, plan: Plan, batches: list[list[GameSpec]], store: Store, statuses: Counter[str],
-              pending: int, leaderboard: LiveLeaderboard | None, quiet: bool, console: Console | None) -> float:
-    """Store every batch as it arrives; returns the workers' CPU seconds.
+def _play_all(engine: Backend, plan: Plan, batches: Iterator[list[GameSpec]], store: Store, tally: Tally,
+              pending: int, leaderboard: LiveLeaderboard | None, quiet: bool, console: Console, stop: StopRequest,
+              monitor: Monitor | None) -> float:
+    """Store every game as it arrives; returns the workers' CPU seconds.
 
     This loop runs on a core the workers need too, so it does the least it can per game:
     insert ready-made rows, count statuses. The bar redraws twice a second (rich's default
@@ -278,24 +401,70 @@ def _play_all(engine: Backend, plan: Plan, batches: list[list[GameSpec]], store:
     """
     progress = ProgressWithLeaderboard(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]:>7.1f} games/s"), TextColumn("ETA"), TimeRemainingColumn(),
-        console=console or Console(stderr=True), disable=quiet, transient=False, refresh_per_second=2,
+        TextColumn("{task.fields[rate]:>7.1f} games/s"), TextColumn("ETA"), TimeLeftColumn(),
+        console=console, disable=quiet, transient=False, refresh_per_second=2,
     )
     progress.leaderboard = leaderboard
-    start = time.perf_counter()
+    start = last_saved = time.perf_counter()
     worker_cpu = 0.0
     done = 0
+    unsaved: list[PlayedBatch] = []
     with progress:
         task = progress.add_task("games", total=pending, rate=0.0)
-        for batch in engine.run(plan, batches):
-            store.save(batch)
-            worker_cpu += batch.cpu_seconds
-            statuses.update(outcome.status for outcome in batch.outcomes)
-            if leaderboard is not None:
-                leaderboard.add(batch.outcomes)
-            done += len(batch.rows)
-            progress.update(task, completed=done, rate=done / max(time.perf_counter() - start, 1e-9))
+        try:
+            for batch in engine.run(plan, batches, stop):
+                # One transaction for what arrived in the last SAVE_EVERY seconds: a transaction per
+                # game would cost the main process more than all else it does for the game.
+                unsaved.append(batch)
+                if time.perf_counter() - last_saved >= SAVE_EVERY:
+                    store.save(*unsaved)
+                    unsaved, last_saved = [], time.perf_counter()
+                worker_cpu += batch.cpu_seconds
+                tally.add(batch.rows)
+                if leaderboard is not None:
+                    leaderboard.add(batch.outcomes)
+                done += len(batch.rows)
+                progress.update(task, completed=done, rate=done / max(time.perf_counter() - start, 1e-9))
+                if monitor is not None:
+                    reason = monitor(batch)
+                    if reason is not None and not stop.requested:
+                        stop.request(reason)
+        finally:
+            store.save(*unsaved)
     return worker_cpu
+
+
+def lost_on_ray(plan: Plan, game: GameSpec, error: Exception) -> PlayedBatch:
+    """A game whose Ray worker died under it, alone in its task: an ``error`` the report counts."""
+    reason = f"the Ray worker died while playing this game ({type(error).__name__})"
+    result = GameResult(game.deal_seed, game.seating, None, None, 0.0, ERROR,
+                        ({"seat": None, "kind": "error", "reason": reason},), None)
+    names = [plan.names[entrant] for entrant in game.seating]
+    specs = [plan.specs[entrant] for entrant in game.seating]
+    record = json.dumps({"record": "contack-record/1", **record_header(plan, names, specs, game.deal_seed)}) + "\n"
+    outcome = Outcome(game.deal_seed, game.seating, None, None, ERROR)
+    if plan.records_dir is None:
+        return PlayedBatch([game_row(plan, game, result)], [outcome], 0.0, [record])
+    write_record(plan.records_dir, game.key, record)
+    return PlayedBatch([game_row(plan, game, result)], [outcome], 0.0)
+
+
+class TimeLeftColumn(ProgressColumn):
+    """Time left from the average pace since the start: an estimate from the first finished game on.
+
+    (rich's own column waits for a speed sampled over many updates, and shows nothing for
+    the first minutes of a run of slow bots.)
+    """
+
+    max_refresh = 0.5
+
+    def render(self, task: Task) -> Text:
+        if task.finished:
+            return Text("0:00:00", style="progress.remaining")
+        if not task.completed or task.elapsed is None or task.total is None:
+            return Text("-:--:--", style="progress.remaining")
+        left = int(task.elapsed / task.completed * (task.total - task.completed))
+        return Text(f"{left // 3600}:{left // 60 % 60:02d}:{left % 60:02d}", style="progress.remaining")
 
 
 class ProgressWithLeaderboard(Progress):

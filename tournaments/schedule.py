@@ -18,8 +18,9 @@ seating rotates.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations
+from math import comb
 
 import attrs
 
@@ -62,13 +63,22 @@ def seatings(meeting: Sequence[int], deal_index: int) -> list[tuple[int, ...]]:
     return [base[shift:] + base[:shift] for shift in range(len(base))]
 
 
-def schedule(entrant_count: int, table_sizes: Sequence[int], deals: int, seed: int) -> list[GameSpec]:
-    """Every game of the tournament, deal by deal, so a run stopped early is still balanced."""
-    games = []
+def games_per_deal(entrant_count: int, table_sizes: Sequence[int]) -> int:
+    """How many games one deal index stands for: every meeting of every size, under every rotation."""
+    return sum(comb(entrant_count, size) * size for size in table_sizes)
+
+
+def iter_schedule(entrant_count: int, table_sizes: Sequence[int], deals: int, seed: int) -> Iterator[GameSpec]:
+    """Every game of the tournament, deal by deal, so a run stopped early is still balanced;
+    made as it is consumed, so a long schedule takes no memory."""
     for deal_index in range(deals):
         for size in table_sizes:
             seed_of_deal = deal_seed(seed, size, deal_index)
             for meeting in combinations(range(entrant_count), size):
                 for rotation, seating in enumerate(seatings(meeting, deal_index)):
-                    games.append(GameSpec(seed_of_deal, seating, deal_index, meeting, rotation))
-    return games
+                    yield GameSpec(seed_of_deal, seating, deal_index, meeting, rotation)
+
+
+def schedule(entrant_count: int, table_sizes: Sequence[int], deals: int, seed: int) -> list[GameSpec]:
+    """Every game of the tournament, as a list (see :func:`iter_schedule`)."""
+    return list(iter_schedule(entrant_count, table_sizes, deals, seed))

@@ -1,11 +1,13 @@
 """Tournament results: one SQLite database (WAL) per output folder, records beside it.
 
-One row per finished game, keyed by its identity (deal seed + seating), written in the
-same transaction for a whole batch, after the batch's records are on disk (each written
-to a temporary name and renamed). A process killed at any moment therefore loses at most
-the games in flight, and a rerun plays exactly the games without a row. The database
-keeps the fingerprint of the config that created it; a different config is refused with
-the list of what changed, so results of two tournaments never mix.
+One row per finished game, keyed by its identity (deal seed + seating), written after
+the game's record is on disk (written to a temporary name and renamed). A process killed
+at any moment therefore loses at most the games in flight, and a rerun plays exactly the
+games without a row. The database keeps the config that created it. A config may *grow*
+the tournament (more deals, entrants added at the end, more table sizes): the stored games
+stay as they are and only the new ones are played. Any other change (the ruleset, its
+options, the seed, an entrant's bot, the budget, the fault policy) would make stored games
+incomparable with new ones, and is refused with the list of what changed.
 """
 
 from __future__ import annotations
@@ -42,9 +44,15 @@ CREATE TABLE IF NOT EXISTS games (
     status TEXT NOT NULL,            -- ok, faulted, forfeit, error
     faults TEXT NOT NULL,            -- JSON list of {seat, kind, reason}
     record TEXT NOT NULL,            -- the record file, relative to the database's folder
-    finished_at REAL NOT NULL        -- unix time
+    finished_at REAL NOT NULL,       -- unix time
+    winners TEXT,                    -- JSON: the seats the rules declare winners (null if unfinished)
+    placed INTEGER                   -- tiles on the table at the end (null if unknown)
 );
 """
+#: Columns added since the first version of the table, added to an older database on opening.
+_ADDED_COLUMNS = {"winners": "TEXT", "placed": "INTEGER"}
+#: Keys of the config document that must not change between runs on one folder.
+_FIXED_KEYS = ("ruleset", "ruleset_digest", "options", "seed", "budget", "fault_policy")
 
 
 class StoreError(ValueError):
@@ -68,6 +76,49 @@ class GameRow:
     status: str
     faults: tuple[Mapping[str, Any], ...]
     record: str
+    winners: tuple[int, ...] | None = None
+    placed: int | None = None
+
+    @classmethod
+    def from_row(cls, row: tuple[Any, ...]) -> GameRow:
+        """A game from a ready-made database row (a worker's, in the ``games`` column order)."""
+        return cls(row[0], row[1], row[2], row[3], row[4], tuple(json.loads(row[5])), tuple(json.loads(row[6])),
+                   _tuple(row[7]), _tuple(row[8]), row[9], row[10], tuple(json.loads(row[11])), row[12],
+                   _tuple(row[14]), row[15])
+
+
+def growth(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """How ``new`` differs from ``old``: (changes that only grow the tournament, changes that are refused).
+
+    Growing keeps every stored game's identity and meaning: deals only added (a deal's seed
+    depends on its index), entrants only appended (games name entrants by index), table sizes
+    only added, the name changed. Everything that decides how a game is played must stay.
+    """
+    grown: list[str] = []
+    refused: list[str] = [line for key in _FIXED_KEYS for line in differences(old.get(key), new.get(key), key)]
+    if old.get("name") != new.get("name"):
+        grown.append(f"name: {json.dumps(old.get('name'))} -> {json.dumps(new.get('name'))}")
+    old_deals, new_deals = old.get("deals", 0), new.get("deals", 0)
+    if new_deals > old_deals:
+        grown.append(f"deals: {old_deals} -> {new_deals}")
+    elif new_deals < old_deals:
+        refused.append(f"deals: {old_deals} -> {new_deals} (deals can be added, not taken away)")
+    old_entrants, new_entrants = list(old.get("entrants", [])), list(new.get("entrants", []))
+    kept = new_entrants[:len(old_entrants)]
+    if kept != old_entrants:
+        refused.extend(differences(old_entrants, kept, "entrants"))
+        if len(kept) < len(old_entrants):
+            refused.append(f"entrants: {len(old_entrants)} -> {len(new_entrants)} (entrants can be added at "
+                           f"the end, not removed)")
+    elif len(new_entrants) > len(old_entrants):
+        added = ", ".join(e.get("name", "?") for e in new_entrants[len(old_entrants):])
+        grown.append(f"entrants added: {added}")
+    old_seats, new_seats = set(old.get("seats", [])), set(new.get("seats", []))
+    if not old_seats <= new_seats:
+        refused.append(f"seats: {sorted(old_seats)} -> {sorted(new_seats)} (table sizes can be added, not removed)")
+    elif new_seats > old_seats:
+        grown.append(f"seats: {sorted(old_seats)} -> {sorted(new_seats)}")
+    return grown, refused
 
 
 class Store:
@@ -76,6 +127,8 @@ class Store:
     def __init__(self, directory: Path, connection: sqlite3.Connection) -> None:
         self.directory = directory
         self.connection = connection
+        #: What the config opened with changed from the stored one, growing the tournament.
+        self.grown: list[str] = []
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -96,11 +149,21 @@ class Store:
                 ])
         elif meta.get("fingerprint") != wanted:
             old = json.loads(meta.get("config", "{}"))
-            changed = list(differences(old, json.loads(json.dumps(config_document))))
-            store.close()
-            raise StoreError(f"{directory} holds results of a different config; refusing to mix them. "
-                             f"What changed: {'; '.join(changed) or 'the format'}. "
-                             f"Use another output folder, or restore the config.")
+            new = json.loads(json.dumps(config_document))
+            grown, refused = growth(old, new)
+            if refused or not grown:
+                store.close()
+                changed = refused or list(differences(old, new)) or ["the format"]
+                besides = f" (besides what may grow: {'; '.join(grown)})" if grown and refused else ""
+                raise StoreError(f"{directory} holds results of a config that differs in ways that would make its "
+                                 f"games incomparable with new ones; refusing to mix them. What changed: "
+                                 f"{'; '.join(changed)}{besides}. A config may only grow (more deals, entrants "
+                                 f"added at the end, more table sizes). Use another output folder, or restore "
+                                 f"the config.")
+            with store.connection:
+                store.connection.executemany("UPDATE meta SET value = ? WHERE key = ?", [
+                    (wanted, "fingerprint"), (json.dumps(config_document, sort_keys=True), "config")])
+            store.grown = grown
         for leftover in (directory / RECORDS_FOLDER).glob("*.tmp"):  # records of games killed in flight
             leftover.unlink(missing_ok=True)
         return store
@@ -130,6 +193,10 @@ class Store:
     def meta(self) -> dict[str, str]:
         return dict(self.connection.execute("SELECT key, value FROM meta").fetchall())
 
+    def set_meta(self, key: str, value: str) -> None:
+        with self.connection:
+            self.connection.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
     def config_document(self) -> dict[str, Any]:
         return json.loads(self.meta()["config"])
 
@@ -142,36 +209,37 @@ class Store:
     def games(self) -> Iterator[GameRow]:
         cursor = self.connection.execute(
             "SELECT key, deal_seed, deal_index, table_size, rotation, seating, names, scores, ranks, duration, "
-            "status, faults, record FROM games ORDER BY deal_index, table_size, key")
+            "status, faults, record, winners, placed FROM games ORDER BY deal_index, table_size, key")
         for row in cursor:
-            scores = json.loads(row[7]) if row[7] is not None else None
-            ranks = json.loads(row[8]) if row[8] is not None else None
-            yield GameRow(row[0], row[1], row[2], row[3], row[4], tuple(json.loads(row[5])),
-                          tuple(json.loads(row[6])), tuple(scores) if scores is not None else None,
-                          tuple(ranks) if ranks is not None else None, row[9], row[10],
-                          tuple(json.loads(row[11])), row[12])
+            yield GameRow.from_row((*row[:13], None, *row[13:]))
 
     # ------------------------------------------------------------------ writing
     def record_path(self, game: GameSpec) -> Path:
         return self.directory / RECORDS_FOLDER / f"{game.key}.jsonl"
 
-    def save(self, batch: PlayedBatch) -> int:
-        """Write the batch's records if the workers could not, then its rows in one transaction.
+    def save(self, *batches: PlayedBatch) -> int:
+        """Write the batches' records if the workers could not, then their rows in one transaction.
 
         Returns how many rows were new. The rows come ready-made from the worker, so this
         is all the main process does per game.
         """
-        if batch.records is not None:
-            records = str(self.directory / RECORDS_FOLDER)
-            for row, text in zip(batch.rows, batch.records):
-                write_record(records, row[0], text)
+        for batch in batches:
+            if batch.records is not None:
+                records = str(self.directory / RECORDS_FOLDER)
+                for row, text in zip(batch.rows, batch.records):
+                    write_record(records, row[0], text)
         with self.connection:
             before = self.connection.total_changes
-            self.connection.executemany(_INSERT, batch.rows)
+            for batch in batches:
+                self.connection.executemany(_INSERT, batch.rows)
             return self.connection.total_changes - before
 
 
-_INSERT = f"INSERT OR IGNORE INTO games VALUES ({', '.join('?' * 14)})"
+_INSERT = f"INSERT OR IGNORE INTO games VALUES ({', '.join('?' * 16)})"
+
+
+def _tuple(text: str | None) -> tuple[Any, ...] | None:
+    return None if text is None else tuple(json.loads(text))
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -180,6 +248,10 @@ def _connect(path: Path) -> sqlite3.Connection:
         connection.execute("PRAGMA journal_mode=WAL")
         connection.execute("PRAGMA synchronous=NORMAL")
         connection.executescript(_TABLES)
+        present = {row[1] for row in connection.execute("PRAGMA table_info(games)")}
+        for column, kind in _ADDED_COLUMNS.items():
+            if column not in present:
+                connection.execute(f"ALTER TABLE games ADD COLUMN {column} {kind}")
     except sqlite3.DatabaseError as error:
         raise StoreError(f"{path} is not a usable SQLite database: {error}") from None
     return connection

@@ -104,12 +104,34 @@ def _describe(kind: type) -> str:
         kind, kind.__name__)
 
 
+#: The longest time per move a budget may give, in seconds (a day): a clock longer than
+#: that is a mistake (``inf`` or ``nan`` in a config), and threads cannot wait on it anyway.
+MAX_TIME_PER_MOVE = 86_400.0
+
+
+def _check_time(budget: Budget, attribute: attrs.Attribute[Any], value: float | None) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= MAX_TIME_PER_MOVE:
+        raise ValueError(f"time_per_move is a number of seconds above 0 and at most {MAX_TIME_PER_MOVE:g} "
+                         f"(null for no limit), not {value!r}")
+
+
+def _check_iterations(budget: Budget, attribute: attrs.Attribute[Any], value: int | None) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise ValueError(f"iterations is a whole number from 1 (null for no limit), not {value!r}")
+
+
 @attrs.frozen
 class Budget:
-    """What a move may cost: seconds of wall clock (None: unlimited) and search iterations."""
+    """What a move may cost: seconds of wall clock (None: unlimited) and search iterations.
 
-    time_per_move: float | None = None
-    iterations: int | None = None
+    Both are checked when the budget is made (``nan``, ``inf`` or a negative time is a
+    ValueError), so a game never starts with a clock it cannot keep.
+    """
+
+    time_per_move: float | None = attrs.field(default=None, validator=_check_time)
+    iterations: int | None = attrs.field(default=None, validator=_check_iterations)
 
 
 UNLIMITED = Budget()
@@ -245,14 +267,15 @@ def load_player_class(name: str, available: Mapping[str, Any] | None = None) -> 
 
 
 def make_player(spec: str, seed: int | str | None, available: Mapping[str, Any] | None = None,
-                rules: Rules | None = None) -> Player:
+                rules: Rules | None = None, workdir: str | None = None) -> Player:
     """Build the player a seat specification names; PlayerSpecError says what exists or why not.
 
     With ``rules``, a player that does not support that ruleset is refused. A seat
-    ``exec:COMMAND`` is an external program speaking the bot protocol (docs/external-bots.md).
+    ``exec:COMMAND`` is an external program speaking the bot protocol (docs/external-bots.md),
+    run in ``workdir`` (None: the current folder), where relative paths in COMMAND start.
     """
     if spec.strip().startswith(EXEC + ":"):
-        return load_player_class(EXEC, available)(seed=seed, command=spec.strip()[len(EXEC) + 1:])
+        return load_player_class(EXEC, available)(seed=seed, command=spec.strip()[len(EXEC) + 1:], cwd=workdir)
     name, params = parse_seat(spec)
     cls = load_player_class(name, available)
     if rules is not None and not cls.supports_rules(rules):

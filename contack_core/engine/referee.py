@@ -90,19 +90,23 @@ def seat_seed(seed: int | None, seat: int) -> int | None:
 
 def play_game(rules: Rules, players: Sequence[Player], seed: int | None,
               observers: Sequence[Any] = (), budget: Budget | None = None,
-              fault_policy: str = "pass") -> RefereedGame:
+              fault_policy: str = "pass", absorb_interrupts: bool = False) -> RefereedGame:
     """Play one complete game (or until a seat forfeits, or a formula of the ruleset fails:
     then ``state.ruleset_error`` says where, and no seat is charged) and return its final state.
 
     Calls each player's ``start_game``, ``choose``, ``observe`` and ``end_game``; never
-    ``close`` (the caller owns the players and may play them again).
+    ``close`` (the caller owns the players and may play them again). A KeyboardInterrupt
+    (a person's Ctrl-C) stops the game, unless ``absorb_interrupts``: where no signal can
+    raise one (a tournament worker), a bot that raises it, or any BaseException, commits
+    a fault like any other.
     """
     if fault_policy not in FAULT_POLICIES:
         raise ValueError(f"fault policy {fault_policy!r}: choose one of {', '.join(FAULT_POLICIES)}")
     budget = budget or UNLIMITED
     rng = random.Random(seed)
     state = RefereedGame(rules, len(players))
-    referee = _Referee(state, players, budget, fault_policy, [o for o in observers if hasattr(o, "fault")])
+    referee = _Referee(state, players, budget, fault_policy, [o for o in observers if hasattr(o, "fault")],
+                       absorb_interrupts)
     try:
         _play(state, players, rng, observers, referee)
     except Exception as error:  # noqa: BLE001 - a ruleset's failure ends the game; anything else is raised
@@ -113,7 +117,7 @@ def play_game(rules: Rules, players: Sequence[Player], seed: int | None,
     for seat, player in enumerate(players):
         try:
             player.end_game(state)
-        except _BOT_ERRORS as error:
+        except referee.bot_errors as error:
             referee.fault(seat, f"end_game raised {_error_text(error)}", "raised")
     for observer in observers:
         observer.game_ended(state)
@@ -125,12 +129,13 @@ def _play(state: RefereedGame, players: Sequence[Player], rng: random.Random, ob
     """The moves of a game, from its start to its end or a forfeit."""
     rules = state.rules
     budget = referee.budget
+    bot_errors = referee.bot_errors
     seat_count = len(players)
     for seat, player in enumerate(players):
         player.budget = budget
         try:
             player.start_game(rules, seat, seat_count)
-        except _BOT_ERRORS as error:
+        except bot_errors as error:
             referee.fault(seat, f"start_game raised {_error_text(error)}", "raised", forfeit=True)
             break
     observing = [(seat, p) for seat, p in enumerate(players) if type(p).observe is not Player.observe]
@@ -155,7 +160,7 @@ def _play(state: RefereedGame, players: Sequence[Player], rng: random.Random, ob
             else:
                 try:
                     chosen = player.choose(state)
-                except _BOT_ERRORS as error:
+                except bot_errors as error:
                     chosen = referee.raised(seat, error)
             if state.forfeited_by is not None:
                 continue
@@ -173,7 +178,7 @@ def _play(state: RefereedGame, players: Sequence[Player], rng: random.Random, ob
             for watcher_seat, watcher in observing:
                 try:
                     watcher.observe(seat, action, event)
-                except _BOT_ERRORS as error:
+                except bot_errors as error:
                     referee.fault(watcher_seat, f"observe raised {_error_text(error)}", "raised")
         for observer in observers:
             observer.event(state, event)
@@ -207,8 +212,11 @@ class _Referee:
     """Turns a player's misbehaviour into a :class:`Fault`, applies the policy, tells observers."""
 
     def __init__(self, state: RefereedGame, players: Sequence[Player], budget: Budget, policy: str,
-                 observers: Sequence[Any]) -> None:
+                 observers: Sequence[Any], absorb_interrupts: bool = False) -> None:
         self.state = state
+        self.absorb_interrupts = absorb_interrupts
+        #: What a bot's call may raise and be charged with (everything, in a tournament worker).
+        self.bot_errors: tuple[type[BaseException], ...] = (BaseException,) if absorb_interrupts else _BOT_ERRORS
         self.players = players
         self.budget = budget
         self.policy = policy
@@ -284,7 +292,7 @@ class _Referee:
             return self.move_fault(seat, f"no move within the time limit of {limit:g} s", "timeout")
         if "error" in outcome:
             error = outcome["error"]
-            if isinstance(error, KeyboardInterrupt):
+            if isinstance(error, KeyboardInterrupt) and not self.absorb_interrupts:
                 raise error
             return self.raised(seat, error)
         return outcome.get("action")

@@ -1,0 +1,75 @@
+"""One run at a time on a results folder: an exclusive lock on ``run.lock``, naming its holder.
+
+Two runs on one folder would each play the whole schedule and race to store it. The lock
+is the kernel's (``flock``), so it ends with the process that holds it, however that
+process ends: a run killed with SIGKILL leaves the file behind but not the lock, and the
+next run takes it at once. The file says who holds it (process id, host, command, since
+when) so a refused run can name the other one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import IO, Any
+
+LOCK_NAME = "run.lock"
+
+
+class FolderInUse(RuntimeError):
+    """Another process is running a tournament in this folder."""
+
+
+class RunLock:
+    """Held while a run uses a results folder (a context manager)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.path = directory / LOCK_NAME
+        self.stream: IO[str] | None = None
+
+    def acquire(self) -> RunLock:
+        """Take the lock, or raise :class:`FolderInUse` naming the process that holds it."""
+        import fcntl
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        stream = open(self.path, "a+", encoding="utf-8")
+        try:
+            fcntl.flock(stream.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            stream.seek(0)
+            holder = _describe(stream.read())
+            stream.close()
+            raise FolderInUse(f"{self.path.parent} is in use by {holder}; one run at a time on a results "
+                              f"folder (wait for it, stop it, or use another --output)") from None
+        stream.seek(0)
+        stream.truncate()
+        stream.write(json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "command": sys.argv,
+                                 "since": time.strftime("%Y-%m-%d %H:%M:%S")}) + "\n")
+        stream.flush()
+        self.stream = stream
+        return self
+
+    def release(self) -> None:
+        if self.stream is not None:
+            self.stream.close()  # closing the file releases the lock
+            self.stream = None
+
+    def __enter__(self) -> RunLock:
+        return self.acquire()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.release()
+
+
+def _describe(text: str) -> str:
+    try:
+        holder: dict[str, Any] = json.loads(text)
+        command = " ".join(os.path.basename(str(part)) if i == 0 else str(part)
+                           for i, part in enumerate(holder.get("command") or []))
+        return f"process {holder['pid']} on {holder['host']} (`{command}`, since {holder['since']})"
+    except (ValueError, KeyError, TypeError):
+        return "another process (it is starting up)"
