@@ -15,6 +15,7 @@ from contack_core.language.documents import Document, find_ruleset, read_documen
 from contack_core.language.expressions import ExpressionError, compile_expression, evaluate_safely, formula_constants
 from contack_core.language.options import choose_options
 from contack_core.language.problems import KeyPath, Problem, RulesetError
+from contack_core.language.quickschema import QuickSchema
 from contack_core.language.schema import SLOTS, check_schema
 from contack_core.primitives.builtin import default_registry
 from contack_core.primitives.registry import BuildContext, PrimitiveError, Registry
@@ -22,19 +23,23 @@ from contack_core.primitives.turn import check_turn_rules
 
 
 def load_rules(reference: str | Path, options: Mapping[str, Any] | None = None,
-               registry: Registry | None = None) -> Any:
-    """Load, validate and compile a ruleset (an id or a path) with the given options."""
+               registry: Registry | None = None, quick_schema: QuickSchema | None = None) -> Any:
+    """Load, validate and compile a ruleset (an id or a path) with the given options.
+
+    ``quick_schema``: the registry's schema compiled once by
+    :func:`contack_core.language.schema.compile_ruleset_schema`, for a caller that loads many
+    rulesets (see :class:`contack_core.primitives.cache.RulesetCache`).
+    """
     registry = registry or default_registry()
     path = Path(reference) if isinstance(reference, Path) else find_ruleset(reference)
     document = read_document(path)
     option_values = choose_options(document, dict(options or {}))
-    check_schema(document, registry)
+    check_schema(document, registry, quick_schema)
     rules = build_rules(document, option_values, registry)
     shipped = shipped_rulesets_dir().resolve()
     if path.resolve().parent not in (shipped, shipped / "examples") or path.stem != rules.id:
         rules.origin = path.resolve()
     return rules
-
 
 
 def _key_path(data: Any, parts: tuple[str, ...]) -> KeyPath:
