@@ -319,7 +319,8 @@ def audit(
 ) -> None:
     """Replay records under their rulesets and check every line.
 
-    One record: its verdict. Several: the first bad line of each unsound record, then the counts.
+    Each record named as a file: its verdict. Records found in folders or by patterns: the first bad line of each
+    unsound one. Then, for more than one record, the counts.
 
     Exit 0 if every record is sound, 1 if one is unsound, 2 if one is unreadable or its ruleset cannot be
     found or loaded (the worst wins).
@@ -330,6 +331,7 @@ def audit(
         if name.lower() in ("true", "false", "yes", "no", "on", "off") and not Path(name).exists():
             fail(f"no record {name!r}: --json is a flag and takes no value (write --json alone)", 2)
     found = find_records(records)
+    named = {str(Path(name)) for name in records if Path(name).is_file()}  # sound ones are listed too
     worst = 0
     counts = {"sound": 0, "finished": 0, "unsound": 0, "unreadable": 0}
     try:
@@ -346,7 +348,7 @@ def audit(
             elif verdict.valid:
                 counts["sound"] += 1
                 counts["finished"] += verdict.finished
-                if not as_json and len(found) == 1:
+                if not as_json and result.file in named:
                     state = "finished" if verdict.finished else "not finished"
                     typer.echo(f"{result.file}: sound ({verdict.ruleset}, {verdict.hands} "
                                f"hand{'s' if verdict.hands != 1 else ''}, {state}; totals {verdict.totals})"

@@ -51,7 +51,9 @@ def as_json(*args: object) -> tuple[int, list[dict]]:
 def test_a_directory_is_every_record_under_it_with_a_summary(archive: Path) -> None:
     result = run("audit", archive)
     assert result.exit_code == 2  # the worst of the batch: one unreadable file
-    unsound, summary = result.stdout.splitlines()  # sound records are counted, not listed one by one
+    lines = result.stdout.splitlines()  # sound records in a folder are counted, not listed one by one
+    unsound, summary = lines[0], lines[-1]
+    assert all(line.lstrip().startswith(("did you mean", "or:")) for line in lines[1:-1]), lines
     assert re.fullmatch(f"{re.escape(str(archive / 'bad.jsonl'))}:8: unsound: it is seat .'s turn, not seat 5's",
                         unsound), unsound
     assert summary == "5 records: 3 sound (3 finished), 1 unsound, 1 unreadable"
@@ -80,6 +82,12 @@ def test_names_standing_for_nothing(archive: Path, tmp_path: Path) -> None:
     assert result.exit_code == 2 and "no file matches" in result.output
     result = run("audit", tmp_path)
     assert result.exit_code == 2 and "holding no .jsonl record" in result.output
+
+
+def test_records_named_as_files_are_listed_sound_or_not(archive: Path) -> None:
+    lines = run("audit", archive / "a.jsonl", archive / "b.jsonl").stdout.splitlines()
+    assert [line.split(": ")[0] for line in lines[:2]] == [str(archive / "a.jsonl"), str(archive / "b.jsonl")]
+    assert all(": sound (" in line for line in lines[:2]) and lines[2].startswith("2 records: 2 sound")
 
 
 def test_the_exit_code_of_a_batch_is_its_worst_record(archive: Path) -> None:
