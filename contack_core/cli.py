@@ -80,7 +80,10 @@ def load_or_fail(reference: str, options: dict[str, str] | None = None) -> Rules
 # ------------------------------------------------------------------------------- rulesets
 @rulesets_app.command("list")
 def rulesets_list() -> None:
-    """The shipped rulesets, then the house-rule examples (named ``examples/NAME``): id, players and title."""
+    """The shipped rulesets, then the house-rule examples (named ``examples/NAME``): id, players and title.
+
+    Each is read, checked against the schema and its players worked out; `contack rulesets validate` checks all of it.
+    """
     from contack_core.language.documents import shipped_example_ids, shipped_ruleset_ids
     from contack_core.primitives.cache import RulesetCache
 
@@ -92,12 +95,11 @@ def rulesets_list() -> None:
             typer.echo(heading)
         for ruleset_id in ids:
             try:
-                rules = rulesets.load(ruleset_id)
+                _, title, (low, high) = rulesets.outline(ruleset_id)
             except RulesetError as error:
                 typer.echo(f"{ruleset_id:<{width}} (does not load: {error.problems[0]})")
                 continue
-            low, high = rules.players
-            typer.echo(f"{ruleset_id:<{width}} {low}-{high} players  {rules.title}")
+            typer.echo(f"{ruleset_id:<{width}} {low}-{high} players  {title}")
 
 
 @rulesets_app.command("show")

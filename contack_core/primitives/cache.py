@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from contack_core.engine.rules import Rules
-from contack_core.language.documents import find_ruleset
+from contack_core.language.documents import ParsedFiles, find_ruleset, read_document
+from contack_core.language.options import choose_options
 from contack_core.language.problems import Problem, RulesetError
 from contack_core.language.quickschema import QuickSchema
-from contack_core.language.schema import compile_ruleset_schema
+from contack_core.language.schema import check_schema, compile_ruleset_schema
 from contack_core.primitives.builtin import default_registry
-from contack_core.primitives.loading import load_rules
+from contack_core.primitives.loading import build_primitives, load_rules
 from contack_core.primitives.registry import Registry
 
 #: How many (reference, folder) pairs a cache remembers the file of.
@@ -46,6 +47,7 @@ class RulesetCache:
         self._loaded: OrderedDict[tuple[str, str, str], Rules | RulesetError] = OrderedDict()
         self._places: dict[tuple[str, str], Path] = {}
         self._digests: dict[Path, tuple[tuple[int, ...], str]] = {}
+        self._parsed: ParsedFiles = {}  # the files read so far (an example's parent, read once)
 
     @property
     def quick_schema(self) -> QuickSchema | None:
@@ -90,14 +92,27 @@ class RulesetCache:
         found = self._loaded.get(key)
         if found is None:
             try:
-                found = load_rules(path, options, self.registry, self.quick_schema)
+                found = load_rules(path, options, self.registry, self.quick_schema, self._parsed)
             except RulesetError as error:
                 found = error
             self._loaded[key] = found
             if len(self._loaded) > self.limit:
                 self._loaded.popitem(last=False)
+            if len(self._parsed) > self.limit:
+                self._parsed.clear()
         else:
             self._loaded.move_to_end(key)
         if isinstance(found, RulesetError):
             raise found.with_traceback(None)
         return found
+
+    def outline(self, reference: str | Path) -> tuple[str, str, tuple[int, int]]:
+        """A ruleset's id, title and range of players, for a listing: the file read (with what
+        it extends), its options chosen, the schema checked and its components built (the
+        range may follow the tile count), but not the rest of it compiled, which costs ten
+        times as much. Raises :class:`RulesetError` for what those steps find."""
+        document = read_document(self.locate(reference), parsed=self._parsed)
+        options = choose_options(document, {})
+        check_schema(document, self.registry, self.quick_schema)
+        players = build_primitives(document, options, self.registry, last_slot="components")["players"]
+        return document.data["id"], document.data["title"], players
