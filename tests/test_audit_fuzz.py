@@ -21,7 +21,7 @@ from contack_core import load_rules
 from contack_core.engine.bots import make_player
 from contack_core.engine.referee import play_game, seat_seed
 from contack_core.language.documents import shipped_example_ids, shipped_ruleset_ids
-from contack_core.records.audit import RecordAuditor, UnreadableRecord
+from contack_core.records.audit import RecordAuditor, RulesetUnavailable, UnreadableRecord
 from contack_core.records.format import RecordWriter, header_for
 
 RULESETS = [*shipped_ruleset_ids(), *shipped_example_ids()]
@@ -158,12 +158,13 @@ MUTATIONS = [_mutate_value, _mutate_lines, _mutate_bytes]
 
 
 def check_one_of_three(auditor: RecordAuditor, path: Path, content: bytes, unsound_by: int | None = None) -> str:
-    """The audit's answer, checked: unreadable, sound, or unsound at a line of the file
-    (at ``unsound_by`` or before, when given)."""
+    """The audit's answer, checked: unreadable (exit 2, with a record whose ruleset cannot be
+    found or loaded), sound, or unsound at a line of the file (at ``unsound_by`` or before,
+    when given)."""
     path.write_bytes(content)
     try:
         verdict = auditor.audit(path)
-    except UnreadableRecord as error:
+    except (UnreadableRecord, RulesetUnavailable) as error:
         assert str(error) and unsound_by is None
         return "unreadable"
     if verdict.valid:

@@ -246,7 +246,7 @@ def _read_bounded(path: Path) -> bytes:
                 content = b"".join(chunks)
     except OSError as error:
         raise UnreadableRecord(f"cannot read {path}: {error.strerror or error}") from None
-    if b"\n" not in content[:MAX_LINE_BYTES + 1] and len(content) > MAX_LINE_BYTES:
+    if len(content) > MAX_LINE_BYTES and content.find(b"\n", 0, MAX_LINE_BYTES + 1) < 0:
         raise UnreadableRecord(f"{path}:1: the first line holds more than {MAX_LINE_BYTES >> 20} MiB: "
                                f"not a record header")
     if len(content) > MAX_RECORD_BYTES:
@@ -265,7 +265,7 @@ def read_record(path: Path, schema: RecordSchema | None = None) -> tuple[RecordL
     content = _read_bounded(path)
     first, _, rest = content.partition(b"\n")
     first = first.removeprefix(b"\xef\xbb\xbf")  # a byte-order mark, as some editors write
-    if not first.strip(_BLANK + b"\n"):
+    if not first.strip(_BLANK):
         raise UnreadableRecord(f"{path} is empty: a record starts with a header line" if not content else
                                f"{path}:1: the first line is blank: a record starts with a header line")
     try:
