@@ -150,3 +150,22 @@ def test_bench_audit_prints_both_rates_and_their_ratio() -> None:
     text = run("bench", "klauber-1937", "--games", "1", "--players", "2", "--audit", "--rounds", "1",
                "--option", "move_cap=40")
     assert text.exit_code == 0 and "audit_ratio" in text.stdout
+
+
+def test_ctrl_c_stops_the_workers_and_leaves_nothing_behind(archive: Path) -> None:
+    """Ctrl-C reaches the whole process group: the command ends at once, with no traceback,
+    and no worker (nor anything still queued for one) keeps it waiting."""
+    import signal
+    import time
+
+    many = [str(archive)] * 2000  # 10,000 records: most still queued when the signal comes
+    started = subprocess.Popen([_script(), "audit", "--workers", "2", *many], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(2.0)
+    os.killpg(started.pid, signal.SIGINT)
+    try:
+        _, err = started.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(started.pid, signal.SIGKILL)
+        raise AssertionError("contack audit did not end after Ctrl-C") from None
+    assert started.returncode != 0 and "Traceback" not in err, err
