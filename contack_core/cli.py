@@ -1,4 +1,8 @@
-"""The ``contack`` command line (Typer). Bad input is one clear message and a non-zero exit."""
+"""The ``contack`` command line (Typer). Bad input is one clear message and a non-zero exit.
+
+Commands import what they need when they run: ``contack audit`` never loads the
+tournament stack, nor ``contack rulesets list`` jsonschema, so each starts quickly.
+"""
 
 from __future__ import annotations
 
@@ -6,34 +10,38 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-import yaml
 
-from contack_core.engine.bots import (
-    MAX_TIME_PER_MOVE,
-    Budget,
-    Player,
-    PlayerSpecError,
-    installed_players,
-    load_player_class,
-    make_player,
-    split_seats,
-)
-from contack_core.engine.referee import FAULT_POLICIES, play_game, seat_seed
-from contack_core.engine.rules import Rules
-from contack_core.language.documents import find_ruleset, read_document, shipped_example_ids, shipped_ruleset_ids
-from contack_core.language.options import choose_options
+from contack_core.engine import __version__
 from contack_core.language.problems import RulesetError
-from contack_core.primitives.loading import load_rules
-from contack_core.records.audit import RulesetUnavailable, Verdict, audit_record
-from contack_core.records.format import RecordWriter, UnreadableRecord, header_for
-from contack_core.records.narration import Narrator
 from tournaments.cli import app as tournament_app
 
+if TYPE_CHECKING:
+    from contack_core.engine.bots import Player
+    from contack_core.engine.rules import Rules
+    from contack_core.records.audit import Verdict
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"contack {__version__}")
+        raise typer.Exit()
+
+
 app = typer.Typer(help="Contack: rules-as-data for the Contack family of tile games.", no_args_is_help=True,
-                  add_completion=False, pretty_exceptions_enable=False)
+                  pretty_exceptions_enable=False)
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Contack: rules-as-data for the Contack family of tile games."""
+
+
 rulesets_app = typer.Typer(help="List, show, validate and compare rulesets.", no_args_is_help=True)
 players_app = typer.Typer(help="Installed players (bots).", no_args_is_help=True)
 record_app = typer.Typer(help="The game record format (contack-record/1).", no_args_is_help=True)
@@ -61,6 +69,8 @@ def parse_options(items: list[str] | None) -> dict[str, str]:
 
 
 def load_or_fail(reference: str, options: dict[str, str] | None = None) -> Rules:
+    from contack_core.primitives.loading import load_rules
+
     try:
         return load_rules(reference, options or {})
     except RulesetError as error:
@@ -70,7 +80,14 @@ def load_or_fail(reference: str, options: dict[str, str] | None = None) -> Rules
 # ------------------------------------------------------------------------------- rulesets
 @rulesets_app.command("list")
 def rulesets_list() -> None:
-    """The shipped rulesets, then the house-rule examples (named ``examples/NAME``): id, players and title."""
+    """The shipped rulesets, then the house-rule examples (named ``examples/NAME``): id, players and title.
+
+    Each is read, checked against the schema and its players worked out; `contack rulesets validate` checks all of it.
+    """
+    from contack_core.language.documents import shipped_example_ids, shipped_ruleset_ids
+    from contack_core.primitives.cache import RulesetCache
+
+    rulesets = RulesetCache()  # the ruleset schema compiled once for them all
     examples = shipped_example_ids()
     width = max(20, *(len(name) + 1 for name in [*shipped_ruleset_ids(), *examples]))
     for heading, ids in (("", shipped_ruleset_ids()), ("\nhouse-rule examples (docs/house-rules.md):", examples)):
@@ -78,17 +95,18 @@ def rulesets_list() -> None:
             typer.echo(heading)
         for ruleset_id in ids:
             try:
-                rules = load_rules(ruleset_id)
+                _, title, (low, high) = rulesets.outline(ruleset_id)
             except RulesetError as error:
                 typer.echo(f"{ruleset_id:<{width}} (does not load: {error.problems[0]})")
                 continue
-            low, high = rules.players
-            typer.echo(f"{ruleset_id:<{width}} {low}-{high} players  {rules.title}")
+            typer.echo(f"{ruleset_id:<{width}} {low}-{high} players  {title}")
 
 
 @rulesets_app.command("show")
 def rulesets_show(ruleset: str, option: OptionList = None) -> None:
     """The resolved ruleset (after extends and options) with its options and their defaults."""
+    import yaml
+
     rules = load_or_fail(ruleset, parse_options(option))
     document = dict(rules.document)
     declared = document.pop("options", {}) or {}
@@ -115,6 +133,8 @@ def rulesets_validate(
     rulesets: Annotated[list[str], typer.Argument(help="Ruleset files, or shipped ruleset ids.")],
 ) -> None:
     """Check rulesets: schema, then meaning. Exit 0 if all are valid, else 1."""
+    from contack_core.primitives.loading import load_rules
+
     bad = 0
     for reference in rulesets:
         try:
@@ -170,6 +190,9 @@ def rulesets_diff(
     With options, each side is compared as it is played with them: option patches applied,
     and every option's value compared as ``options.NAME.value``.
     """
+    from contack_core.language.documents import find_ruleset, read_document
+    from contack_core.language.options import choose_options
+
     shared = parse_options(option)
     sides = [(first, {**shared, **parse_options(option_a)}), (second, {**shared, **parse_options(option_b)})]
     with_options = bool(option or option_a or option_b)
@@ -221,8 +244,16 @@ def play(
                                             "the move (as a pass or draw), 'forfeit' the game.")] = "pass",
 ) -> None:
     """Play one game, narrating it, and optionally record it."""
+    from contack_core.engine.bots import MAX_TIME_PER_MOVE, Budget, PlayerSpecError, make_player, split_seats
+    from contack_core.engine.referee import FAULT_POLICIES, play_game, seat_seed
+    from contack_core.language.quickschema import INTEGER_LIMIT
+    from contack_core.records.format import RecordWriter, header_for
+    from contack_core.records.narration import Narrator
+
     if not math.isfinite(time_limit) or time_limit > MAX_TIME_PER_MOVE:
         fail(f"--time-limit takes seconds from 0 (no limit) to {MAX_TIME_PER_MOVE:g}, not {time_limit:g}", 2)
+    if seed is not None and abs(seed) > INTEGER_LIMIT:
+        fail(f"--seed takes an integer of at most 63 bits (the record keeps it), not {seed}", 2)
     rules = load_or_fail(ruleset, parse_options(option))
     if fault not in FAULT_POLICIES:
         fail(f"--fault takes one of {', '.join(FAULT_POLICIES)}, not {fault!r}", 2)
@@ -278,45 +309,64 @@ def _close_all(players: list[Player]) -> None:
 
 @app.command("audit")
 def audit(
-    records: list[Path],
-    as_json: Annotated[bool, typer.Option("--json", help="Print each verdict as one JSON object.")] = False,
+    records: Annotated[list[str], typer.Argument(
+        help="Record files, directories (every .jsonl file under them) or glob patterns ('games/**/*.jsonl').",
+        show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="Each verdict as one JSON object a line.")] = False,
     ruleset: Annotated[Path | None, typer.Option(
         help="Audit under this ruleset file instead of the one the header names (a ruleset that has moved).")] = None,
+    workers: Annotated[int | None, typer.Option(
+        min=1, show_default=False,
+        help="Worker processes (default: one per core for a batch of many records, else none).")] = None,
 ) -> None:
-    """Replay records under their rulesets and check every line. Exit 0 sound, 1 unsound, 2 unreadable
-    (or its ruleset cannot be found or loaded)."""
+    """Replay records under their rulesets and check every line.
+
+    Each record named as a file: its verdict. Records found in folders or by patterns: the first bad line of each
+    unsound one. Then, for more than one record, the counts.
+
+    Exit 0 if every record is sound, 1 if one is unsound, 2 if one is unreadable or its ruleset cannot be
+    found or loaded (the worst wins).
+    """
+    from contack_core.records.batch import UNREADABLE, audit_all, default_workers, find_records
+
+    for name in records:
+        if name.lower() in ("true", "false", "yes", "no", "on", "off") and not Path(name).exists():
+            fail(f"no record {name!r}: --json is a flag and takes no value (write --json alone)", 2)
+    found = find_records(records)
+    named = {str(Path(name)) for name in records if Path(name).is_file()}  # sound ones are listed too
     worst = 0
-    for path in records:
-        try:
-            verdict = audit_record(path, ruleset)
-        except RulesetUnavailable as error:
-            worst = 2
+    counts = {"sound": 0, "finished": 0, "unsound": 0, "unreadable": 0}
+    try:
+        for result in audit_all(found, workers or default_workers(len(found)), ruleset):
+            worst = max(worst, result.code)
+            verdict = result.verdict
             if as_json:
-                typer.echo(json.dumps({"file": str(path), "valid": False, "line": None, "error": str(error),
-                                       "finished": False, "ruleset_unavailable": True}))
+                typer.echo(json.dumps(result.to_json()))
+            if verdict is None:
+                counts["unreadable"] += 1
+                if not as_json:
+                    what = "unreadable" if result.cause == "unreadable" else "cannot audit"
+                    typer.echo(f"{result.file}: {what}: {result.unreadable}", err=True)
+            elif verdict.valid:
+                counts["sound"] += 1
+                counts["finished"] += verdict.finished
+                if not as_json and result.file in named:
+                    state = "finished" if verdict.finished else "not finished"
+                    typer.echo(f"{result.file}: sound ({verdict.ruleset}, {verdict.hands} "
+                               f"hand{'s' if verdict.hands != 1 else ''}, {state}; totals {verdict.totals})"
+                               + _changed_note(verdict))
             else:
-                typer.echo(f"{path}: cannot audit: {error}", err=True)
-            continue
-        except UnreadableRecord as error:
-            worst = 2
-            if as_json:
-                typer.echo(json.dumps({"file": str(path), "valid": False, "line": None, "error": str(error),
-                                       "finished": False, "unreadable": True}))
-            else:
-                typer.echo(f"{path}: unreadable: {error}", err=True)
-            continue
-        if not verdict.valid:
-            worst = max(worst, 1)
-        if as_json:
-            typer.echo(json.dumps({"file": str(path), **verdict.to_json()}))
-        elif verdict.valid:
-            state = "finished" if verdict.finished else "not finished"
-            typer.echo(f"{path}: sound ({verdict.ruleset}, {verdict.hands} hand{'s' if verdict.hands != 1 else ''}, "
-                       f"{state}; totals {verdict.totals})" + _changed_note(verdict))
-        else:
-            typer.echo(f"{path}:{verdict.line}: unsound: {verdict.error}")
-            for n, line in enumerate(verdict.suggestions):
-                typer.echo(f"  {'did you mean' if n == 0 else '          or'}: {json.dumps(line, ensure_ascii=False)}")
+                counts["unsound"] += 1
+                if not as_json:
+                    typer.echo(f"{result.file}:{verdict.line}: unsound: {verdict.error}")
+                    for n, line in enumerate(verdict.suggestions):
+                        typer.echo(f"  {'did you mean' if n == 0 else '          or'}: "
+                                   f"{json.dumps(line, ensure_ascii=False)}")
+    except RuntimeError as error:  # a worker process died: nothing more can be said
+        fail(str(error), UNREADABLE)
+    if not as_json and len(found) > 1:
+        typer.echo(f"{len(found)} records: {counts['sound']} sound ({counts['finished']} finished), "
+                   f"{counts['unsound']} unsound, {counts['unreadable']} unreadable")
     raise typer.Exit(worst)
 
 
@@ -365,14 +415,21 @@ def bench(
     players: Annotated[int, typer.Option(min=1)] = 4,
     seed: int = 1,
     option: OptionList = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
     compare: Annotated[Path | None, typer.Option(help="A yardstick script to run on the same games and seats.")] = None,
-    rounds: Annotated[int, typer.Option(min=1, help="With --compare: alternate both engines this many times; "
-                                                    "ratio compares each one's best round, ratio_of_totals "
-                                                    "their total times.")] = 3,
+    audit: Annotated[bool, typer.Option("--audit", help="Also record the games and audit the records: records/s "
+                                                        "beside games/s, and their ratios (by the wall clock, and "
+                                                        "by time on the processor: audit_ratio_cpu).")] = False,
+    rounds: Annotated[int, typer.Option(min=1, help="With --compare or --audit: alternate the runs this many "
+                                                    "times; a ratio compares each one's best round, a "
+                                                    "ratio_of_totals their total times.")] = 3,
 ) -> None:
     """Random games through the interpreter: games/s, actions/s and the counts behind them."""
+    import tempfile
+
     from contack_core.engine.bench import run_bench, run_yardstick
+    from contack_core.primitives.cache import RulesetCache
+    from contack_core.records.bench import run_audit_bench, write_records
 
     rules = load_or_fail(ruleset, parse_options(option))
     low, high = rules.players
@@ -380,24 +437,36 @@ def bench(
         fail(f"{rules.id} is for {low} to {high} players, not {players}")
     if compare is not None and not compare.is_file():
         fail(f"no yardstick script at {compare}")
-    result: dict[str, Any] = {"ruleset": rules.id, **run_bench(rules, games, players, seed)}
-    if compare is not None:
-        # Alternate the two so both see the same machine conditions: the best round of each,
+    with tempfile.TemporaryDirectory(prefix="contack-bench-") as folder:
+        records = write_records(rules, games, players, seed, Path(folder)) if audit else []
+        # Alternate the runs so all see the same machine conditions: the best round of each,
         # and the ratio of their total times over all rounds (steadier on a busy machine).
-        measured = run_yardstick(compare, games, players)
-        yardstick, ours_seconds, yardstick_seconds = measured["games_per_s"], result["seconds"], measured["seconds"]
-        for _ in range(rounds - 1):
-            again = run_bench(rules, games, players, seed)
-            ours_seconds += again["seconds"]
-            if again["games_per_s"] > result["games_per_s"]:
-                result.update(again)
-            measured = run_yardstick(compare, games, players)
-            yardstick = max(yardstick, measured["games_per_s"])
-            yardstick_seconds += measured["seconds"]
+        plays, yardsticks, audits = [], [], []
+        rulesets = RulesetCache()
+        for _ in range(rounds if compare is not None or audit else 1):
+            plays.append(run_bench(rules, games, players, seed))
+            if compare is not None:
+                yardsticks.append(run_yardstick(compare, games, players))
+            if audit:
+                try:
+                    audits.append(run_audit_bench(records, rulesets))
+                except RuntimeError as error:
+                    fail(str(error))
+    result: dict[str, Any] = {"ruleset": rules.id, **max(plays, key=lambda run: run["games_per_s"])}
+    play_seconds = sum(run["seconds"] for run in plays)
+    if compare is not None or audit:
         result["rounds"] = rounds
-        result["yardstick_games_per_s"] = yardstick
-        result["ratio"] = round(result["games_per_s"] / yardstick, 3)
-        result["ratio_of_totals"] = round(yardstick_seconds / ours_seconds, 3)
+    if compare is not None:
+        result["yardstick_games_per_s"] = max(run["games_per_s"] for run in yardsticks)
+        result["ratio"] = round(result["games_per_s"] / result["yardstick_games_per_s"], 3)
+        result["ratio_of_totals"] = round(sum(run["seconds"] for run in yardsticks) / play_seconds, 3)
+    if audit:
+        result.update(max(audits, key=lambda run: run["audit_records_per_s"]))
+        result["audit_ratio"] = round(result["audit_records_per_s"] / result["games_per_s"], 3)
+        result["audit_ratio_of_totals"] = round(play_seconds / sum(run["audit_seconds"] for run in audits), 3)
+        # Time on the processor alone: what other processes take from this one does not count.
+        result["audit_ratio_cpu"] = round(sum(run["cpu_seconds"] for run in plays)
+                                          / sum(run["audit_cpu_seconds"] for run in audits), 3)
     if as_json:
         typer.echo(json.dumps(result))
     else:
@@ -417,6 +486,8 @@ def record_schema() -> None:
 @players_app.command("list")
 def players_list() -> None:
     """Installed players: name, package, description, parameters with defaults, rulesets supported."""
+    from contack_core.engine.bots import PlayerSpecError, installed_players, load_player_class
+
     for name, entry in sorted(installed_players().items()):
         package = entry.dist.name if entry.dist else "?"
         try:

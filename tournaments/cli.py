@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
 
 app = typer.Typer(help="Round-robin tournaments of bots: run them, report on them.", no_args_is_help=True)
 
@@ -206,6 +205,8 @@ def report(
     elif as_csv:
         typer.echo(standings_csv(result), nl=False)
     else:
+        from rich.console import Console
+
         console = Console()
         if not console.is_terminal:  # a pipe or a file: wide enough that intervals stay on one line
             console = Console(width=max(console.width, 130))

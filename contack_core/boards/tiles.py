@@ -8,7 +8,7 @@ set, so hands are lists of ints and tables are indexed directly.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import attrs
 
@@ -59,6 +59,11 @@ class TileSet:
 
     def __len__(self) -> int:
         return len(self.values)
+
+    @property
+    def by_name(self) -> Mapping[str, int]:
+        """Each tile by its name, for a caller that looks up many (:meth:`tile` says why a name is not one)."""
+        return self._index
 
     def tile(self, name: object) -> int:
         """The tile called ``name``, or :class:`UnknownTile` saying why not."""

@@ -68,6 +68,12 @@ class Rules:
     #: The turn rules compiled into one function: ``turn_program(state)`` lists the legal
     #: actions of the seat to act and records in ``state._allowed`` which rule offers each kind.
     turn_program: Callable[[GameState], list[Action]] = attrs.field(init=False)
+    #: The play rule when it has no ``when``: a play is then legal exactly when that rule
+    #: can make it, so a replayed play (a record's) needs no list of every legal action.
+    unconditional_play: Any = attrs.field(init=False)
+    #: :meth:`digest`, once worked out (the resolved rules never change; a record header and
+    #: every audit ask for it).
+    _digest: str | None = attrs.field(init=False, default=None)
     #: What every hand starts with: the tiles of each shared zone, and the per-seat zones (empty).
     shared_zone_starts: dict[str, tuple[int, ...]] = attrs.field(init=False)
     seat_zone_names: tuple[str, ...] = attrs.field(init=False)
@@ -90,6 +96,8 @@ class Rules:
                  for index, rule in enumerate(self.turn)]
         values = state_values(self.zones, self.counters, board=self.board)
         self.turn_program = compile_turn_program(steps, values, formula_constants(self.options), VALUE_BINDINGS)
+        self.unconditional_play = next((rule for rule in self.turn if rule.action_type is Play and rule.when is None),
+                                       None)
 
     def new_figure(self, seat_count: int | None = None) -> Figure:
         """The empty position of a hand: the board primitive owns its container (a figure of
@@ -99,7 +107,9 @@ class Rules:
     def digest(self) -> str:
         """A fingerprint of the rules as the engine runs them with these options (stored in
         record headers; see :mod:`contack_core.engine.digests`)."""
-        return rules_digest(self.document, self.options)
+        if self._digest is None:
+            self._digest = rules_digest(self.document, self.options)
+        return self._digest
 
     def term(self, key: str) -> str:
         return str(self.terms.get(key, DEFAULT_TERMS.get(key, key)))

@@ -133,9 +133,13 @@ class GameState:
                 self._check_stuck()  # the set-up may leave the first seat nothing to do
             return event
         if kind is Play:  # the hot path of every playout, inlined
-            if self._legal is None:
+            if self._legal is not None:
+                rule = self._allowed.get(Play)
+            elif self.setup_step is None and self.rules.unconditional_play is not None:
+                rule = self.rules.unconditional_play  # a replayed play: the rule alone says if it is legal
+            else:
                 self.legal_actions()
-            rule = self._allowed.get(Play)
+                rule = self._allowed.get(Play)
             event = None if rule is None else rule.apply(self, action)
             if event is None:
                 raise IllegalAction(self.rules.explain_forbidden(self, action))

@@ -324,9 +324,16 @@ def _copy_marks(source: dict[KeyPath, Mark], target: dict[KeyPath, Mark], prefix
             target[path] = source[path]
 
 
-def read_document(path: Path, seen: tuple[Path, ...] = (), budget: int = MAX_RULESET_BYTES) -> Document:
+#: What :func:`read_document` may remember of files it parsed, for a caller reading many
+#: rulesets that extend the same one: each file's (path, bytes) and its data and marks.
+ParsedFiles = dict[tuple[str, bytes], tuple[Any, dict[KeyPath, Mark]]]
+
+
+def read_document(path: Path, seen: tuple[Path, ...] = (), budget: int = MAX_RULESET_BYTES,
+                  parsed: ParsedFiles | None = None) -> Document:
     """Read a ruleset file and resolve its ``extends`` chain; ``budget`` is what is left of
-    :data:`MAX_RULESET_BYTES` for this file and the files it extends."""
+    :data:`MAX_RULESET_BYTES` for this file and the files it extends. ``parsed``: files
+    parsed before, by path and contents, kept there as read (each use takes a copy)."""
     start = Mark(str(path), 1, 1)
     if len(seen) >= MAX_EXTENDS_CHAIN:
         raise RulesetError([Problem(f"an extends chain may hold at most {MAX_EXTENDS_CHAIN} files "
@@ -344,7 +351,13 @@ def read_document(path: Path, seen: tuple[Path, ...] = (), budget: int = MAX_RUL
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise RulesetError([Problem(f"{path} is not UTF-8 text")]) from None
-    data, marks = parse_yaml(text, str(path))
+    known = None if parsed is None else parsed.get((str(path), raw))
+    if known is None:
+        data, marks = parse_yaml(text, str(path))
+        if parsed is not None:
+            parsed[(str(path), raw)] = copy.deepcopy((data, marks))
+    else:
+        data, marks = copy.deepcopy(known)
     if not isinstance(data, dict):
         raise RulesetError([Problem("a ruleset is a YAML mapping of keys to values", (), Mark(str(path), 1, 1))])
     parent_ref = data.pop("extends", None)
@@ -360,7 +373,7 @@ def read_document(path: Path, seen: tuple[Path, ...] = (), budget: int = MAX_RUL
     if parent_path in seen or parent_path == path.resolve():
         raise RulesetError([Problem(f"extends forms a cycle through {parent_path.name}", ("extends",),
                                     marks.get(("extends",)))])
-    parent = read_document(parent_path, (*seen, path.resolve()), budget - len(raw))
+    parent = read_document(parent_path, (*seen, path.resolve()), budget - len(raw), parsed)
     parent_marks = dict(parent.marks)
     merged = merge(parent.data, data, parent_marks, marks)
     if "id" not in data:

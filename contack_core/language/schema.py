@@ -11,13 +11,15 @@ import copy
 import json
 from collections.abc import Mapping
 from importlib import resources
-from typing import Any, Protocol
-
-import jsonschema
+from typing import TYPE_CHECKING, Any, Protocol
 
 from contack_core.language.documents import Document
 from contack_core.language.options import OPTION_TYPES
 from contack_core.language.problems import KeyPath, Problem, RulesetError
+from contack_core.language.quickschema import QuickSchema, Unsupported, compile_schema
+
+if TYPE_CHECKING:
+    import jsonschema
 
 #: The slots of a ruleset that hold primitives, and whether each holds one or a mapping of them.
 SLOTS: Mapping[str, str] = {
@@ -126,9 +128,24 @@ def shipped_schema(name: str) -> dict[str, Any]:
     return json.loads(text)
 
 
-def check_schema(document: Document, registry: PrimitiveCatalogue) -> None:
+def compile_ruleset_schema(registry: PrimitiveCatalogue) -> QuickSchema | None:
+    """The ruleset schema of ``registry`` compiled to a quick yes/no check (None if a plugin's
+    primitive uses a keyword the compiled check does not cover): for a loader that checks
+    many rulesets, so that jsonschema is imported only to explain a ruleset it refuses."""
+    try:
+        return compile_schema(ruleset_schema(registry))
+    except Unsupported:
+        return None
+
+
+def check_schema(document: Document, registry: PrimitiveCatalogue, quick: QuickSchema | None = None) -> None:
     """Validate the resolved document against the schema of ``registry``'s primitives: every
-    problem at once, each at its key's line."""
+    problem at once, each at its key's line. ``quick``: the schema compiled by
+    :func:`compile_ruleset_schema`; a document it accepts is valid as it stands."""
+    if quick is not None and quick.accepts(document.data):
+        return
+    import jsonschema  # costs more than loading a ruleset: imported only when needed
+
     validator = jsonschema.Draft202012Validator(ruleset_schema(registry))
     problems = []
     for error in sorted(validator.iter_errors(document.data), key=lambda e: (list(map(str, e.absolute_path)))):

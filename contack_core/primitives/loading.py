@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from contack_core.engine.rules import DEFAULT_TERMS, Rules
-from contack_core.language.documents import Document, find_ruleset, read_document, shipped_rulesets_dir
+from contack_core.language.documents import Document, ParsedFiles, find_ruleset, read_document, shipped_rulesets_dir
 from contack_core.language.expressions import ExpressionError, compile_expression, evaluate_safely, formula_constants
 from contack_core.language.options import choose_options
 from contack_core.language.problems import KeyPath, Problem, RulesetError
+from contack_core.language.quickschema import QuickSchema
 from contack_core.language.schema import SLOTS, check_schema
 from contack_core.primitives.builtin import default_registry
 from contack_core.primitives.registry import BuildContext, PrimitiveError, Registry
@@ -22,19 +23,25 @@ from contack_core.primitives.turn import check_turn_rules
 
 
 def load_rules(reference: str | Path, options: Mapping[str, Any] | None = None,
-               registry: Registry | None = None) -> Any:
-    """Load, validate and compile a ruleset (an id or a path) with the given options."""
+               registry: Registry | None = None, quick_schema: QuickSchema | None = None,
+               parsed: ParsedFiles | None = None) -> Any:
+    """Load, validate and compile a ruleset (an id or a path) with the given options.
+
+    For a caller that loads many rulesets (see :class:`contack_core.primitives.cache.RulesetCache`):
+    ``quick_schema``, the registry's schema compiled once by
+    :func:`contack_core.language.schema.compile_ruleset_schema`; ``parsed``, the files parsed
+    so far (:func:`contack_core.language.documents.read_document`).
+    """
     registry = registry or default_registry()
     path = Path(reference) if isinstance(reference, Path) else find_ruleset(reference)
-    document = read_document(path)
+    document = read_document(path, parsed=parsed)
     option_values = choose_options(document, dict(options or {}))
-    check_schema(document, registry)
+    check_schema(document, registry, quick_schema)
     rules = build_rules(document, option_values, registry)
     shipped = shipped_rulesets_dir().resolve()
     if path.resolve().parent not in (shipped, shipped / "examples") or path.stem != rules.id:
         rules.origin = path.resolve()
     return rules
-
 
 
 def _key_path(data: Any, parts: tuple[str, ...]) -> KeyPath:
@@ -57,8 +64,10 @@ def _holds(node: dict[Any, Any] | list[Any], key: str | int) -> bool:
     return key in node if isinstance(node, dict) else isinstance(key, int) and 0 <= key < len(node)
 
 
-def build_primitives(document: Document, options: Mapping[str, Any], registry: Registry) -> dict[str, Any]:
-    """Instantiate every primitive slot by slot, turning PrimitiveErrors into Problems."""
+def build_primitives(document: Document, options: Mapping[str, Any], registry: Registry,
+                     last_slot: str | None = None) -> dict[str, Any]:
+    """Instantiate every primitive slot by slot (up to ``last_slot`` only, if given),
+    turning PrimitiveErrors into Problems."""
     data = document.data
 
     def compile_with_options(source: Any, names: Any) -> Any:
@@ -97,6 +106,8 @@ def build_primitives(document: Document, options: Mapping[str, Any], registry: R
             context.zones = results
         if slot == "board":
             context.board = results[slot]
+        if slot == last_slot:
+            break
     return built
 
 

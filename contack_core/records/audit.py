@@ -5,11 +5,14 @@ the action is legal (the message names the rule it breaks), that a drawn or deal
 was still unseen, that stated points, chips changing hands, hand scores, totals and
 winners are right. A record
 may stop mid-game; it is then sound when every line in it is, and ``finished`` is false.
+
+A :class:`RecordAuditor` audits many records, loading each ruleset once and compiling the
+record schema once; :func:`audit_record` and :func:`audit_lines` audit one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,15 +21,22 @@ import attrs
 from contack_core.boards.grid import parse_square
 from contack_core.boards.lattice import parse_cell
 from contack_core.boards.tiles import UnknownTile
-from contack_core.engine.actions import Deal, Discard, Draw, IllegalAction, Move, Pass, Play, Shuffle
+from contack_core.engine.actions import PASS, Discard, Draw, IllegalAction, Move, Play, Shuffle, make_deal
 from contack_core.engine.digests import text_digest
 from contack_core.engine.events import ChipsMoved, Event, Moved, Played
 from contack_core.engine.ruleset_faults import ruleset_fault
 from contack_core.engine.state import GameState
-from contack_core.language.documents import find_ruleset
 from contack_core.language.problems import RulesetError
-from contack_core.primitives.loading import load_rules
-from contack_core.records.format import RecordLine, UnreadableRecord, game_end_line, move_line, read_record
+from contack_core.language.quick import quick_constructor
+from contack_core.primitives.cache import RulesetCache
+from contack_core.records.format import (
+    RecordLine,
+    RecordSchema,
+    UnreadableRecord,
+    game_end_line,
+    move_line,
+    read_record,
+)
 from contack_core.records.suggest import nearest_events
 
 
@@ -66,49 +76,101 @@ class RulesetUnavailable(Exception):
     anyone and name any file."""
 
 
+_make_play = quick_constructor(Play)
+_make_draw = quick_constructor(Draw)
+
+
 class _Unsound(Exception):
-    def __init__(self, line: int, message: str, suggest: bool = True) -> None:
+    def __init__(self, line: int, message: str, suggest: bool = True, data: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.line = line
         self.message = message
         self.suggest = suggest  # False when the ruleset itself fails here: no legal events to offer
+        self.data = data  # the bad line's object, when it is one
+
+
+class RecordAuditor:
+    """Audits records one after another, sharing what they have in common: the rulesets
+    loaded so far (a :class:`RulesetCache`, by file contents and options) and the compiled
+    record schema. It keeps nothing of a record once its verdict is given."""
+
+    def __init__(self, rulesets: RulesetCache | None = None) -> None:
+        self.rulesets = rulesets or RulesetCache()
+        self.schema = RecordSchema()
+
+    def audit(self, path: Path, ruleset: Path | None = None) -> Verdict:
+        """Audit the record at ``path``, under the ruleset its header names or under the file
+        ``ruleset`` (one that has moved, say). Raises :class:`UnreadableRecord` for a non-record
+        and :class:`RulesetUnavailable` when the ruleset cannot be found or does not load."""
+        header, lines = read_record(path, self.schema)
+        auditor = _Auditor(path, self.rulesets, ruleset)
+        try:
+            auditor.start(header)
+            auditor.check_all(lines)
+        except _Unsound as fault:
+            verdict = auditor.verdict(fault.line, fault.message)
+            if fault.suggest and fault.line > 1 and fault.data is not None:
+                before = self._state_before(path, fault.line, ruleset)
+                verdict = attrs.evolve(verdict, suggestions=nearest_events(before, fault.data))
+            return verdict
+        return auditor.verdict(None, None)
+
+    def _state_before(self, path: Path, number: int, ruleset: Path | None) -> GameState:
+        """The audited position just before line ``number`` of a record sound up to it."""
+        header, lines = read_record(path, self.schema)
+        auditor = _Auditor(path, self.rulesets, ruleset)
+        auditor.start(header)
+        auditor.check_all(line for line in lines if line.number < number)
+        assert auditor.state is not None
+        return auditor.state
+
+    def lines(self, path: Path) -> tuple[dict[str, Any], Iterator[AuditedLine]]:
+        """The header and the record's event lines audited one by one, for replays that show each step.
+
+        The header comes first (line 1, the state before any event), then each event line; it
+        stops after the first bad line (yielded with ``error`` set). A bad header is yielded as
+        line 1 with no state. Raises :class:`UnreadableRecord` for a non-record.
+        """
+        header, lines = read_record(path, self.schema)
+        auditor = _Auditor(path, self.rulesets)
+
+        def audited() -> Iterator[AuditedLine]:
+            try:
+                auditor.start(header)
+            except _Unsound as fault:
+                yield AuditedLine(fault.line, header.data, None, fault.message)
+                return
+            except RulesetUnavailable as error:  # nothing can be shown without the ruleset
+                yield AuditedLine(1, header.data, None, str(error))
+                return
+            yield AuditedLine(1, header.data, auditor.state, None)
+            for line in lines:
+                try:
+                    auditor.check(line)
+                except _Unsound as fault:
+                    yield AuditedLine(fault.line, line.data, auditor.state, fault.message)
+                    return
+                yield AuditedLine(line.number, line.data, auditor.state, None)
+
+        return header.data or {}, audited()
 
 
 def audit_record(path: Path, ruleset: Path | None = None) -> Verdict:
-    """Audit the record at ``path``, under the ruleset its header names or under the file
-    ``ruleset`` (one that has moved, say). Raises :class:`UnreadableRecord` for a non-record
-    and :class:`RulesetUnavailable` when the ruleset cannot be found or does not load."""
-    header, lines = read_record(path)
-    auditor = _Auditor(path, ruleset)
-    try:
-        auditor.start(header)
-        for line in lines:
-            auditor.check(line)
-    except _Unsound as fault:
-        verdict = auditor.verdict(fault.line, fault.message)
-        if fault.suggest and fault.line > 1 and line.data is not None:
-            verdict = attrs.evolve(verdict, suggestions=nearest_events(_state_before(path, fault.line, ruleset),
-                                                                           line.data))
-        return verdict
-    return auditor.verdict(None, None)
+    """Audit one record: :meth:`RecordAuditor.audit`."""
+    return RecordAuditor().audit(path, ruleset)
 
 
-def _state_before(path: Path, number: int, ruleset: Path | None = None) -> GameState:
-    """The audited position just before line ``number`` of a record sound up to it."""
-    header, lines = read_record(path)
-    auditor = _Auditor(path, ruleset)
-    auditor.start(header)
-    for line in lines:
-        if line.number >= number:
-            break
-        auditor.check(line)
-    assert auditor.state is not None
-    return auditor.state
+def audit_lines(path: Path) -> tuple[dict[str, Any], Iterator[AuditedLine]]:
+    """One record's lines audited one by one: :meth:`RecordAuditor.lines`."""
+    return RecordAuditor().lines(path)
 
 
 class _Auditor:
-    def __init__(self, path: Path, ruleset_file: Path | None = None) -> None:
+    """One record's audit: the state it has reached, and what the lines so far have stated."""
+
+    def __init__(self, path: Path, rulesets: RulesetCache, ruleset_file: Path | None = None) -> None:
         self.path = path
+        self.rulesets = rulesets
         self.ruleset_file = ruleset_file
         self.digests: tuple[str | None, str | None] = (None, None)  # (recorded, now)
         self.ruleset_changed = False
@@ -116,10 +178,18 @@ class _Auditor:
         self.ruleset: str | None = None
         self.events = 0
         self.ended_hand: tuple[int, str] | None = None  # (hand number, end rule) just finished
-        self.game_end_seen = False
         self.effects: list[Event] = []  # what the last action led to, for chips lines to match
         self.chips_stated = False  # whether the record states the last action's chips (then all of them)
         self.acted_in_hand = 0  # the last hand a deal or an action was applied in
+        self.hand_end_due: int | None = None  # the hand that just ended, until a line other than chips
+        self.hand_end_lines: dict[int, int] = {}  # hand number -> the line stating its end
+        self.stopped: str | None = None  # why no line may follow (a game_end, a forfeit)
+        self.line_number = 1  # of the line being checked
+        self.tile_index: Mapping[str, int] = {}
+        self.handlers = {"hand": self._hand, "deal": self._deal, "play": self._play_line, "draw": self._turn_line,
+                         "discard": self._turn_line, "pass": self._turn_line, "move": self._move,
+                         "chips": self._chips, "hand_end": self._hand_end, "game_end": self._game_end,
+                         "fault": self._fault}
 
     # ------------------------------------------------------------------ header
     def start(self, header: RecordLine) -> None:
@@ -128,7 +198,7 @@ class _Auditor:
         data = header.data or {}
         reference = data["ruleset"]
         self.ruleset = reference
-        rules = _load_named_ruleset(reference, data.get("options") or {}, self.path, self.ruleset_file)
+        rules = _load_named_ruleset(reference, data.get("options") or {}, self.path, self.ruleset_file, self.rulesets)
         self.digests = (data.get("ruleset_digest"), rules.digest())
         self.ruleset_changed = not _digests_match(*self.digests, rules)
         try:
@@ -136,54 +206,98 @@ class _Auditor:
         except ValueError as error:
             raise _Unsound(1, str(error)) from None
         self.ruleset = rules.id
+        self.tile_index = rules.tiles.by_name
 
     # ------------------------------------------------------------------ events
     def check(self, line: RecordLine) -> None:
-        if line.fault:
-            raise _Unsound(line.number, line.fault)
+        """Apply one event line, or raise :class:`_Unsound` naming it."""
+        self.check_all((line,))
+
+    def check_all(self, lines: Iterable[RecordLine]) -> None:
+        """Apply each event line in turn, or raise :class:`_Unsound` naming the first bad one.
+
+        Every line of every record comes through this loop: the plays, draws and passes of
+        a game under way take the shortest path (:meth:`_play_line`, :meth:`_turn_line`),
+        anything unusual the general one, which words every message."""
         state = self.state
-        assert state is not None and line.data is not None
-        data = line.data
-        kind = data["event"]
-        self.events += 1
-        if self.game_end_seen:
-            raise _Unsound(line.number, "nothing may follow game_end")
-        hands_before = len(state.hand_results)
-        try:
-            if kind in ("deal", "play", "draw", "discard", "pass", "move"):
-                self.acted_in_hand = state.hand_number
-            if kind != "chips":
-                self._check_chips_complete()
-            if kind == "hand":
-                self._hand(data)
-            elif kind == "deal":
-                self._skip_shuffles()
-                self._expect_seat(data, chance=True)
-                tiles = tuple(state.rules.tiles.tile(name) for name in data["tiles"])
-                state.apply(Deal(data.get("seat"), tiles, data.get("zone")))
-            elif kind == "play" and self._opens_by_chance():
+        assert state is not None
+        results = state.hand_results
+        handlers = self.handlers
+        for number, data, fault in lines:
+            if fault is not None:
+                raise _Unsound(number, fault, data=data)
+            kind = data["event"]  # type: ignore[index]
+            self.events += 1
+            if self.stopped is not None:
+                raise _Unsound(number, self.stopped, data=data)
+            hands_before = len(results)
+            self.line_number = number
+            try:
+                if kind != "chips" and (self.effects or self.chips_stated):
+                    self._check_chips_complete()
+                handlers[kind](data)
+            except (IllegalAction, UnknownTile, ValueError) as error:
+                raise _Unsound(number, str(error), data=data) from None
+            except Exception as error:  # noqa: BLE001 - a formula of the ruleset failing is told as such
+                raise _ruleset_failure(error, number, state) from None
+            if len(results) != hands_before:
+                result = results[-1]
+                self.ended_hand = (result.number, result.reason)
+                self.hand_end_due = result.number
+            elif self.hand_end_due is not None and kind != "chips":
+                self.hand_end_due = None
+
+    def _deal(self, data: dict[str, Any]) -> None:
+        state = self.state
+        assert state is not None
+        self.acted_in_hand = state.hand_number
+        self._skip_shuffles()
+        self._expect_seat(data, chance=True)
+        state.apply(make_deal(data.get("seat"), tuple([self.tile(name) for name in data["tiles"]]), data.get("zone")))
+
+    def tile(self, name: str) -> int:
+        """The tile a line names (the tile set words what is wrong with a name it does not know)."""
+        tile = self.tile_index.get(name)
+        return self.state.rules.tiles.tile(name) if tile is None else tile  # type: ignore[union-attr]
+
+    def _play_line(self, data: dict[str, Any]) -> None:
+        state = self.state
+        assert state is not None
+        self.acted_in_hand = state.hand_number
+        if state.chance or state.over or data["seat"] != state.current:
+            if self._opens_by_chance():
                 self._opening(data)
-            elif kind in ("play", "draw", "discard", "pass"):
-                self._expect_seat(data, chance=False)
-                self._action(kind, data)
-            elif kind == "move":
-                self._expect_seat(data, chance=False)
-                self._move(data)
-            elif kind == "chips":
-                self._chips(data)
-            elif kind == "hand_end":
-                self._hand_end(data)
-            elif kind == "game_end":
-                self._game_end(data)
-            elif kind == "fault":
-                self._fault(data)
-        except (IllegalAction, UnknownTile, ValueError) as error:
-            raise _Unsound(line.number, str(error)) from None
-        except Exception as error:  # noqa: BLE001 - a formula of the ruleset failing is told as such
-            raise _ruleset_failure(error, line.number, state) from None
-        if len(state.hand_results) > hands_before:  # this line's event ended a hand
-            result = state.hand_results[-1]
-            self.ended_hand = (result.number, result.reason)
+                return
+            self._expect_seat(data, chance=False)  # says why this seat may not play now
+        cell = data["cell"]  # the schema has checked it is two integers
+        tile = self.tile_index.get(data["tile"])
+        event = state.apply(_make_play(self.tile(data["tile"]) if tile is None else tile, (cell[0], cell[1])))
+        if "points" in data and data["points"] != event.points:  # type: ignore[attr-defined]
+            raise IllegalAction(f"this play scores {event.points} points, not {data['points']}")  # type: ignore[attr-defined]
+        if "from" in data and data["from"] != (event.source or self._only_play_zone()):  # type: ignore[attr-defined]
+            raise IllegalAction(f"this tile comes from {event.source or self._only_play_zone()}, "  # type: ignore[attr-defined]
+                                f"not from {data['from']}")
+        if state.effects:
+            self.effects = list(state.effects)
+            state.effects.clear()
+
+    def _turn_line(self, data: dict[str, Any]) -> None:
+        """A draw, a discard or a pass."""
+        state = self.state
+        assert state is not None
+        self.acted_in_hand = state.hand_number
+        if state.chance or state.over or data["seat"] != state.current:
+            self._expect_seat(data, chance=False)  # says why this seat may not act now
+        kind = data["event"]
+        if kind == "draw":
+            state.apply(_make_draw(self.tile(data["tile"])))
+        elif kind == "pass":
+            state.apply(PASS)
+        else:
+            state.apply(Discard(self.tile(data["tile"]), data.get("to")))  # the rule checks the pile named
+        if state.effects:
+            self.effects = list(state.effects)
+            state.effects.clear()
 
     def _skip_shuffles(self) -> None:
         """A record never states a shuffle: the pile is just the unseen tiles."""
@@ -211,7 +325,7 @@ class _Auditor:
         """Apply a play line and check the points it states."""
         state = self.state
         assert state is not None
-        event = state.apply(Play(state.rules.tiles.tile(data["tile"]), parse_cell(data["cell"])))
+        event = state.apply(Play(self.tile(data["tile"]), parse_cell(data["cell"])))
         assert isinstance(event, Played)
         if "points" in data and data["points"] != event.points:
             raise IllegalAction(f"{what} scores {event.points} points, not {data['points']}")
@@ -269,28 +383,12 @@ class _Auditor:
         if data["seat"] != state.current_seat():
             raise IllegalAction(f"it is seat {state.current_seat()}'s turn, not seat {data['seat']}'s")
 
-    def _action(self, kind: str, data: dict[str, Any]) -> None:
-        state = self.state
-        assert state is not None
-        tiles = state.rules.tiles
-        if kind == "play":
-            event = self._play(data, "this play")
-            if "from" in data and data["from"] != (event.source or self._only_play_zone()):
-                raise IllegalAction(f"this tile comes from {event.source or self._only_play_zone()}, "
-                                    f"not from {data['from']}")
-        elif kind == "draw":
-            state.apply(Draw(tiles.tile(data["tile"])))
-        elif kind == "discard":
-            state.apply(Discard(tiles.tile(data["tile"]), data.get("to")))  # the rule checks the pile named
-        else:
-            state.apply(Pass())
-        self.effects = list(state.effects)
-        state.effects.clear()
-
     def _move(self, data: dict[str, Any]) -> None:
         """A move: legal for this seat now, and its stated piece, turn, removals and flip right."""
         state = self.state
         assert state is not None
+        self.acted_in_hand = state.hand_number
+        self._expect_seat(data, chance=False)
         origin = parse_square(data["from"])
         path = tuple(parse_square(point) for point in data["path"])
         board = state.figure
@@ -314,14 +412,18 @@ class _Auditor:
     def _hand_end(self, data: dict[str, Any]) -> None:
         state = self.state
         assert state is not None
-        if self.ended_hand is None or self.ended_hand[0] != data["number"]:
-            raise IllegalAction(f"hand {data['number']} has not ended here")
+        number = data["number"]
+        if number in self.hand_end_lines:
+            raise IllegalAction(f"hand {number}'s end is stated twice (first on line {self.hand_end_lines[number]})")
+        if self.hand_end_due != number:  # not ended yet, or ended before the lines since
+            raise IllegalAction(f"hand {number} has not ended here")
         result = state.hand_results[data["number"] - 1]
         if "reason" in data and data["reason"] != result.reason:
             raise IllegalAction(f"hand {data['number']} ended by {result.reason} "
                                 f"({state.rules.term(result.reason)}), not by {data['reason']}")
         if list(data["scores"]) != list(result.scores):
             raise IllegalAction(f"hand {data['number']} scores are {list(result.scores)}, not {data['scores']}")
+        self.hand_end_lines[number] = self.line_number
 
     def _game_end(self, data: dict[str, Any]) -> None:
         state = self.state
@@ -336,14 +438,18 @@ class _Auditor:
         for key in ("teams", "team_totals"):
             if key in data and data[key] != expected.get(key):
                 raise IllegalAction(f"the {key.replace('_', ' ')} are {expected.get(key)}, not {data[key]}")
-        self.game_end_seen = True
+        self.stopped = "nothing may follow game_end"
 
     def _fault(self, data: dict[str, Any]) -> None:
-        """A player's fault changes nothing on the table: the action that replaced it follows."""
+        """A player's fault changes nothing on the table: the action that replaced it follows,
+        or, when the seat forfeited, nothing (see :meth:`check`)."""
         state = self.state
         assert state is not None
         if data["seat"] >= state.seat_count:
             raise IllegalAction(f"there is no seat {data['seat']} (seats 0 to {state.seat_count - 1})")
+        if data.get("penalty") == "forfeit":
+            self.stopped = (f"nothing may follow seat {data['seat']}'s forfeit (line {self.line_number}): "
+                            f"it ends the game")
 
     def verdict(self, line: int | None, error: str | None) -> Verdict:
         state = self.state
@@ -360,7 +466,8 @@ class _Auditor:
         )
 
 
-def _load_named_ruleset(reference: str, options: dict[str, Any], record: Path, given: Path | None) -> Any:
+def _load_named_ruleset(reference: str, options: dict[str, Any], record: Path, given: Path | None,
+                        rulesets: RulesetCache) -> Any:
     """The ruleset a header names (``given`` instead, when the user points at one), loaded
     with the header's options. Not found, or not loading: :class:`RulesetUnavailable`, which
     says where but never quotes the file (a header may name any file). Loading but refusing
@@ -372,14 +479,14 @@ def _load_named_ruleset(reference: str, options: dict[str, Any], record: Path, g
         source = given
     else:
         try:
-            source = find_ruleset(reference, record.parent)
+            source = rulesets.locate(reference, record.parent)
         except RulesetError:
             raise RulesetUnavailable(
                 f"cannot find the ruleset {reference!r} the header names: no such file relative to the record "
                 f"({record.parent / reference}) and no shipped ruleset of that id; point at it with "
                 f"--ruleset FILE") from None
     try:
-        return load_rules(source, options)
+        return rulesets.load(source, options)
     except RulesetError as error:
         located = [problem.mark for problem in error.problems if problem.mark is not None]
         if not located:  # the header's options, or reading the file: nothing of the file's text
@@ -431,35 +538,5 @@ class AuditedLine:
     error: str | None
 
 
-def audit_lines(path: Path) -> tuple[dict[str, Any], Iterator[AuditedLine]]:
-    """The header and the record's event lines audited one by one, for replays that show each step.
-
-    The header comes first (line 1, the state before any event), then each event line; it
-    stops after the first bad line (yielded with ``error`` set). A bad header is yielded as
-    line 1 with no state. Raises :class:`UnreadableRecord` for a non-record.
-    """
-    header, lines = read_record(path)
-    auditor = _Auditor(path)
-
-    def audited() -> Iterator[AuditedLine]:
-        try:
-            auditor.start(header)
-        except _Unsound as fault:
-            yield AuditedLine(fault.line, header.data, None, fault.message)
-            return
-        except RulesetUnavailable as error:  # nothing can be shown without the ruleset
-            yield AuditedLine(1, header.data, None, str(error))
-            return
-        yield AuditedLine(1, header.data, auditor.state, None)
-        for line in lines:
-            try:
-                auditor.check(line)
-            except _Unsound as fault:
-                yield AuditedLine(fault.line, line.data, auditor.state, fault.message)
-                return
-            yield AuditedLine(line.number, line.data, auditor.state, None)
-
-    return header.data or {}, audited()
-
-
-__all__ = ["AuditedLine", "UnreadableRecord", "Verdict", "audit_lines", "audit_record"]
+__all__ = ["AuditedLine", "RecordAuditor", "RulesetUnavailable", "UnreadableRecord", "Verdict", "audit_lines",
+           "audit_record"]

@@ -2,22 +2,28 @@
 
 :class:`RecordWriter` is a game observer that writes each line as it happens (flushed, so
 a record of an interrupted game is sound as far as it goes). :func:`read_record` parses
-a file into numbered lines, checking each against the shipped JSON Schema.
+a file into numbered lines, checking each against the shipped JSON Schema
+(:class:`RecordSchema`, compiled once for a run that reads many records).
+
+A record is JSON Lines: lines end at ``\n`` alone (a ``\r`` before it is JSON whitespace;
+a U+2028 or a form feed is a character like any other), blank lines (spaces, tabs, ``\r``)
+are skipped, and every integer fits 64 bits (no field holds a float). A line
+holds at most :data:`MAX_LINE_BYTES` and a record :data:`MAX_RECORD_BYTES`, so reading
+``/dev/zero`` ends with a message, not with the memory.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
-
-import attrs
-import jsonschema
+from typing import IO, Any, NamedTuple
 
 from contack_core.engine.events import ChipsMoved, Dealt, Discarded, Drew, Event, HandResult, Moved, Passed, Played
 from contack_core.engine.state import GameState
+from contack_core.language.quickschema import INTEGER_LIMIT, compile_schema, strict_integer
 from contack_core.language.schema import shipped_schema
 
 RECORD_FORMAT = "contack-record/1"
@@ -27,9 +33,9 @@ class UnreadableRecord(ValueError):
     """A file that is not a contack record at all (missing, not text, no header)."""
 
 
-@attrs.frozen
-class RecordLine:
-    """One line of a record: its number in the file (from 1), and its object or fault."""
+class RecordLine(NamedTuple):
+    """One line of a record: its number in the file (from 1), and its object or fault.
+    (A named tuple: the reader makes one for every line of every record it reads.)"""
 
     number: int
     data: dict[str, Any] | None
@@ -142,69 +148,178 @@ def header_for(rules: Any, seats: list[str], seed: int | None, players: list[str
 #: The kinds of line a record may hold, each a definition in record.schema.json.
 LINE_KINDS = ("header", "hand", "deal", "play", "draw", "discard", "pass", "move", "chips", "hand_end", "game_end",
               "fault")
+_EVENT_KINDS = frozenset(LINE_KINDS[1:])
+
+#: The most a record's line may hold (a header or a deal takes well under a kilobyte).
+MAX_LINE_BYTES = 1 << 20
+#: The most a record may hold (Klauber's longest games take under a megabyte).
+MAX_RECORD_BYTES = 64 << 20
+_BLANK = b" \t\r"  # JSON's whitespace, but for the \n that ends the line
+_BLANK_TEXT = " \t\r"
 
 
-def _validators() -> dict[str, jsonschema.Draft202012Validator]:
-    schema = shipped_schema("record.schema.json")
-    return {kind: jsonschema.Draft202012Validator({**schema, "$ref": f"#/$defs/{kind}"}) for kind in LINE_KINDS}
-
-
-def _schema_fault(validators: dict[str, jsonschema.Draft202012Validator], kind: str, data: Any) -> str | None:
-    errors = sorted(validators[kind].iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
-    if not errors:
-        return None
-    error = errors[0]
-    where = ".".join(str(p) for p in error.absolute_path)
-    return f"{kind} {where + ': ' if where else ''}{error.message}"
-
-
-def read_record(path: Path) -> tuple[RecordLine, Iterator[RecordLine]]:
-    """The header line and an iterator over the event lines, each checked by the schema.
-
-    Raises :class:`UnreadableRecord` if the file cannot be read or its first line is not
-    a ``contack-record/1`` header. Later lines that are not JSON, or break the schema,
-    come back with ``fault`` set, so the audit can name them.
+class RecordSchema:
+    """The record's JSON Schema, compiled once: a line the compiled check accepts is valid;
+    a line it refuses is put to jsonschema (imported then), whose first error, by key path,
+    is the message. Integers are strict (:func:`contack_core.language.quickschema.strict_integer`):
+    a float, or an integer no 64-bit field holds, is not an integer. A run that reads many
+    records keeps one (it holds no state of a record).
     """
+
+    def __init__(self) -> None:
+        self.schema = shipped_schema("record.schema.json")
+        self.checks = compile_schema(self.schema, strict_integers=True).definitions
+        self.event_checks = {kind: check for kind, check in self.checks.items() if kind in _EVENT_KINDS}
+        self._explainers: dict[str, Any] = {}
+
+    def fault(self, kind: str, data: Any) -> str | None:
+        """None if ``data`` is a valid ``kind`` line, else what is wrong with it."""
+        if self.checks[kind](data):
+            return None
+        return self._explain(kind, data)
+
+    def _explain(self, kind: str, data: Any) -> str | None:
+        validator = self._explainers.get(kind)
+        if validator is None:
+            import jsonschema  # only for a line the compiled check refused: the import costs more than a record
+
+            types = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", lambda _, v: strict_integer(v))
+            strict = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=types)
+            validator = self._explainers[kind] = strict({**self.schema, "$ref": f"#/$defs/{kind}"})
+        errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+        if not errors:
+            return None
+        error = errors[0]
+        where = ".".join(str(p) for p in error.absolute_path)
+        message = error.message
+        if error.validator == "type" and isinstance(error.instance, int) and not isinstance(error.instance, bool):
+            digits = len(str(abs(error.instance)))
+            shown = str(error.instance) if digits <= 24 else f"a {digits}-digit integer"
+            message = f"{shown} is too large for any field (at most {INTEGER_LIMIT} either way)"
+        return f"{kind} {where + ': ' if where else ''}{message}"
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+#: JSON as the standard has it: Python's NaN, Infinity and -Infinity are refused.
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+
+
+def _parse(text: str) -> tuple[Any, str | None]:
+    """A line's value, or what stops it being one."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return _DECODER.decode(text), None
+    except json.JSONDecodeError as error:
+        return None, f"not JSON: {error.msg} at column {error.colno}"
+    except RecursionError:
+        return None, "nested too deeply"
+    except ValueError as error:  # NaN, or an integer of thousands of digits
+        message = str(error)
+        if "integer string conversion" in message:
+            message = "an integer of more than 4300 digits"
+        return None, f"not JSON: {message}"
+
+
+def _read_bounded(path: Path) -> bytes:
+    """The file's bytes, if a record could hold them: not over :data:`MAX_RECORD_BYTES`,
+    and a first line not over :data:`MAX_LINE_BYTES` (so a device such as ``/dev/zero``,
+    or a pipe, is read no further than that)."""
+    try:
+        with open(path, "rb", buffering=0) as stream:
+            status = os.fstat(stream.fileno())
+            if stat.S_ISREG(status.st_mode):
+                if status.st_size > MAX_RECORD_BYTES:
+                    raise UnreadableRecord(f"{path} holds more than {MAX_RECORD_BYTES >> 20} MiB: more than any record")
+                content = stream.readall()
+            else:  # a device or a pipe: read in pieces, and stop once past what a record may hold
+                chunks: list[bytes] = []
+                size = 0
+                first_line_ended = False
+                while size <= MAX_RECORD_BYTES and (chunk := stream.read(1 << 16)):
+                    chunks.append(chunk)
+                    size += len(chunk)
+                    first_line_ended = first_line_ended or b"\n" in chunk
+                    if not first_line_ended and size > MAX_LINE_BYTES:
+                        break
+                content = b"".join(chunks)
     except OSError as error:
         raise UnreadableRecord(f"cannot read {path}: {error.strerror or error}") from None
+    if len(content) > MAX_LINE_BYTES and content.find(b"\n", 0, MAX_LINE_BYTES + 1) < 0:
+        raise UnreadableRecord(f"{path}:1: the first line holds more than {MAX_LINE_BYTES >> 20} MiB: "
+                               f"not a record header")
+    if len(content) > MAX_RECORD_BYTES:
+        raise UnreadableRecord(f"{path} holds more than {MAX_RECORD_BYTES >> 20} MiB: more than any record")
+    return content
+
+
+def read_record(path: Path, schema: RecordSchema | None = None) -> tuple[RecordLine, Iterator[RecordLine]]:
+    """The header line and an iterator over the event lines, each checked by the schema.
+
+    Raises :class:`UnreadableRecord` if the file cannot be read, holds more than
+    :data:`MAX_RECORD_BYTES`, or its first line is not a ``contack-record/1`` header.
+    Later lines that are not JSON, or break the schema, come back with ``fault`` set, so
+    the audit can name them. ``schema``: one compiled for many records (else compiled here).
+    """
+    content = _read_bounded(path)
+    first, _, rest = content.partition(b"\n")
+    first = first.removeprefix(b"\xef\xbb\xbf")  # a byte-order mark, as some editors write
+    if not first.strip(_BLANK):
+        raise UnreadableRecord(f"{path} is empty: a record starts with a header line" if not content else
+                               f"{path}:1: the first line is blank: a record starts with a header line")
+    try:
+        text = first.decode("utf-8")
     except UnicodeDecodeError:
         raise UnreadableRecord(f"{path} is not UTF-8 text") from None
-    lines = text.splitlines()
-    if not lines or not lines[0].strip():
-        raise UnreadableRecord(f"{path} is empty: a record starts with a header line")
-    try:
-        header = json.loads(lines[0])
-    except json.JSONDecodeError as error:
-        raise UnreadableRecord(f"{path}:1: the header is not JSON ({error.msg})") from None
-    except RecursionError:
-        raise UnreadableRecord(f"{path}:1: the header is not a record header (nested too deeply)") from None
+    header, fault = _parse(text)
+    if fault is not None:
+        raise UnreadableRecord(f"{path}:1: the header is {fault}")
     if not isinstance(header, dict) or header.get("record") != RECORD_FORMAT:
         raise UnreadableRecord(f"{path}:1: not a {RECORD_FORMAT} header (its \"record\" key must say so)")
-    validators = _validators()
-    header_line = RecordLine(1, header, _schema_fault(validators, "header", header))
+    schema = schema or RecordSchema()
+    return RecordLine(1, header, schema.fault("header", header)), _events(rest, schema)
 
-    def events() -> Iterator[RecordLine]:
-        for number, raw in enumerate(lines[1:], start=2):
-            if not raw.strip():
-                continue
-            try:
-                data = json.loads(raw)
-            except json.JSONDecodeError as error:
-                yield RecordLine(number, None, f"not JSON: {error.msg} at column {error.colno}")
-                continue
-            except RecursionError:
-                yield RecordLine(number, None, "not an event: nested too deeply")
-                continue
-            if not isinstance(data, dict):
-                yield RecordLine(number, None, "an event is a JSON object")
-                continue
-            kind = data.get("event")
-            if kind not in LINE_KINDS or kind == "header":
-                known = ", ".join(LINE_KINDS[1:])
-                yield RecordLine(number, data, f"unknown event {kind!r} (events: {known})")
-                continue
-            yield RecordLine(number, data, _schema_fault(validators, kind, data))
 
-    return header_line, events()
+def _events(rest: bytes, schema: RecordSchema) -> Iterator[RecordLine]:
+    """The event lines, numbered from 2, each read and checked as the audit reaches it.
+
+    The common case runs first and leanest (every line of a sound record): the decoder's
+    own scanner reads the line (what ``json.loads`` calls after two whitespace matches and
+    two frames of its own), and anything unusual, a blank line included, takes the slow
+    path that words it.
+    """
+    checks = schema.event_checks
+    scan = _DECODER.scan_once
+    line = tuple.__new__
+    for number, raw in enumerate(rest.split(b"\n"), start=2):
+        if len(raw) > MAX_LINE_BYTES:
+            yield RecordLine(number, None, f"the line holds more than {MAX_LINE_BYTES >> 20} MiB (the most a line may)")
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            yield RecordLine(number, None, f"not UTF-8 text (byte {error.start + 1} of the line)")
+            continue
+        try:
+            data, end = scan(text, 0)
+            if end != len(text) and text[end:].strip(_BLANK_TEXT):
+                raise ValueError("extra data")
+        except Exception:  # not JSON, or not only JSON, or blank: said exactly by the slow path
+            if not text.strip(_BLANK_TEXT):
+                continue
+            data, fault = _parse(text)
+            if fault is not None:
+                yield RecordLine(number, None, fault if fault.startswith("not JSON") else f"not an event: {fault}")
+                continue
+        if data.__class__ is not dict:
+            yield RecordLine(number, None, "an event is a JSON object")
+            continue
+        kind = data.get("event")
+        check = checks.get(kind) if kind.__class__ is str else None
+        if check is None:
+            yield RecordLine(number, data, f"unknown event {kind!r} (events: {', '.join(LINE_KINDS[1:])})")
+        elif check(data):
+            yield line(RecordLine, (number, data, None))
+        else:
+            yield RecordLine(number, data, schema.fault(kind, data))
