@@ -54,6 +54,17 @@ class ScoreKeeper(Primitive):
     def on_hand_end(self, state: GameState) -> None:
         """What the end of a hand adds to this hand's gains (nothing unless a subclass says)."""
 
+    def hand_end_values(self, state: GameState) -> list[int]:
+        """What :meth:`on_hand_end` would add to each seat if the hand ended now, leaving
+        ``state`` as it is: a bot's measure of a position mid-hand. This default runs
+        :meth:`on_hand_end` on a copy; a counter may say it faster."""
+        if type(self).on_hand_end is ScoreKeeper.on_hand_end:
+            return [0] * state.seat_count
+        copy = state.clone()
+        gains = copy.hand_gains[self.key] = [0] * state.seat_count
+        self.on_hand_end(copy)
+        return gains
+
     def on_game_end(self, state: GameState) -> None:
         """What the end of the game adds to the totals, into ``state.hand_gains`` (the state
         adds them to the totals; nothing unless a subclass says)."""
