@@ -95,7 +95,8 @@ class MctsPlayer(Player):
         "depth": Parameter("depth", int, 40, "playout cut-off in actions, then the position is judged (0: none)"),
         "rollout": Parameter("rollout", str, "greedy",
                              "playout policy: 'random', or 'greedy' (each playout action the one worth most now)"),
-        "width": Parameter("width", int, 12, "a greedy playout tries at most this many actions, drawn at random"),
+        "width": Parameter("width", int, 12, "a greedy playout step tries every action when there are at most "
+                                             "this many, else takes one at random (a board of many moves)"),
     }
 
     @classmethod
@@ -191,23 +192,20 @@ class MctsPlayer(Player):
     def _playout(self, world: GameState, hand: int, taken: int) -> None:
         rng = self.rng
         greedy = self.params["rollout"] == "greedy"
-        depth = self.params["depth"]
+        depth, width = self.params["depth"], self.params["width"]
         left = depth - taken if depth else -1
         while left and not world.over and not world.chance and world.hand_number == hand:
             legal = world.legal_actions()
-            if greedy and len(legal) > 1:
+            if greedy and 1 < len(legal) <= width:
                 world.apply(self._greedy_pick(world, legal))
             else:
                 world.apply(legal[int(rng.random() * len(legal))])
             left -= 1
 
     def _greedy_pick(self, world: GameState, legal: list[Action]) -> Action:
-        """The action that adds most to the mover's own count now (of at most ``width`` drawn at random)."""
+        """The action that adds most to the mover's own count now."""
         seat = world.current
         rng = self.rng
-        width = self.params["width"]
-        if len(legal) > width:
-            legal = rng.sample(legal, width)
         best, best_key = legal[0], None
         for action in legal:
             after = world.clone()
