@@ -113,28 +113,27 @@ def play_one(ruleset: str, specs: Sequence[str], seed: int) -> Game:
 
 
 def play_pair(ruleset: str, a: str, b: str, deals: int, seed: int, pool: ProcessPoolExecutor) -> PairResult:
-    """Each deal twice, seats swapped: the same shuffles for both bots."""
+    """Each deal twice, seats swapped: the same shuffles for both bots (the two games of a deal run
+    one after the other, so the progress printed on the way is always balanced between the seats)."""
     seeds = [seed * 100_003 + deal for deal in range(deals)]
-    as_first = pool.map(play_one, [ruleset] * deals, [(a, b)] * deals, seeds)
-    as_second = pool.map(play_one, [ruleset] * deals, [(b, a)] * deals, seeds)
+    games = pool.map(play_one, [ruleset] * (2 * deals), [(a, b), (b, a)] * deals,
+                     [deal for deal in seeds for _ in range(2)])
     a_wins = b_wins = shared = undecided = 0
     endings: Counter[str] = Counter()
-    played = 0
-    for a_seat, games in ((0, as_first), (1, as_second)):
-        for game in games:
-            played += 1
-            if played % 20 == 0:  # progress on stderr, for long runs
-                print(f"  {a} vs {b}: {played} games, A {a_wins} B {b_wins}, {dict(endings)}", file=sys.stderr,
-                      flush=True)
-            endings[game.reason] += 1
-            if not game.winners:
-                undecided += 1
-            elif len(game.winners) > 1:
-                shared += 1
-            elif game.winners[0] == a_seat:
-                a_wins += 1
-            else:
-                b_wins += 1
+    for played, game in enumerate(games, 1):
+        a_seat = (played - 1) % 2
+        endings[game.reason] += 1
+        if not game.winners:
+            undecided += 1
+        elif len(game.winners) > 1:
+            shared += 1
+        elif game.winners[0] == a_seat:
+            a_wins += 1
+        else:
+            b_wins += 1
+        if played % 10 == 0 and played < 2 * deals:  # progress on stderr, for long runs
+            print(f"  {a} vs {b}: {played} games, A won {a_wins}, B won {b_wins}, endings {dict(endings)}",
+                  file=sys.stderr, flush=True)
     return PairResult(a, b, 2 * deals, a_wins, b_wins, shared, undecided, tuple(endings.most_common()))
 
 
