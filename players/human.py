@@ -31,7 +31,7 @@ HELP = """\
 Type the number of an action from the list, or the action itself:
   play TILE X,Y         lay a tile (named by its values, like 01-02-03) on cell [X, Y]:
                         from your hand, or the top tile of a face-up pile
-  discard TILE          lay a tile of your hand aside, face up
+  discard TILE [PILE]   lay a tile of your hand aside, face up (on PILE, where there are several)
   draw                  draw a tile from the pile
   move X,Y X,Y [X,Y..]  move the piece standing on the first point along the points after it
   pass                  give up the turn
@@ -40,7 +40,7 @@ Type the number of an action from the list, or the action itself:
 
 _POINT = r"\[?\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*\]?"
 _PLAY = re.compile(rf"^play\s+(\S+)\s+{_POINT}$")
-_DISCARD = re.compile(r"^discard\s+(\S+)$")
+_DISCARD = re.compile(r"^discard\s+(\S+)(?:\s+(?:on\s+|to\s+)?(\S+))?$")
 _MOVE = re.compile(r"^move\s+(.+)$")
 _POINTS = re.compile(_POINT)
 
@@ -145,10 +145,16 @@ class HumanPlayer(Player):
         tile, why = self._tile(state, match.group(1))
         if tile is None:
             return None, why
-        found = next((a for a in legal if type(a) is Discard and a.tile == tile), None)
-        if found is None:
-            return None, self.not_now(f"you may not lay {state.rules.tiles.names[tile]} aside now", state, legal)
-        return found, ""
+        pile = match.group(2)
+        found = [a for a in legal if type(a) is Discard and a.tile == tile
+                 and (pile is None or getattr(a, "zone", None) == pile)]
+        if not found:
+            where = "" if pile is None else f" on {pile}"
+            return None, self.not_now(f"you may not lay {state.rules.tiles.names[tile]} aside{where} now", state, legal)
+        if len(found) > 1:
+            piles = ", ".join(str(getattr(a, "zone", "")) for a in found)
+            return None, f"name the pile to lay it on: discard {match.group(1)} PILE (one of {piles})"
+        return found[0], ""
 
     def _read_move(self, text: str, state: GameState, legal: list[Action]) -> tuple[Action | None, str] | None:
         match = _MOVE.match(text)
@@ -177,7 +183,8 @@ class HumanPlayer(Player):
             cell = action.cell  # type: ignore[union-attr]
             return f"play {names[action.tile]} {cell[0]},{cell[1]}{source}{self._result(state, action)}"  # type: ignore[union-attr]
         if kind is Discard:
-            return f"discard {names[action.tile]}"  # type: ignore[union-attr]
+            pile = getattr(action, "zone", None)
+            return f"discard {names[action.tile]}" + (f" {pile}" if pile else "")  # type: ignore[union-attr]
         if kind is Move:
             points = " ".join(f"{x},{y}" for x, y in (action.origin, *action.path))  # type: ignore[union-attr]
             return f"move {points}{self._result(state, action)}"

@@ -31,7 +31,7 @@ def typed(state: GameState, action: object) -> str:
     if isinstance(action, Play):
         return f"play {names[action.tile]} {action.cell[0]},{action.cell[1]}"
     if isinstance(action, Discard):
-        return f"discard {names[action.tile]}"
+        return f"discard {names[action.tile]} {action.zone}" if action.zone else f"discard {names[action.tile]}"
     if isinstance(action, Move):
         return "move " + " ".join(f"{x},{y}" for x, y in (action.origin, *action.path))
     if isinstance(action, Draw):
