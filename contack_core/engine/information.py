@@ -13,8 +13,9 @@ The figure, or the board of pieces, is seen whole by every seat, as are the coun
 number and whose turn it is. Nothing else in a state is hidden: once the tiles a seat cannot see
 are known, so is everything.
 
-:func:`observation` is what ``seat`` sees, each zone as a tuple of tiles with ``None`` for a tile
-it cannot see. :func:`resample` is OpenSpiel's ``resample_from_infostate``: a copy of the state
+:meth:`Visibility.observation` (``GameState.observation(seat)``) is what ``seat`` sees, each zone
+as a tuple of tiles with ``None`` for a tile it cannot see. :meth:`Visibility.resample`
+(``GameState.resample(observer, rng)``) is OpenSpiel's ``resample_from_infostate``: a copy of the state
 in which every tile hidden from ``observer`` is redrawn at random among the hidden places, so the
 copy looks the same to the observer and is drawn uniformly from its information set (no tile is
 ever told apart from another by where it lies). A bot that searches ahead must search such
@@ -139,12 +140,3 @@ class Visibility:
             world._legal = None  # another seat's tiles changed; what a pile hides never makes an action legal
         return world
 
-
-def observation(state: GameState, seat: int) -> dict[str, ZoneView | tuple[ZoneView, ...]]:
-    """What ``seat`` sees of every zone of ``state`` (see :meth:`Visibility.observation`)."""
-    return Visibility.of(state.rules).observation(state, seat)
-
-
-def resample(state: GameState, observer: int, rng: random.Random) -> GameState:
-    """A state drawn from ``observer``'s information set (see :meth:`Visibility.resample`)."""
-    return Visibility.of(state.rules).resample(state, observer, rng)
