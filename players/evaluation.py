@@ -11,7 +11,6 @@ action by applying it to a copy of the state and reading these again; the copy i
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING
 
 from contack_core.engine.actions import Action
@@ -98,13 +97,3 @@ def tile_weight(state: GameState, action: Action) -> int:
         return 0
     return sum(state.rules.tiles.values[tile])
 
-
-def score_change(state: GameState, action: Action, seat: int) -> int:
-    """What ``action`` adds to ``seat``'s counter at once (points made, chips collected): applied to
-    a copy resampled for the seat to move, so a draw reveals nothing."""
-    counter = state.rules.match.counter
-    before = state.totals[counter][seat] + (0 if state.over else state.hand_gains[counter][seat])
-    after = state.resample(state.current, random.Random(0))
-    after.apply(action)
-    now = after.totals[counter][seat] + (0 if after.over else after.hand_gains[counter][seat])
-    return now - before

@@ -3,11 +3,12 @@
 ``python -m players.search_speed`` plays seeded random games of each ruleset (parker-1939 with 4
 seats and klauber-1937 with 2 by default), stops each at a seeded turn, and lets ``mcts`` choose
 there with a fixed iteration limit and no time limit, so the work done is the same on every run
-and the figure is iterations per second of wall clock. ``--baseline DIR`` runs the very same
+and the figures are iterations per second of wall clock and of the process's own CPU time (the
+one to compare on a machine other processes share). ``--baseline DIR`` runs the very same
 measurement on the code in DIR (another checkout, say ``git archive main``) in a subprocess,
 alternating with this tree's code ``--rounds`` times and keeping each one's best (other load on
-the machine only ever slows a run down), and prints the ratio. A benchmark: it prints figures,
-it asserts none.
+the machine only ever slows a run down), and prints the ratio of CPU rates. A benchmark: it
+prints figures, it asserts none.
 
 This file is run as a script in the baseline's subprocess, so it imports only what every
 version of the code has: ``load_rules``, ``GameState``, the random and mcts bots.
@@ -59,14 +60,15 @@ def measure(ruleset: str, seats: int, count: int, iterations: int, seed: int) ->
     from players.mcts import MctsPlayer
 
     states = positions(ruleset, seats, count, seed)
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     for index, state in enumerate(states):
         bot = MctsPlayer(seed=index, iterations=iterations)
         bot.start_game(state.rules, state.current, state.seat_count)
         bot.choose(state)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     return {"ruleset": ruleset, "seats": seats, "positions": count, "iterations": iterations,
-            "seconds": round(seconds, 3), "iterations_per_s": round(count * iterations / seconds, 1)}
+            "seconds": round(seconds, 3), "iterations_per_s": round(count * iterations / seconds, 1),
+            "cpu_seconds": round(cpu, 3), "iterations_per_cpu_s": round(count * iterations / cpu, 1)}
 
 
 def run_in(code: Path | None, case: str, count: int, iterations: int, seed: int) -> dict:
@@ -104,13 +106,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if "error" in result:
                     best[label] = result
                 elif "error" not in best.get(label, {}) and \
-                        result["iterations_per_s"] > best.get(label, {}).get("iterations_per_s", 0):
+                        result["iterations_per_cpu_s"] > best.get(label, {}).get("iterations_per_cpu_s", 0):
                     best[label] = result
-        line = {"case": case, **{f"{label}_iterations_per_s": r.get("iterations_per_s", r.get("error"))
-                                 for label, r in best.items()}}
+        line: dict = {"case": case}
+        for label, result in best.items():
+            line[f"{label}_iterations_per_s"] = result.get("iterations_per_s", result.get("error"))
+            line[f"{label}_iterations_per_cpu_s"] = result.get("iterations_per_cpu_s")
         if "baseline" in best and "error" not in best["baseline"] and "error" not in best["this"]:
-            line["ratio_this_to_baseline"] = round(best["this"]["iterations_per_s"]
-                                                   / best["baseline"]["iterations_per_s"], 3)
+            line["ratio_this_to_baseline_cpu"] = round(best["this"]["iterations_per_cpu_s"]
+                                                       / best["baseline"]["iterations_per_cpu_s"], 3)
         print(json.dumps(line), flush=True)
     return 0
 
