@@ -483,11 +483,26 @@ def record_schema() -> None:
 
 
 # ------------------------------------------------------------------------------- players
+def _every_shipped_ruleset() -> list[Rules]:
+    """The shipped rulesets and examples that load (a broken one is another command's business)."""
+    from contack_core.language.documents import shipped_example_ids, shipped_ruleset_ids
+    from contack_core.primitives.loading import load_rules
+
+    found = []
+    for reference in [*shipped_ruleset_ids(), *shipped_example_ids()]:
+        try:
+            found.append(load_rules(reference))
+        except RulesetError:
+            continue
+    return found
+
+
 @players_app.command("list")
 def players_list() -> None:
-    """Installed players: name, package, description, parameters with defaults, rulesets supported."""
-    from contack_core.engine.bots import PlayerSpecError, installed_players, load_player_class
+    """Installed players: name, package, description, parameters with defaults, rulesets they play."""
+    from contack_core.engine.bots import PlayerSpecError, installed_players, load_player_class, rulesets_note
 
+    known = _every_shipped_ruleset()
     for name, entry in sorted(installed_players().items()):
         package = entry.dist.name if entry.dist else "?"
         try:
@@ -497,9 +512,7 @@ def players_list() -> None:
             continue
         summary = cls.description or ((cls.__doc__ or "").strip().splitlines() or [""])[0]
         typer.echo(f"{name}  (from {package})  {summary}")
-        supports = "every ruleset" if cls.supports is None else \
-            ", ".join(sorted(cls.supports)) + " and the rulesets that extend them"
-        typer.echo(f"    rulesets: {supports}")
+        typer.echo(f"    rulesets: {rulesets_note(cls, known)}")
         for parameter in cls.parameters.values():
             typer.echo(f"    {parameter.name}={parameter.default!r:<8} ({parameter.type.__name__}) {parameter.help}")
 

@@ -31,8 +31,10 @@ zeros for an agent that is not to move). The observation is from the observing s
 point of view (its own hand and score first): the tile on every window cell (tile index
 + 1, 0 if empty), the last cell played (one-hot over the window), each seat's hand as a
 0/1 vector over the tiles, each face-up shared pile (a discard pile, a stack) the same
-way, each seat's game total and current-hand score, then the size of the face-down piles, the hand number, the draws taken this turn and the passes in a row. The pile's
-order is never shown.
+way, each seat's game total and current-hand score, then the size of the face-down piles,
+the hand number, the draws taken this turn and the passes in a row. Only what the ruleset
+lets the observing seat see is shown (``GameState.observation``: a stack's top, not the tiles
+beneath; no tile of a hand the ruleset hides from it); the pile's order never.
 
 **Rewards**: after every step each seat receives the change in its score (its game total
 plus what it has scored in the hand under way, penalties included at the end of a
@@ -287,15 +289,18 @@ class ContackAECEnv(AECEnv):
         if last is not None and last in cell_index:
             vector[self._slice("last").start + cell_index[last]] = 1
         tiles = len(self.rules.tiles)
+        seen = state.observation(me)  # what the ruleset lets this seat see (a stack's top, closed hands)
         hands = self._slice("hands").start
         for position, seat in enumerate(order):
-            for zone in state.seat_zones.values():
-                for tile in zone[seat]:
-                    vector[hands + position * tiles + tile] = 1
+            for key in state.seat_zones:
+                for tile in seen[key][seat]:  # type: ignore[union-attr]
+                    if tile is not None:
+                        vector[hands + position * tiles + tile] = 1
         face_up = self._slice("face_up").start
         for position, key in enumerate(self._face_up):
-            for tile in state.zones[key]:
-                vector[face_up + position * tiles + tile] = 1
+            for tile in seen[key]:
+                if tile is not None:
+                    vector[face_up + position * tiles + tile] = 1  # type: ignore[operator]
         totals = state.scores()
         gains = state.hand_gains[self.rules.match.counter]
         vector[self._slice("totals")] = [totals[seat] for seat in order]

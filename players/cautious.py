@@ -1,11 +1,11 @@
-"""The cautious bot: greedy, minus what the play hands to the next seat."""
+"""The cautious bot: greedy, minus what the action hands to the next seat."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from contack_core.engine.bots import Parameter
-from players.common import best_reply_gain
+from players.evaluation import leads
 from players.greedy import GreedyPlayer
 
 if TYPE_CHECKING:
@@ -13,24 +13,37 @@ if TYPE_CHECKING:
 
 
 class CautiousPlayer(GreedyPlayer):
-    """Scores each play as its points minus ``weight`` times the best reply of the next seat.
-
-    Hands are public, so the next seat's best immediate reply is known exactly (one ply);
-    only a reply that needs a draw is unknown, and counts as nothing.
-    """
+    """Scores each action as greedy does, less ``weight`` times the most the next seat can then
+    gain in its own lead with one action (tried on the same resampled copy: what the bot cannot
+    see, such as a pile's order or a closed hand, stays a sample)."""
 
     name = "cautious"
-    description = "greedy, minus what the play opens for the next player (exact for one ply)"
+    description = "greedy, minus the best immediate reply of the next seat (one ply ahead)"
     parameters: ClassVar[dict[str, Parameter]] = {
-        "weight": Parameter("weight", float, 1.0, "how much the next seat's best reply counts against a play"),
+        "weight": Parameter("weight", float, 1.0, "how much the next seat's best reply counts against an action"),
     }
 
     def __init__(self, seed: int | str | None = None, **params: Any) -> None:
         super().__init__(seed, **params)
         self.weight: float = self.params["weight"]
 
-    def cost(self, after: GameState | None, seat: int) -> float:
-        """``weight`` times the next seat's best immediate reply (nothing if the turn stays)."""
-        if after is None or after.current == seat:
+    def cost(self, after: GameState, seat: int) -> float:
+        """``weight`` times the next seat's best one-action gain (nothing while the turn stays, or at
+        a chance node, or once the game is over)."""
+        if after.over or after.chance or after.current == seat:
             return 0
         return self.weight * best_reply_gain(after)
+
+
+def best_reply_gain(state: GameState) -> float:
+    """The most the seat to move in ``state`` can add to its lead with one action."""
+    seat = state.current
+    before = leads(state)[seat]
+    best = None
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply(action)
+        gain = leads(after)[seat] - before
+        if best is None or gain > best:
+            best = gain
+    return best or 0

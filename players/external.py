@@ -357,6 +357,7 @@ class ExternalPlayer(Player):
     description: ClassVar[str] = "an external program speaking the contack-bot/1 protocol (docs/external-bots.md)"
     #: Which rulesets an external bot supports is learnt from its handshake.
     supports: ClassVar[frozenset[str] | None] = None
+    plays_note: ClassVar[str | None] = "those its program's handshake lists (\"*\": every ruleset)"
     #: Every wait on the program is bounded by the game's budget (or the player's own
     #: limits), and a bot that overruns is killed at once: no referee thread is needed.
     keeps_time: ClassVar[bool] = True
@@ -378,6 +379,8 @@ class ExternalPlayer(Player):
         self.failure: BotFailure | None = None
         self.in_game = False
         self.rules: Rules | None = None
+        #: The seat this bot plays in the game under way (what it may be told depends on it).
+        self.seat: int | None = None
 
     # ----------------------------------------------------------------- limits
     @property
@@ -495,6 +498,7 @@ class ExternalPlayer(Player):
                                      f"{', '.join(hello['rulesets']) or 'nothing'})")
         assert self.bot is not None
         self.rules = rules
+        self.seat = seat
         self.bot.send({"type": "new_game", "ruleset": rules.id, "options": rules.options, "seat": seat,
                        "seats": seat_count, "seed": self.seed,
                        "tiles": list(rules.tiles.names), "colours": list(rules.tiles.colours),
@@ -524,7 +528,7 @@ class ExternalPlayer(Player):
             return
         message: dict[str, Any] = {"type": "observe", "seat": seat, "action": action_json(self.rules, action)}
         if event is not None and attrs.has(type(event)):
-            message["event"] = event_json(self.rules, event)
+            message["event"] = event_json(self.rules, event, self.seat)
         self.bot.send(message)
 
     def end_game(self, state: GameState | None) -> None:

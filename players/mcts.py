@@ -1,18 +1,23 @@
-"""Monte Carlo tree search with determinised draws (single-observer information-set MCTS).
+"""Information-set Monte Carlo tree search over resampled states, for any ruleset and seat count.
 
-In Contack every hand is public; the only hidden thing is the order of the face-down
-pile. Each iteration therefore copies the state, shuffles the pile's unseen tiles with the
-bot's own RNG (one *determinisation*), and walks one shared tree whose edges are actions.
-An action is only selectable in determinisations where it is legal, so UCB counts each
-child's *availability* rather than its parent's visits (Cowling, Powley and Whitehouse,
-"Information Set Monte Carlo Tree Search", 2012). Playouts run to the end of the hand;
-each seat is rewarded by a logistic of its lead over the best other seat, so the search
-plays for winning the game rather than for points alone.
+Each iteration draws one state from the bot's information set (:meth:`GameState.resample`: what
+its seat sees kept, every hidden tile redrawn, as OpenSpiel's IS-MCTS does with
+``resample_from_infostate``) and walks one shared tree whose edges are actions. An action is
+only selectable in the samples where it is legal, so UCB counts each child's *availability*
+rather than its parent's visits (Cowling, Powley and Whitehouse, "Information Set Monte Carlo
+Tree Search", 2012). Playouts run to the end of the hand, or ``depth`` actions (a cut-off for
+games that last long, like Klauber's); then every seat is rewarded by what its ruleset counts:
 
-The search stops at the iteration limit (its own ``iterations`` or the game's budget,
-whichever is lower) or the time limit, whichever comes first. Given a seed and an
-iteration limit the bot is deterministic; it holds no shared state, so games may run in
-parallel processes or threads.
+- a finished game of several sides by its outcome (1 won, 0 lost, a shared or tied game between);
+- otherwise by its side's lead in the match's counter as the ruleset would count it if the hand
+  ended now (:mod:`players.evaluation`), standardised by the leads this search has seen, so a
+  lead of ten points in Parker and of one piece in Klauber weigh alike, then squashed by a
+  logistic into (0, 1). A solitaire's lead is its own count, Triangles placed, and a solitaire
+  completed is worth 1.
+
+The search stops at the iteration limit (its own ``iterations`` or the game's budget, whichever
+is lower) or the time limit, whichever comes first. Given a seed and an iteration limit the bot
+is deterministic; it holds no shared state, so games may run in parallel processes or threads.
 """
 
 from __future__ import annotations
@@ -22,10 +27,9 @@ import random
 import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from contack_core.engine.actions import Play
-from contack_core.engine.bots import Parameter, Player
-from contack_core.engine.chance import shuffled
-from players.common import TILE_FAMILY, immediate_gain, running_scores, tile_weight
+from contack_core.engine.bots import Parameter, Player, PlayerSpecError
+from contack_core.engine.information import Visibility
+from players.evaluation import cannot_judge, leads, measure, outcome, sides, tile_weight
 
 if TYPE_CHECKING:
     from contack_core.engine.actions import Action
@@ -34,6 +38,8 @@ if TYPE_CHECKING:
 
 #: Of the game's time per move, the share the search may use (the rest is the referee's margin).
 _TIME_SHARE = 0.7
+#: Standardised leads beyond this many deviations all count as won (or lost) outright.
+_CLAMP = 30.0
 
 
 class _Node:
@@ -49,41 +55,68 @@ class _Node:
         self.children: dict[Action, _Node] = {}
 
 
+class _Spread:
+    """The running mean and spread of each seat's lead over one search (Welford's method)."""
+
+    __slots__ = ("count", "mean", "squares")
+
+    def __init__(self, seats: int) -> None:
+        self.count = 0
+        self.mean = [0.0] * seats
+        self.squares = [0.0] * seats
+
+    def add(self, values: list[float]) -> None:
+        self.count += 1
+        count = self.count
+        mean, squares = self.mean, self.squares
+        for seat, value in enumerate(values):
+            delta = value - mean[seat]
+            mean[seat] += delta / count
+            squares[seat] += delta * (value - mean[seat])
+
+    def standardised(self, seat: int, value: float) -> float:
+        if self.count < 2:
+            return 0.0
+        spread = math.sqrt(self.squares[seat] / (self.count - 1))
+        if spread < 1e-9:
+            return 0.0
+        return (value - self.mean[seat]) / spread
+
+
 class MctsPlayer(Player):
-    """Information-set MCTS over determinised pile orders; playouts to the end of the hand."""
+    """Information-set MCTS over resampled states; playouts to the hand's end or a cut-off."""
 
     name = "mcts"
-    description = "Monte Carlo tree search over sampled pile orders, iteration and time budgets (not solitaires)"
-    supports = TILE_FAMILY
+    description = "information-set Monte Carlo tree search over resampled states, iteration and time budgets"
     parameters: ClassVar[dict[str, Parameter]] = {
         "iterations": Parameter("iterations", int, 400, "search iterations per move"),
         "time": Parameter("time", float, 0.0, "seconds per move (0: only the iteration limit)"),
         "c": Parameter("c", float, 0.7, "UCB exploration constant"),
-        "scale": Parameter("scale", float, 25.0, "points of lead worth a reward of 0.73 (logistic scale)"),
+        "depth": Parameter("depth", int, 40, "playout cut-off in actions, then the position is judged (0: none)"),
         "rollout": Parameter("rollout", str, "greedy",
-                             "playout policy: 'random', or 'greedy' (each playout move the best-scoring play)"),
+                             "playout policy: 'random', or 'greedy' (each playout action the one worth most now)"),
+        "width": Parameter("width", int, 12, "a greedy playout step tries every action when there are at most "
+                                             "this many, else takes one at random (a board of many moves)"),
     }
 
     @classmethod
-    def supports_rules(cls, rules: Rules) -> bool:
-        """Not the solitaires: in Solitaire No. 1 its search picks plays from the discard pile that are
-        not legal (a fault every game), and its reward is a lead over other seats."""
-        return super().supports_rules(rules) and rules.players[1] > 1
+    def cannot_play(cls, rules: Rules) -> str | None:
+        """Every ruleset whose match is decided on a counter (see :func:`players.evaluation.cannot_judge`)."""
+        return cannot_judge(rules)
 
     def __init__(self, seed: int | str | None = None, **params: Any) -> None:
         super().__init__(seed, **params)
-        from contack_core.engine.bots import PlayerSpecError
-
         if self.params["iterations"] < 1:
             raise PlayerSpecError("player 'mcts': iterations must be at least 1")
         if self.params["rollout"] not in ("random", "greedy"):
             raise PlayerSpecError(f"player 'mcts': rollout is 'random' or 'greedy', not {self.params['rollout']!r}")
+        if self.params["depth"] < 0 or self.params["width"] < 1:
+            raise PlayerSpecError("player 'mcts': depth is 0 or more and width at least 1")
         self.rng = random.Random(seed)
-        self.hidden: tuple[str, ...] = ()
+        self.visibility: Visibility | None = None
 
     def start_game(self, rules: Any, seat: int, seat_count: int) -> None:
-        self.hidden = tuple(name for name, zone in rules.zones.items()
-                            if not zone.per_seat and getattr(zone, "kind", "") == "pile")
+        self.visibility = Visibility.of(rules)
 
     def _limits(self) -> tuple[int, float | None]:
         iterations = self.params["iterations"]
@@ -97,24 +130,29 @@ class MctsPlayer(Player):
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        if self.visibility is None:
+            self.visibility = Visibility.of(state.rules)
         iterations, seconds = self._limits()
         deadline = None if seconds is None else time.perf_counter() + seconds
         root = _Node(state.current)
-        if not self.hidden:
-            self.start_game(state.rules, state.current, state.seat_count)
+        spread = _Spread(state.seat_count)
         for done in range(iterations):
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
-            self._iterate(root, state)
-        return max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1,
-                                         tile_weight(state, a)))
+            self._iterate(root, state, spread)
+
+        def rank(action: Action) -> tuple[int, float, int]:
+            child = root.children.get(action)
+            if child is None:
+                return -1, 0.0, 0
+            return child.visits, child.reward / child.visits, tile_weight(state, action)
+
+        return max(legal, key=rank)
 
     # ------------------------------------------------------------------ one iteration
-    def _iterate(self, root: _Node, state: GameState) -> None:
+    def _iterate(self, root: _Node, state: GameState, spread: _Spread) -> None:
         rng = self.rng
-        world = state.clone()
-        for zone in self.hidden:  # sorted first, so the pile's real order cannot leak into the sample
-            world.zones[zone] = shuffled(sorted(world.zones[zone]), rng)
+        world = self.visibility.resample(state, state.current, rng)  # type: ignore[union-attr]
         hand = world.hand_number
         node = root
         path = [root]
@@ -145,37 +183,51 @@ class MctsPlayer(Player):
             node = children[action]
             world.apply(action)
             path.append(node)
-        self._playout(world, hand)
-        rewards = self._rewards(world)
+        self._playout(world, hand, len(path) - 1)
+        rewards = self._rewards(world, spread)
         for visited in path[1:]:
             visited.visits += 1
             visited.reward += rewards[visited.seat]
 
-    def _playout(self, world: GameState, hand: int) -> None:
+    def _playout(self, world: GameState, hand: int, taken: int) -> None:
         rng = self.rng
         greedy = self.params["rollout"] == "greedy"
-        while not world.over and not world.chance and world.hand_number == hand:
+        depth, width = self.params["depth"], self.params["width"]
+        left = depth - taken if depth else -1
+        while left and not world.over and not world.chance and world.hand_number == hand:
             legal = world.legal_actions()
-            if greedy and len(legal) > 1:
+            if greedy and 1 < len(legal) <= width:
                 world.apply(self._greedy_pick(world, legal))
             else:
                 world.apply(legal[int(rng.random() * len(legal))])
+            left -= 1
 
     def _greedy_pick(self, world: GameState, legal: list[Action]) -> Action:
+        """The action that adds most to the mover's own count now."""
         seat = world.current
+        rng = self.rng
         best, best_key = legal[0], None
         for action in legal:
-            gain = immediate_gain(world, action, seat)[0] if type(action) is Play else 0
-            key = (gain, self.rng.random())
+            after = world.clone()
+            after.apply(action)
+            key = (measure(after)[seat], rng.random())
             if best_key is None or key > best_key:
                 best, best_key = action, key
         return best
 
-    def _rewards(self, world: GameState) -> list[float]:
-        scores = running_scores(world)
-        scale = self.params["scale"]
+    def _rewards(self, world: GameState, spread: _Spread) -> list[float]:
+        """Each seat's reward in [0, 1]: the outcome of a game of several sides once it is over,
+        else its standardised lead squashed; a game of one side won outright is worth 1."""
+        values = leads(world)
+        spread.add(values)
+        over = world.over
+        if over and len(sides(world)) > 1:
+            return [outcome(world, seat) for seat in range(world.seat_count)]
         rewards = []
-        for seat, score in enumerate(scores):
-            lead = score - max(s for other, s in enumerate(scores) if other != seat)
-            rewards.append(1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, lead / scale)))))
+        for seat, value in enumerate(values):
+            if over and outcome(world, seat) == 1.0:
+                rewards.append(1.0)
+                continue
+            z = max(-_CLAMP, min(_CLAMP, spread.standardised(seat, value)))
+            rewards.append(1.0 / (1.0 + math.exp(-z)))
         return rewards

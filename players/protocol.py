@@ -13,6 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from contack_core.boards.grid import PieceBoard
+from contack_core.engine.events import Drew
+from contack_core.engine.information import Visibility
+
 if TYPE_CHECKING:
     from contack_core.engine.actions import Action
     from contack_core.engine.rules import Rules
@@ -22,19 +26,24 @@ if TYPE_CHECKING:
 PROTOCOL = "contack-bot/1"
 
 
-def _field_json(rules: Rules, name: str, value: Any) -> Any:
-    """One action field on the wire: tiles by name, cells and tuples as lists."""
+def _json_value(rules: Rules, name: str, value: Any) -> Any:
+    """One field on the wire: tiles by name, tuples (cells, points, paths) as lists, nested values
+    (a move's contacts) as objects of their fields."""
     if name == "tile" and isinstance(value, int):
         return rules.tiles.names[value]
     if name == "tiles" and isinstance(value, tuple):
         return [rules.tiles.names[t] for t in value]
-    if isinstance(value, tuple):
-        return list(value)
+    if isinstance(value, (tuple, list)):
+        return [_json_value(rules, "", item) for item in value]
+    if attrs.has(type(value)):
+        return {field.name: _json_value(rules, field.name, getattr(value, field.name))
+                for field in attrs.fields(type(value))}
     return value
 
 
 def action_json(rules: Rules, action: Action) -> dict[str, Any]:
-    """``Play(3, (0, -1))`` -> ``{"action": "play", "tile": "01-05-06", "cell": [0, -1]}``.
+    """``Play(3, (0, -1))`` -> ``{"action": "play", "tile": "01-05-06", "cell": [0, -1]}``;
+    ``Move((5, 0), ((5, 1), (6, 1)))`` -> ``{"action": "move", "origin": [5, 0], "path": [[5, 1], [6, 1]]}``.
 
     Fields that are None (a draw whose tile is not known yet) are left out.
     """
@@ -42,18 +51,28 @@ def action_json(rules: Rules, action: Action) -> dict[str, Any]:
     for field in attrs.fields(type(action)):
         value = getattr(action, field.name)
         if value is not None:
-            data[field.name] = _field_json(rules, field.name, value)
+            data[field.name] = _json_value(rules, field.name, value)
     return data
 
 
-def event_json(rules: Rules, event: Any) -> dict[str, Any]:
-    """An engine event on the wire: ``{"kind": "played", "seat": 1, "tile": ..., "points": 10, ...}``."""
+def event_json(rules: Rules, event: Any, observer: int | None = None) -> dict[str, Any]:
+    """An engine event on the wire: ``{"kind": "played", "seat": 1, "tile": ..., "points": 10, ...}``.
+
+    Told to ``observer``, a tile drawn into a zone the ruleset hides from that seat (a closed hand)
+    is left out: the bot learns that a tile was drawn, not which.
+    """
     data: dict[str, Any] = {"kind": type(event).__name__.lower()}
     for field in attrs.fields(type(event)):
         value = getattr(event, field.name)
         if value is not None and field.eq:
-            data[field.name] = _field_json(rules, field.name, value)
+            data[field.name] = _json_value(rules, field.name, value)
+    if type(event) is Drew and observer is not None and observer != event.seat and _hands_hidden(rules):
+        data.pop("tile", None)
     return data
+
+
+def _hands_hidden(rules: Rules) -> bool:
+    return Visibility.of(rules).per_seat_hidden
 
 
 def legal_json(rules: Rules, legal: list[Action]) -> list[dict[str, Any]]:
@@ -61,38 +80,75 @@ def legal_json(rules: Rules, legal: list[Action]) -> list[dict[str, Any]]:
     return [{"index": index, **action_json(rules, action)} for index, action in enumerate(legal)]
 
 
-def position_json(state: GameState) -> dict[str, Any]:
-    """What a seat may see, as JSON: the figure, every hand (hands are public), the scores,
-    face-up piles whole, the *size* of each face-down pile (never its order), and whose turn it is."""
+def _names(rules: Rules, view: tuple[int | None, ...]) -> list[str | None]:
+    names = rules.tiles.names
+    return [None if tile is None else names[tile] for tile in view]
+
+
+def position_json(state: GameState, seat: int | None = None) -> dict[str, Any]:
+    """What ``seat`` (default: the seat to move) may see, as JSON: the figure or the board, the
+    zones as the ruleset shows them to that seat (see :mod:`contack_core.engine.information`: a
+    face-down pile only as a count, a stack's top, hands as the ruleset says), the scores, and
+    whose turn it is. A tile the seat cannot see is ``null``; nothing else is hidden."""
     rules = state.rules
     names = rules.tiles.names
     figure = state.figure
     counter = rules.match.counter
+    seat = state.current if seat is None else seat
+    observation = state.observation(seat)
     zones: dict[str, Any] = {}
-    for key, zone in rules.zones.items():
-        if zone.per_seat:
-            zones[key] = {"kind": zone.kind, "seats": [[names[t] for t in tiles] for tiles in state.seat_zones[key]]}
-        elif getattr(zone, "face_up", False):  # a discard pile or a stack: seen by all, top last
-            zones[key] = {"kind": zone.kind, "tiles": [names[t] for t in state.zones[key]]}
-        else:
-            zones[key] = {"kind": zone.kind, "count": len(state.zones[key])}
-    hands = [[names[t] for key in state.seat_zones for t in state.seat_zones[key][seat]]
-             for seat in range(state.seat_count)]
-    return {
+    hidden = 0
+    for key, view in observation.items():
+        kind = getattr(rules.zones[key], "kind", "zone")
+        if key in state.seat_zones:
+            zones[key] = {"kind": kind, "seats": [_names(rules, v) for v in view]}  # type: ignore[arg-type]
+            continue
+        seen = [t for t in view if t is not None]  # type: ignore[union-attr]
+        hidden += len(view) - len(seen)
+        if not seen and view:
+            zones[key] = {"kind": kind, "count": len(view)}
+        elif len(seen) == len(view):
+            zones[key] = {"kind": kind, "tiles": [names[t] for t in seen]}
+        else:  # a stack: its top
+            zones[key] = {"kind": kind, "count": len(view), "top": names[view[-1]]}  # type: ignore[index]
+    hands = [[name for key in state.seat_zones for name in _names(rules, observation[key][owner])]  # type: ignore[index]
+             for owner in range(state.seat_count)]
+    position: dict[str, Any] = {
         "to_move": state.current_seat(),
         "hand_number": state.hand_number,
-        "figure": [{"cell": list(cell), "tile": names[tile], "rotation": figure.rotation(cell)}
-                   for cell, tile in figure.tile_at.items()],
-        "last": None if figure.last is None else list(figure.last),
+        "figure": [],
+        "last": None,
         "hands": hands,
-        "pile": sum(len(state.zones[key]) for key, zone in rules.zones.items()
-                    if not zone.per_seat and not getattr(zone, "face_up", False)),
+        "pile": hidden,
         "zones": zones,
         "scores": state.scores(),
         "hand_scores": list(state.hand_gains[counter]),
         "drawn": state.drawn,
         "passes": state.passes,
     }
+    if isinstance(figure, PieceBoard):
+        position["board"] = board_json(figure, state.seat_count)
+    else:
+        position["figure"] = [{"cell": list(cell), "tile": names[tile], "rotation": figure.rotation(cell)}
+                              for cell, tile in figure.tile_at.items()]
+        position["last"] = None if figure.last is None else list(figure.last)
+    return position
+
+
+def board_json(board: PieceBoard, seats: int) -> dict[str, Any]:
+    """A board of pieces: its size, and every piece on it with its owner, colour, kind, the numbers on
+    its corners as it lies (north-west, north-east, south-east, south-west) and whether it is
+    turned over; each seat's ringed points and pieces left."""
+    pieces = []
+    for piece, point in enumerate(board.square):
+        if point is None:
+            continue
+        pieces.append({"piece": piece, "point": list(point), "seat": board.owner[piece], "colour": board.colour[piece],
+                       "kind": board.kinds[board.kind[piece]].name, "corners": list(board.corners(piece)),
+                       "flipped": board.flipped[piece]})
+    return {"size": board.size, "pieces": pieces, "left": board.alive[:seats],
+            "ringed": [sorted(list(point) for point in points) for points in board.ringed[:seats]],
+            "last_moved": board.last}
 
 
 def find_action(rules: Rules, legal: list[Action], reply: Any) -> Action:
@@ -102,7 +158,8 @@ def find_action(rules: Rules, legal: list[Action], reply: Any) -> Action:
     where the object is one of the listed actions (its ``index`` key may be kept or left out).
     """
     if not isinstance(reply, dict) or reply.get("type") != "action":
-        raise ValueError('a reply to "position" is {"type": "action", "index": N} or {"type": "action", "action": {...}}')
+        raise ValueError('a reply to "position" is {"type": "action", "index": N} '
+                         'or {"type": "action", "action": {...}}')
     if "index" in reply:
         index = reply["index"]
         if not isinstance(index, int) or isinstance(index, bool):

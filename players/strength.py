@@ -1,10 +1,15 @@
-"""Strength of the bots, measured: every pair plays the same deals with seats swapped.
+"""Strength of the bots, measured: every pair plays the same deals with seats swapped; a solitaire's
+bots each play the same deals alone.
 
-``python -m players.strength --bots random,greedy,cautious,mcts --deals 100`` plays, for
-each pair of bots and each deal (a game seed), two two-seat games: A in seat 0 then B in
-seat 0, with the same shuffles. It prints each pair's results and A's score rate (a win
-counts 1, a shared win 1/2) with its 95% Wilson interval. Games run in worker processes;
-the figures depend only on the seeds and the bots' iteration limits, not on the machine.
+``python -m players.strength --bots random,greedy,cautious,mcts --deals 100`` plays, for each pair
+of bots and each deal (a game seed), two two-seat games: A in seat 0 then B in seat 0, with the same
+shuffles. It prints each pair's results, A's score rate (a win counts 1, a shared win or a game
+nobody wins 1/2) with its 95% Wilson interval, A's share of the decided games (those somebody won)
+and how the games ended (each hand-end reason of the last hand: ended by the rules, or by a move
+cap). For a ruleset of one seat (``--ruleset solitaire-1``) each bot plays every deal alone and the
+table gives its completion rate (games won) with its Wilson interval and the mean of the counter the
+match is decided on (Triangles placed) with its 95% interval. Games run in worker processes; the
+figures depend only on the seeds and the bots' iteration limits, not on the machine.
 """
 
 from __future__ import annotations
@@ -12,7 +17,9 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
+import statistics
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
@@ -26,6 +33,15 @@ Z_95 = 1.959964
 
 
 @attrs.frozen
+class Game:
+    """What one game came to: the winning seats, the end reason, each seat's final count."""
+
+    winners: tuple[int, ...]
+    reason: str
+    totals: tuple[int, ...]
+
+
+@attrs.frozen
 class PairResult:
     """How bot ``a`` fared against bot ``b`` over ``games`` games."""
 
@@ -35,13 +51,41 @@ class PairResult:
     a_wins: int
     b_wins: int
     shared: int
+    undecided: int = 0
+    endings: tuple[tuple[str, int], ...] = ()
 
     @property
     def a_rate(self) -> float:
-        return (self.a_wins + self.shared / 2) / self.games
+        return (self.a_wins + (self.shared + self.undecided) / 2) / self.games
 
     def interval(self) -> tuple[float, float]:
-        return wilson(self.a_wins + self.shared / 2, self.games)
+        return wilson(self.a_wins + (self.shared + self.undecided) / 2, self.games)
+
+    @property
+    def decided_share(self) -> float | None:
+        """A's share of the games one of the two won outright (None if there were none)."""
+        decided = self.a_wins + self.b_wins
+        return self.a_wins / decided if decided else None
+
+
+@attrs.frozen
+class SoloResult:
+    """How one bot did alone over ``games`` deals of a solitaire."""
+
+    bot: str
+    games: int
+    completed: int
+    counts: tuple[int, ...]
+
+    def completion_interval(self) -> tuple[float, float]:
+        return wilson(self.completed, self.games)
+
+    def mean_interval(self) -> tuple[float, float, float]:
+        """The mean count and its 95% interval (normal approximation)."""
+        mean = statistics.fmean(self.counts)
+        spread = statistics.stdev(self.counts) if len(self.counts) > 1 else 0.0
+        half = Z_95 * spread / math.sqrt(len(self.counts))
+        return mean, mean - half, mean + half
 
 
 def wilson(successes: float, trials: int, z: float = Z_95) -> tuple[float, float]:
@@ -55,38 +99,65 @@ def wilson(successes: float, trials: int, z: float = Z_95) -> tuple[float, float
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_one(ruleset: str, first: str, second: str, seed: int) -> list[int]:
-    """One two-seat game; the winning seats."""
+def play_one(ruleset: str, specs: Sequence[str], seed: int) -> Game:
+    """One game of ``specs`` in seat order."""
     rules = load_rules(ruleset)
-    players = [make_player(first, seat_seed(seed, 0), rules=rules), make_player(second, seat_seed(seed, 1), rules=rules)]
+    players = [make_player(spec, seat_seed(seed, seat), rules=rules) for seat, spec in enumerate(specs)]
     try:
-        return play_game(rules, players, seed).winners()
+        state = play_game(rules, players, seed)
     finally:
         for player in players:
             player.close()
+    reason = state.hand_results[-1].reason if state.hand_results else "forfeit"
+    return Game(tuple(state.winners()), reason, tuple(state.scores()))
 
 
 def play_pair(ruleset: str, a: str, b: str, deals: int, seed: int, pool: ProcessPoolExecutor) -> PairResult:
-    """Each deal twice, seats swapped: the same shuffles for both bots."""
+    """Each deal twice, seats swapped: the same shuffles for both bots (the two games of a deal run
+    one after the other, so the progress printed on the way is always balanced between the seats)."""
     seeds = [seed * 100_003 + deal for deal in range(deals)]
-    as_first = pool.map(play_one, [ruleset] * deals, [a] * deals, [b] * deals, seeds)
-    as_second = pool.map(play_one, [ruleset] * deals, [b] * deals, [a] * deals, seeds)
-    a_wins = b_wins = shared = 0
-    for a_seat, winners_list in ((0, as_first), (1, as_second)):
-        for winners in winners_list:
-            if len(winners) > 1:
-                shared += 1
-            elif winners[0] == a_seat:
-                a_wins += 1
-            else:
-                b_wins += 1
-    return PairResult(a, b, 2 * deals, a_wins, b_wins, shared)
+    games = pool.map(play_one, [ruleset] * (2 * deals), [(a, b), (b, a)] * deals,
+                     [deal for deal in seeds for _ in range(2)])
+    a_wins = b_wins = shared = undecided = 0
+    endings: Counter[str] = Counter()
+    for played, game in enumerate(games, 1):
+        a_seat = (played - 1) % 2
+        endings[game.reason] += 1
+        if not game.winners:
+            undecided += 1
+        elif len(game.winners) > 1:
+            shared += 1
+        elif game.winners[0] == a_seat:
+            a_wins += 1
+        else:
+            b_wins += 1
+        if played % 10 == 0 and played < 2 * deals:  # progress on stderr, for long runs
+            print(f"  {a} vs {b}: {played} games, A won {a_wins}, B won {b_wins}, endings {dict(endings)}",
+                  file=sys.stderr, flush=True)
+    return PairResult(a, b, 2 * deals, a_wins, b_wins, shared, undecided, tuple(endings.most_common()))
+
+
+def play_alone(ruleset: str, bot: str, deals: int, seed: int, pool: ProcessPoolExecutor) -> SoloResult:
+    """Every deal of a one-seat ruleset, played by ``bot``."""
+    seeds = [seed * 100_003 + deal for deal in range(deals)]
+    games = list(pool.map(play_one, [ruleset] * deals, [(bot,)] * deals, seeds))
+    return SoloResult(bot, deals, sum(1 for game in games if game.winners), tuple(game.totals[0] for game in games))
 
 
 def format_row(result: PairResult) -> str:
     low, high = result.interval()
-    return (f"| {result.a} | {result.b} | {result.games} | {result.a_wins} | {result.b_wins} | {result.shared} "
-            f"| {result.a_rate:.3f} | [{low:.3f}, {high:.3f}] |")
+    decided = result.decided_share
+    endings = ", ".join(f"{reason} {count}" for reason, count in result.endings)
+    return (f"| {result.a} | {result.b} | {result.games} | {result.a_wins} | {result.b_wins} "
+            f"| {result.shared + result.undecided} | {result.a_rate:.3f} | [{low:.3f}, {high:.3f}] "
+            f"| {'-' if decided is None else f'{decided:.3f}'} | {endings} |")
+
+
+def format_solo_row(result: SoloResult) -> str:
+    low, high = result.completion_interval()
+    mean, mean_low, mean_high = result.mean_interval()
+    return (f"| {result.bot} | {result.games} | {result.completed} | {result.completed / result.games:.3f} "
+            f"| [{low:.3f}, {high:.3f}] | {mean:.2f} | [{mean_low:.2f}, {mean_high:.2f}] |")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -94,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--ruleset", default="parker-1939")
     parser.add_argument("--bots", default="random,greedy,cautious,mcts",
                         help="seat specifications, comma-separated (mcts:iterations=200 allowed)")
-    parser.add_argument("--deals", type=int, default=100, help="deals per pair (each played twice)")
+    parser.add_argument("--deals", type=int, default=100, help="deals per pair (each played twice), or per bot alone")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     args = parser.parse_args(argv)
@@ -106,10 +177,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (RulesetError, PlayerSpecError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(f"{args.ruleset}, 2 seats, {args.deals} deals per pair, each played with seats swapped, seed {args.seed}")
-    print("| A | B | games | A wins | B wins | shared | A score rate | 95% Wilson |")
-    print("|---|---|---|---|---|---|---|---|")
+    alone = rules.players[1] == 1
+    if not alone and not rules.players[0] <= 2 <= rules.players[1]:
+        print(f"error: {args.ruleset} is not for two players (nor one)", file=sys.stderr)
+        return 2
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        if alone:
+            print(f"{args.ruleset}, each bot alone on the same {args.deals} deals, seed {args.seed}; "
+                  f"count: {rules.match.counter}")
+            print("| bot | deals | completed | completion rate | 95% Wilson | mean count | 95% interval |")
+            print("|---|---|---|---|---|---|---|")
+            for bot in bots:
+                print(format_solo_row(play_alone(args.ruleset, bot, args.deals, args.seed, pool)), flush=True)
+            return 0
+        print(f"{args.ruleset}, 2 seats, {args.deals} deals per pair, each played with seats swapped, "
+              f"seed {args.seed}")
+        print("| A | B | games | A wins | B wins | shared or nobody | A score rate | 95% Wilson "
+              "| A's share of decided | how the games ended |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         for a, b in itertools.combinations(bots, 2):
             print(format_row(play_pair(args.ruleset, a, b, args.deals, args.seed, pool)), flush=True)
     return 0

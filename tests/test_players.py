@@ -13,7 +13,15 @@ from hypothesis import strategies as st
 
 from contack_core import GameState, load_rules
 from contack_core.engine.actions import Draw, Pass, Play
-from contack_core.engine.bots import Budget, Parameter, Player, PlayerSpecError, make_player, parse_seat
+from contack_core.engine.bots import (
+    Budget,
+    Parameter,
+    Player,
+    PlayerSpecError,
+    make_player,
+    parse_seat,
+    rulesets_note,
+)
 from contack_core.engine.referee import play_game
 from players.cautious import CautiousPlayer
 from players.greedy import GreedyPlayer
@@ -120,13 +128,32 @@ def test_players_list_shows_package_parameters_defaults_and_rulesets():
     for name in BUILT_IN:
         assert f"{name}  (from contack)" in result.output
     assert "iterations=400" in result.output and "weight=1.0" in result.output
-    assert "rulesets: parker-1939 and the rulesets that extend them" in result.output
-    assert "rulesets: every ruleset" in result.output
+    lines = result.output.splitlines()
+    for name in ("random", "greedy", "cautious", "mcts", "human"):
+        heading = next(i for i, line in enumerate(lines) if line.startswith(f"{name}  (from contack)"))
+        assert lines[heading + 1] == "    rulesets: every ruleset", name
+
+
+def test_a_bot_that_cannot_play_a_ruleset_says_why_from_its_features():
+    class BoardsOnly(Tunable):
+        name = "boards-only"
+
+        @classmethod
+        def cannot_play(cls, rules):
+            return None if rules.board.name == "square-grid" else "it moves pieces on a square grid only"
+
+    everything = [load_rules(r) for r in ("parker-1939", "klauber-1937", "solitaire-1")]
+    assert rulesets_note(BoardsOnly, everything) == ("every ruleset but parker-1939 (it moves pieces on a square "
+                                                     "grid only); solitaire-1 (it moves pieces on a square grid only)")
+    with pytest.raises(PlayerSpecError, match=r"does not play parker-1939 \(it moves pieces on a square grid"):
+        make_player("boards-only", 1, available={"boards-only": BoardsOnly}, rules=RULES)
+    assert rulesets_note(Tunable, everything) == "every ruleset"
+    assert rulesets_note(OtherGamesOnly, everything) == "klauber-1937 and the rulesets that extend them"
 
 
 @pytest.mark.parametrize("seats, expected", [
     ("greedy,mcts:iterations=lots", "iterations takes a whole number, not 'lots'"),
-    ("greedy,mcts:depth=3", "no parameter 'depth'"),
+    ("greedy,mcts:breadth=3", "no parameter 'breadth'"),
     ("greedy,wizard", "unknown player 'wizard'"),
     ("greedy,mcts:rollout=smart", "rollout is 'random' or 'greedy'"),
 ])
@@ -213,16 +240,25 @@ def test_greedy_breaks_ties_by_shedding_the_heaviest_tile():
 
 
 # ------------------------------------------------------------------------------ cautious
+def immediate_worth(state: GameState, action) -> int:
+    """What an action is worth to the seat taking it in Parker 1939, from the rule book: a play's
+    points, and each tile let go spares the 10 a tile held costs at the hand's end; a draw costs a
+    tile more; a pass nothing."""
+    penalty = RULES.options["tile_penalty"]
+    if isinstance(action, Play):
+        return points_of(state, action) + penalty
+    return -penalty if isinstance(action, Draw) else 0
+
+
 def reference_cautious_value(state: GameState, action, weight: float) -> float:
-    """Points of the play minus ``weight`` times the next seat's best immediate reply."""
+    """The action's worth minus ``weight`` times the next seat's best immediate reply."""
     me = state.current_seat()
-    if not isinstance(action, Play):
-        return 0
     after = state.clone()
-    gained = after.apply(action).points
+    gained = immediate_worth(state, action)
+    after.apply(action)
     if after.is_over() or after.is_chance_node() or after.current_seat() == me:
         return gained
-    replies = [points_of(after, reply) for reply in after.legal_actions()]
+    replies = [immediate_worth(after, reply) for reply in after.legal_actions()]
     return gained - weight * max(replies, default=0)
 
 
@@ -280,7 +316,7 @@ def test_mcts_never_reads_the_pile_order():
 def test_mcts_stops_at_the_lower_of_its_own_and_the_games_iteration_limit(monkeypatch):
     calls = []
     original = MctsPlayer._iterate
-    monkeypatch.setattr(MctsPlayer, "_iterate", lambda self, root, state: (calls.append(1), original(self, root, state)))
+    monkeypatch.setattr(MctsPlayer, "_iterate", lambda self, *args: (calls.append(1), original(self, *args)))
     state = next(s for s in (mid_game(seed, 2, 6) for seed in range(50)) if len(s.legal_actions()) > 1)
     bot = MctsPlayer(seed=1, iterations=50)
     bot.choose(state)

@@ -1,8 +1,7 @@
 """Solitaire tournaments for real: the shipped solitaire-1 and solitaire-2 configs run end to
 end through ``contack tournament run`` and ``report``; every entrant plays every deal alone,
 each deal ranks them by their own score, and every record audits sound. Also what makes the
-score-reading bots fit for a solitaire (a play is worth the tile it places) and the bot that
-is refused there."""
+score-reading bots fit for a solitaire (a play is worth the tile it places), and mcts playing one."""
 
 from __future__ import annotations
 
@@ -16,13 +15,13 @@ import pytest
 from helpers import read_lines, run_cli
 
 from contack_core.engine.actions import Play
-from contack_core.engine.bots import PlayerSpecError, installed_players, make_player
+from contack_core.engine.bots import installed_players, make_player
 from contack_core.engine.referee import play_game
 from contack_core.engine.state import GameState
 from contack_core.primitives.loading import load_rules
 from contack_core.records.audit import audit_record
-from players.common import immediate_gain
-from tournaments.config import ConfigError, load_config
+from players.evaluation import measure
+from tournaments.config import load_config
 from tournaments.report import competition_ranks, outcomes
 from tournaments.store import Store
 
@@ -144,7 +143,9 @@ def test_in_a_solitaire_every_play_is_worth_the_tile_it_places(ruleset: str) -> 
             continue
         for action in state.legal_actions():
             if type(action) is Play:
-                assert immediate_gain(state, action, 0)[0] == 1, action
+                after = state.clone()
+                after.apply(action)
+                assert measure(after)[0] - measure(state)[0] == 1, action
                 checked += 1
         state.apply(greedy.choose(state))
     assert checked > 10
@@ -159,14 +160,12 @@ def test_greedy_no_longer_blocks_itself_in_solitaire_2() -> None:
     assert sum(placed) / len(placed) > 17
 
 
-def test_mcts_is_refused_for_a_solitaire_when_the_config_is_checked(tmp_path: Path) -> None:
+def test_mcts_plays_a_solitaire_and_a_config_may_enter_it(tmp_path: Path) -> None:
     rules = load_rules("solitaire-1", {})
-    with pytest.raises(PlayerSpecError, match="but not solitaire-1"):
-        make_player("mcts", 0, {n: e.load() for n, e in installed_players().items()}, rules)
+    available = {n: e.load() for n, e in installed_players().items()}
+    state = play_game(rules, [make_player("mcts:iterations=30", 0, available, rules)], 4)
+    assert state.is_over() and not state.faults
     text = (resources.files("tournaments") / "solitaire-1.yaml").read_text(encoding="utf-8")
     config = tmp_path / "mcts.yaml"
     config.write_text(text.replace("player: cautious", "player: mcts"), encoding="utf-8")
-    with pytest.raises(ConfigError) as caught:
-        load_config(str(config))
-    assert any("entrants.3" in str(problem) and "does not play solitaire-1" in str(problem)
-               for problem in caught.value.problems)
+    assert [e.player for e in load_config(str(config)).entrants][-1] == "mcts"

@@ -170,6 +170,17 @@ class PieceBoard:
                          if square is not None and other != piece and self.side[self.owner[other]] != mine
                          for dx, dy in DIRECTIONS)
 
+    def points_beside_opponents(self, side: int) -> set[Square]:
+        """Every point side by side with a piece of a side other than ``side`` (where a piece of
+        ``side`` may not end its move): one pass over the board, for a whole turn's moves."""
+        points: set[Square] = set()
+        sides, owner = self.side, self.owner
+        for other, square in enumerate(self.square):
+            if square is not None and sides[owner[other]] != side:
+                x, y = square
+                points.update((x + dx, y + dy) for dx, dy in DIRECTIONS)
+        return points
+
     def sides_left(self) -> set[int]:
         return {self.side[seat] for seat, count in enumerate(self.alive) if count}
 

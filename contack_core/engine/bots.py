@@ -11,18 +11,24 @@ The engine talks to it in the spirit of OpenSpiel's bots:
 ``parameters``
     ``{name: Parameter(name, type, default, help)}``. ``--seats mybot:depth=3`` is parsed and
     checked against them; the resolved values (defaults filled in) are ``self.params``.
+``cannot_play(rules)``
+    Why the bot cannot play a ruleset, from the ruleset's features (``None``: it can). The
+    built-in bots play every ruleset; asking a bot to play one it refuses is a
+    :class:`PlayerSpecError` carrying the reason.
 ``supports``
-    The ruleset ids the bot can play, ``None`` for every ruleset. A ruleset that ``extends``
-    a supported one is supported too; :meth:`Player.supports_rules` decides, and asking a
-    bot to play anything else is a :class:`PlayerSpecError`.
+    Optional, for bots written for named rulesets: their ids (``None``, the default, for every
+    ruleset). A ruleset that ``extends`` a supported one is supported too.
 ``__init__(seed, **params)``
     Everything random in the bot must come from ``seed``, so games reproduce.
 ``start_game(rules, seat, seat_count)``
     Called once before each game.
 ``choose(state) -> action``
-    Return one of ``state.legal_actions()``. The bot may read what its seat can see: the
-    figure, every hand (hands are public in Contack), the scores, the pile's *size*; never
-    the pile's order. It may ``clone()`` the state and ``apply()`` actions to the clone.
+    Return one of ``state.legal_actions()``. The bot may read what its seat can see
+    (``state.observation(seat)``: the figure, the zones the ruleset shows its seat, such as
+    Parker's open hands, the scores, the size of a face-down pile), never what it hides (the
+    pile's order). To look ahead it applies actions to ``state.resample(seat, rng)``, a copy in
+    which every hidden tile is redrawn; a plain ``clone()`` keeps the pile's true order, so
+    searching it is peeking.
 ``observe(seat, action, event)``
     Called after every decision of every seat (its own included).
 ``end_game(state)``
@@ -39,7 +45,7 @@ within both. A bot that raises, returns an illegal action or overruns its time i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -144,6 +150,9 @@ class Player:
     description: ClassVar[str] = ""
     parameters: ClassVar[dict[str, Parameter]] = {}
     supports: ClassVar[frozenset[str] | None] = None
+    #: What ``players list`` says of the rulesets the bot plays, when it cannot be worked out from
+    #: the bot's class (an external program says which in its handshake).
+    plays_note: ClassVar[str | None] = None
     #: False for a player that waits for a person: no clock runs on it.
     timed: ClassVar[bool] = True
     #: True for a player that enforces ``budget.time_per_move`` itself, every wait in its
@@ -170,9 +179,20 @@ class Player:
                 for key, spec in cls.parameters.items()}
 
     @classmethod
+    def cannot_play(cls, rules: Rules) -> str | None:
+        """Why this bot cannot play ``rules`` (None when it can). The default reads ``supports``:
+        a bot written for named rulesets plays them and the rulesets that extend them."""
+        if cls.supports is None or any(ruleset in cls.supports for ruleset in (rules.id, *rules.chain)):
+            return None
+        supported = ", ".join(sorted(cls.supports))
+        if any(ruleset in cls.supports for ruleset in rules.chain):  # the bot itself excludes it
+            return f"it supports: {supported} and the rulesets that extend them, but not {rules.id}"
+        return f"it supports: {supported}"
+
+    @classmethod
     def supports_rules(cls, rules: Rules) -> bool:
-        """Whether this bot can play ``rules``: it or a ruleset it extends is supported."""
-        return cls.supports is None or any(ruleset in cls.supports for ruleset in (rules.id, *rules.chain))
+        """Whether this bot can play ``rules`` (see :meth:`cannot_play`)."""
+        return cls.cannot_play(rules) is None
 
     def start_game(self, rules: Rules, seat: int, seat_count: int) -> None:
         """A game begins; this bot sits at ``seat`` of ``seat_count``."""
@@ -188,6 +208,19 @@ class Player:
 
     def close(self) -> None:
         """Release resources; called once by whoever made the player, after its last game."""
+
+
+def rulesets_note(cls: type[Player], rulesets: Sequence[Rules]) -> str:
+    """What ``players list`` says of the rulesets a bot plays: ``every ruleset`` (of ``rulesets``,
+    the ones installed), or those it does not play and why, from their features."""
+    if cls.plays_note is not None:
+        return cls.plays_note
+    if cls.supports is not None:
+        return ", ".join(sorted(cls.supports)) + " and the rulesets that extend them"
+    refused = [(rules.id, why) for rules in rulesets if (why := cls.cannot_play(rules)) is not None]
+    if not refused:
+        return "every ruleset"
+    return "every ruleset but " + "; ".join(f"{ruleset} ({why})" for ruleset, why in refused)
 
 
 def installed_players() -> dict[str, Any]:
@@ -278,11 +311,9 @@ def make_player(spec: str, seed: int | str | None, available: Mapping[str, Any] 
         return load_player_class(EXEC, available)(seed=seed, command=spec.strip()[len(EXEC) + 1:], cwd=workdir)
     name, params = parse_seat(spec)
     cls = load_player_class(name, available)
-    if rules is not None and not cls.supports_rules(rules):
-        supported = ", ".join(sorted(cls.supports or ()))
-        if any(ruleset in (cls.supports or ()) for ruleset in rules.chain):  # the bot itself excludes it
-            supported += f" and the rulesets that extend them, but not {rules.id}"
-        raise PlayerSpecError(f"player {name!r} does not play {rules.id} (it supports: {supported})")
+    why = None if rules is None else cls.cannot_play(rules)
+    if why is not None:
+        raise PlayerSpecError(f"player {name!r} does not play {rules.id} ({why})")  # type: ignore[union-attr]
     try:
         return cls(seed=seed, **params)
     except PlayerSpecError:

@@ -36,6 +36,7 @@ DEFAULT_TERMS: Mapping[str, Any] = {
     "discards": "lays aside", "chips": "chips", "bank": "the bank", "loan": "a loan", "penalty": "a penalty", "placed": "tiles in the figure",
     "partners": "partners", "partners_win": "win together as partners", "nobody_wins": "nobody wins", "completed": "every tile is in the figure",
     "time": "time is up", "seat": "seat", "at": "at", "game_end": "at the end of the game",
+    "none_left": "nothing is left to any side: nobody wins",
 }
 
 

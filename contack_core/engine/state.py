@@ -29,6 +29,7 @@ from contack_core.engine.events import (
     make_passed,
     make_shuffled,
 )
+from contack_core.engine.information import Visibility, ZoneView
 from contack_core.engine.ruleset_faults import RulesetFault
 
 if TYPE_CHECKING:
@@ -212,6 +213,17 @@ class GameState:
         other._allowed = self._allowed
         other._sampled = None
         return other
+
+    def observation(self, seat: int) -> dict[str, ZoneView | tuple[ZoneView, ...]]:
+        """What ``seat`` sees of every zone, a tile it cannot see as None (see
+        :mod:`contack_core.engine.information`); the figure, counters and turn are seen by all."""
+        return Visibility.of(self.rules).observation(self, seat)
+
+    def resample(self, observer: int, rng: random.Random) -> GameState:
+        """A copy drawn from ``observer``'s information set: what it sees kept, every tile hidden
+        from it redrawn with ``rng`` (OpenSpiel's ``resample_from_infostate``). The only copy a
+        bot may search: :meth:`clone` keeps the true order of the pile."""
+        return Visibility.of(self.rules).resample(self, observer, rng)
 
     def scores(self) -> list[int]:
         """Each seat's total so far in the counter the match is decided on."""

@@ -391,14 +391,20 @@ class MovePiece(TurnRule):
     def generate(self, state: GameState) -> list[Any]:
         board: PieceBoard = state.figure  # type: ignore[assignment]
         moves: list[Any] = []
+        # The points beside an opponent, worked out once a side (not once a walk: every playout step).
+        beside: dict[int, set[Square]] = {}
         for piece, partners in self.movable(board, state.current):
             origin = board.square[piece]
             assert origin is not None
             in_danger: bool | None = None  # worked out once per partner's piece, when needed
             attackers: list[int] = []
             walks = board.walks(piece, self.steps(board, piece), self.straight, self.avoid(board, piece))
+            side = board.side[board.owner[piece]]
+            forbidden = beside.get(side)
+            if forbidden is None:
+                forbidden = beside[side] = board.points_beside_opponents(side) if self.no_side_contact else set()
             for end, walk in walks.items():
-                if self.no_side_contact and board.side_contact(piece, end) is not None:
+                if end in forbidden:
                     continue
                 if partners and self.partners_move == "to-save-or-take":
                     if in_danger is None:
@@ -590,6 +596,10 @@ class PiecesLeft(ScoreKeeper):
         board: PieceBoard = state.figure  # type: ignore[assignment]
         for seat in range(state.seat_count):
             gains[seat] += board.alive[seat]
+
+    def hand_end_values(self, state: GameState) -> list[int]:
+        board: PieceBoard = state.figure  # type: ignore[assignment]
+        return board.alive[:state.seat_count]
 
 
 class LastSideStanding(SidesMatch):

@@ -54,6 +54,23 @@ class ScoreKeeper(Primitive):
     def on_hand_end(self, state: GameState) -> None:
         """What the end of a hand adds to this hand's gains (nothing unless a subclass says)."""
 
+    @property
+    def counts_at_hand_end_only(self) -> bool:
+        """True when nothing but a hand's end changes this counter (pieces left, tiles placed): shown
+        mid-hand, it is best shown as it would count if the hand ended now."""
+        return type(self).on_play is ScoreKeeper.on_play and type(self).effect_source is ScoreKeeper.effect_source
+
+    def hand_end_values(self, state: GameState) -> list[int]:
+        """What :meth:`on_hand_end` would add to each seat if the hand ended now, leaving
+        ``state`` as it is: a bot's measure of a position mid-hand. This default runs
+        :meth:`on_hand_end` on a copy; a counter may say it faster."""
+        if type(self).on_hand_end is ScoreKeeper.on_hand_end:
+            return [0] * state.seat_count
+        copy = state.clone()
+        gains = copy.hand_gains[self.key] = [0] * state.seat_count
+        self.on_hand_end(copy)
+        return gains
+
     def on_game_end(self, state: GameState) -> None:
         """What the end of the game adds to the totals, into ``state.hand_gains`` (the state
         adds them to the totals; nothing unless a subclass says)."""
@@ -161,6 +178,11 @@ class Counter(ScoreKeeper):
 
     def starting_total(self, seats: int) -> int:
         return self._initial.evaluate({"seats": seats})  # type: ignore[no-any-return]
+
+    @property
+    def counts_at_hand_end_only(self) -> bool:
+        return type(self) is Counter and set(self.gains) <= {"hand_end", "game_end"} and \
+            all(item.when in ("hand_end", "game_end") for item in self.transfers)
 
     def _per_seat(self, when: str, source: str | int) -> Callable[[GameState], list[int]]:
         return compile_per_seat(f"{self.key}_{when}", source, self.values[when], self.constants,

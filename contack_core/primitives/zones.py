@@ -1,10 +1,15 @@
-"""Zone primitives: the places tiles can be besides the figure."""
+"""Zone primitives: the places tiles can be besides the figure, and who sees what in each.
+
+Every zone states its ``visible`` (see :mod:`contack_core.engine.information`): which tiles a
+seat sees, as opposed to only their number. The figure (or a board of pieces) is always seen
+by every seat. A bot searches only states resampled from what its seat has seen.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from contack_core.primitives.registry import BuildContext, Primitive
+from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
     from contack_core.engine.rules import Rules
@@ -18,6 +23,11 @@ class Pile(Primitive):
     top, and a record typed in at a real table names each drawn tile instead (the pile is
     then just the unseen tiles). A face-up pile is seen by everyone, and only its top
     tile may be played.
+
+    ``visible`` says what every seat sees of it: ``none`` (only how many tiles it holds; a
+    face-down pile's only and default value), ``all`` (every tile in order: a face-up pile's
+    default, as a discard pile whose every tile was seen when laid) or ``top`` (the top tile;
+    those beneath are hidden, as in a stack dealt face up where each covers the one below).
     """
 
     name = "pile"
@@ -26,27 +36,37 @@ class Pile(Primitive):
     per_seat = False
     schema = {
         "type": "object",
-        "properties": {"starts_with": {"enum": ["all-tiles", "nothing"]}, "face": {"enum": ["down", "up"]}},
+        "properties": {"starts_with": {"enum": ["all-tiles", "nothing"]}, "face": {"enum": ["down", "up"]},
+                       "visible": {"enum": ["none", "top", "all"]}},
         "additionalProperties": False,
     }
 
     def build(self, context: BuildContext) -> None:
         self.starts_full = self.params.get("starts_with", "all-tiles") == "all-tiles"
         self.face_up = self.params.get("face", "down") == "up"
+        self.visibility: str = self.params.get("visible", "all" if self.face_up else "none")
+        if not self.face_up and self.visibility != "none":
+            raise PrimitiveError(f"a face-down pile is seen by nobody: visible is none, not {self.visibility}",
+                                 "visible")
 
     def initial_tiles(self, rules: Rules) -> range:
         return range(len(rules.tiles)) if self.starts_full else range(0)
 
 
 class Hand(Primitive):
-    """Each seat's own tiles, face up in front of him: the triangle-tile games play open hands."""
+    """Each seat's own tiles, in front of him. ``visible``: ``all`` (the default: the triangle-tile
+    games play open hands, face up on the table) or ``owner`` (each seat sees only its own
+    hand; of the others' only how many tiles they hold)."""
 
     name = "hand"
     slot = "zones"
     kind = "hand"
     per_seat = True
     face_up = True
-    schema = {"type": "object", "properties": {}, "additionalProperties": False}
+    schema = {"type": "object", "properties": {"visible": {"enum": ["all", "owner"]}}, "additionalProperties": False}
+
+    def build(self, context: BuildContext) -> None:
+        self.visibility: str = self.params.get("visible", "all")
 
     def initial_tiles(self, rules: Rules) -> range:
         return range(0)

@@ -136,7 +136,7 @@ class Narrator:
             self.write(f"   ({rules.term('game_end')}: {added})")
         winners = state.winners()
         if not winners:
-            self.write(rules.term("nobody_wins"))
+            self.write(rules.term("none_left" if not any(totals) else "nobody_wins"))
         elif partners and len(winners) == len(next(team for team in teams if winners[0] in team)):
             self.write(f"{' + '.join(self.who(s, rules) for s in winners)} {rules.term('partners_win')}")
         elif len(winners) == 1:

@@ -12,6 +12,7 @@ are told as their raw fields; the position is read from the game state whatever 
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -19,9 +20,13 @@ from typing import Any
 
 import attrs
 
+from contack_core.boards.grid import PieceBoard, parse_square
+from contack_core.engine.actions import Move
+from contack_core.engine.events import Moved
 from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
 from contack_core.records.audit import audit_lines
+from contack_core.records.board_words import move_words
 from contack_core.replay.boards import BoardKind, board_kind
 
 
@@ -134,6 +139,7 @@ class _Builder:
         self.held_before: tuple[tuple[int, ...], ...] = ()
         self.piles_before: dict[str, int] = {}
         self.ended: Step | None = None  # the end-of-hand position being shown
+        self.before: GameState | None = None  # the position before the line being told
 
     def live(self, state: GameState, index: int, line: int, kind: str | None, text: str) -> Step:
         rules = self.rules
@@ -143,6 +149,9 @@ class _Builder:
             scores = tuple(state.scores())
         else:
             scores = tuple(total + gains[seat] for seat, total in enumerate(state.totals[counter]))
+            keeper = rules.counters[counter]
+            if getattr(keeper, "counts_at_hand_end_only", False):  # tiles left on a board, placed in a figure
+                scores = tuple(map(operator.add, scores, keeper.hand_end_values(state)))
         playing = not state.is_chance_node() and not state.is_over()
         board = self.kind.read(rules, state.figure, playing) if self.kind else None
         step = Step(
@@ -156,6 +165,7 @@ class _Builder:
         return step
 
     def after(self, state: GameState, index: int, line: int, kind: str | None, data: dict[str, Any]) -> Step:
+        told = self._move_words(data, state) if kind == "move" else None
         if len(state.hand_results) > self.results_seen:
             self.results_seen = len(state.hand_results)
             self.ended = self._end_of_hand(state, index, line, kind)
@@ -166,7 +176,20 @@ class _Builder:
             self._remember(state)
         else:
             step = self.live(state, index, line, kind, "")
-        return attrs.evolve(step, text=describe_event(data, self.seats, self.rules, step.board, state))
+        return attrs.evolve(step, text=told or describe_event(data, self.seats, self.rules, step.board, state))
+
+    def _move_words(self, data: dict[str, Any], after: GameState) -> str | None:
+        """A move told as ``contack play`` tells it, each contact with the numbers that met: the move
+        is made again on the position before it (the record keeps only what was removed)."""
+        if self.before is None:
+            return None
+        try:
+            event = self.before.apply(Move(parse_square(data["from"]), tuple(parse_square(p) for p in data["path"])))
+        except (KeyError, TypeError, ValueError):
+            return None
+        if not isinstance(event, Moved) or not isinstance(self.before.figure, PieceBoard):
+            return None
+        return move_words(self.rules, self.before.figure, event, seat_label(self.seats, data.get("seat")))
 
     def _end_of_hand(self, state: GameState, index: int, line: int, kind: str | None) -> Step:
         result = state.hand_results[-1]
@@ -188,6 +211,7 @@ class _Builder:
         return tuple(tuple(names[t] for t in tiles) for tiles in held)
 
     def _remember(self, state: GameState) -> None:
+        self.before = state.clone()
         self.held_before = self._held(state)
         self.piles_before = {name: len(tiles) for name, tiles in state.zones.items()}
 
@@ -256,6 +280,9 @@ def _game_end(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board:
               state: GameState | None) -> str:
     totals = ", ".join(f"{seats[s] if s < len(seats) else s} {v}" for s, v in enumerate(data["totals"]))
     winners = data["winners"]
+    if not winners:  # a tie nobody wins, or nothing left to anyone
+        return f"{rules.term('total').capitalize()}: {totals}. " + \
+            rules.term("none_left" if not any(data["totals"]) else "nobody_wins")
     who = ", ".join(seat_label(seats, s) for s in winners)
     verb = rules.term("winner") if len(winners) == 1 else rules.term("winners")
     return f"{rules.term('total').capitalize()}: {totals}. {who} {verb}"

@@ -1,0 +1,99 @@
+"""What a position is worth to a seat, read from the ruleset itself.
+
+The built-in bots know no variant. They judge a position by what its ruleset counts: the
+counter the match is decided on (``match.counter``: points in Parker, chips in Club Contack,
+Triangles placed in a solitaire, pieces left on the board in Klauber's game), taken as the
+ruleset would count it if the hand ended now, and, once the game is over, by the outcome the
+match rule declares. Sides are the match's teams (partners pool their counts). A bot judges an
+action by applying it to a copy of the state and reading these again; the copy is resampled
+(:meth:`GameState.resample`), so what it cannot see stays unseen.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from contack_core.engine.actions import Action
+
+if TYPE_CHECKING:
+    from contack_core.engine.rules import Rules
+    from contack_core.engine.state import GameState
+
+
+def cannot_judge(rules: Rules) -> str | None:
+    """Why a bot judging positions by the ruleset's own count cannot play ``rules`` (None: it can):
+    the features it needs are a match that names the counter it is decided on, and that counter."""
+    counter = getattr(rules.match, "counter", None)
+    if counter is None:
+        return "its match rule names no counter to judge a position by"
+    if counter not in rules.counters:
+        return f"its match is decided on {counter!r}, which no scoring primitive keeps"
+    return None
+
+
+def measure(state: GameState) -> list[int]:
+    """Each seat's total of the match's counter as the ruleset would count it if the hand ended now.
+
+    The counters move while a hand is played (points made), and the hand's end adds what the
+    ruleset counts then (a penalty for tiles held, the Triangles in a solitaire's figure, the
+    pieces left on a board): a bot judging an action needs both, or in a solitaire every play
+    would look worthless but the last.
+    """
+    rules = state.rules
+    counter = rules.match.counter
+    totals = state.totals[counter]
+    if state.over:
+        return list(totals)
+    gains = state.hand_gains[counter]
+    hand_end = rules.counters[counter].hand_end_values(state)
+    return [total + gain + end for total, gain, end in zip(totals, gains, hand_end)]
+
+
+def sides(state: GameState) -> list[list[int]]:
+    """The sides of the game: the match's teams (partners), or each seat alone."""
+    teams = getattr(state.rules.match, "teams", None)
+    return teams(state.seat_count) if teams is not None else [[seat] for seat in range(state.seat_count)]
+
+
+def leads(state: GameState, values: list[int] | None = None) -> list[float]:
+    """Each seat's side's pooled measure less the best other side's (with one side: its measure)."""
+    values = measure(state) if values is None else values
+    teams = sides(state)
+    if len(teams) == 1:
+        return [float(values[seat]) for seat in range(state.seat_count)]
+    pooled = [sum(values[seat] for seat in team) for team in teams]
+    result = [0.0] * state.seat_count
+    for index, team in enumerate(teams):
+        best_other = max(total for other, total in enumerate(pooled) if other != index)
+        for seat in team:
+            result[seat] = pooled[index] - best_other
+    return result
+
+
+def outcome(state: GameState, seat: int) -> float:
+    """What the finished game gave ``seat``'s side: 1 won alone, 1/k for a win shared by k sides, 0
+    lost. When nobody wins, a game of one side is lost and a game of n sides is an n-way tie."""
+    winners = set(state.winners())
+    teams = sides(state)
+    if not winners:
+        return 0.0 if len(teams) == 1 else 1.0 / len(teams)
+    if seat not in winners:
+        return 0.0
+    return 1.0 / sum(1 for team in teams if winners.intersection(team))
+
+
+def worth(state: GameState, seat: int) -> tuple[float, float]:
+    """How good ``state`` is for ``seat``, to compare: (the outcome once the game is over, 1/2
+    while it goes on; the seat's lead)."""
+    lead = leads(state)[seat]
+    return (outcome(state, seat) if state.over else 0.5), lead
+
+
+def tile_weight(state: GameState, action: Action) -> int:
+    """How heavy the tile an action lays or lets go is (the sum of its numbers; 0 for no tile):
+    a tie-break that sheds the tiles hardest to match first."""
+    tile = getattr(action, "tile", None)
+    if tile is None:
+        return 0
+    return sum(state.rules.tiles.values[tile])
+

@@ -1,0 +1,135 @@
+"""No peeking, proven: a bot's choice does not change when the tiles its seat cannot see are put in
+another order (same seed), over every ruleset that hides something and every built-in bot; and a
+one-ply bot that looks ahead on a plain clone would be caught by the same check."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from contack_core import GameState, load_rules
+from contack_core.engine.actions import Draw, Play
+from contack_core.engine.bots import Player, installed_players, make_player
+from contack_core.engine.information import Visibility
+from contack_core.engine.rules import Rules
+from contack_core.language.documents import shipped_example_ids, shipped_ruleset_ids
+
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+BOTS = ["random", "greedy", "cautious", "mcts:iterations=25", "mcts:iterations=25,rollout=random"]
+PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def hiding_rulesets() -> list[str]:
+    """Every shipped ruleset and example in which some seat cannot see some tile."""
+    return [r for r in [*shipped_ruleset_ids(), *shipped_example_ids()] if Visibility.of(load_rules(r)).hides_anything]
+
+
+def test_the_rulesets_that_hide_something_are_found() -> None:
+    found = hiding_rulesets()
+    assert {"parker-1939", "solitaire-1", "solitaire-2", "club-contack"} <= set(found)
+    assert "klauber-1937" not in found  # the whole board is seen: nothing to peek at
+    assert set(BOTS[:4]) | {"mcts"} >= {spec.partition(":")[0] for spec in BOTS}
+    assert {name for name in installed_players()} >= {"random", "greedy", "cautious", "mcts", "human"}
+
+
+def decision_point(rules: Rules, seed: int) -> GameState:
+    """A decision of a seeded random game, with more than one legal action, and something hidden."""
+    rng = random.Random(seed)
+    seats = rules.players[0] if rules.players[1] == 1 else max(2, rules.players[0])
+    for _ in range(200):
+        state = GameState(rules, seats)
+        steps = rng.randrange(0, 60)
+        while not state.is_over():
+            if state.is_chance_node():
+                state.apply(state.sample_chance(rng))
+                continue
+            if steps <= 0 and len(state.legal_actions()) > 1 and hidden(state):
+                return state
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+            steps -= 1
+    raise AssertionError("no decision point with something hidden")
+
+
+def hidden(state: GameState) -> list[tuple[list[int], int]]:
+    return Visibility.of(state.rules).hidden_runs(state, state.current)
+
+
+def permuted(state: GameState, rng: random.Random) -> GameState:
+    """The same position with the tiles hidden from the seat to move in another order among their places."""
+    other = state.clone()
+    runs = hidden(other)
+    tiles = [tile for zone, count in runs for tile in zone[:count]]
+    order = tiles[:]
+    while len(set(tiles)) > 1 and order == tiles:
+        rng.shuffle(order)
+    drawn = iter(order)
+    for zone, count in runs:
+        for index in range(count):
+            zone[index] = next(drawn)
+    return other
+
+
+def choice(spec: str, rules: Rules, state: GameState, seed: int) -> object:
+    player = make_player(spec, seed, rules=rules)
+    player.start_game(rules, state.current, state.seat_count)
+    return player.choose(state)
+
+
+@pytest.mark.parametrize("ruleset", hiding_rulesets())
+@pytest.mark.parametrize("spec", BOTS)
+@PROPERTY
+@given(seed=SEEDS, shuffle=SEEDS)
+def test_a_bots_choice_does_not_depend_on_what_its_seat_cannot_see(ruleset: str, spec: str, seed: int,
+                                                                   shuffle: int) -> None:
+    rules = load_rules(ruleset)
+    state = decision_point(rules, seed)
+    other = permuted(state, random.Random(shuffle))
+    assert other.observation(other.current) == state.observation(state.current)
+    assert choice(spec, rules, state, seed) == choice(spec, rules, other, seed)
+
+
+class CloningOnePly(Player):
+    """A one-ply bot that looks ahead on a plain ``clone()``: it draws on the copy to see whether the
+    drawn tile could be played at once, and draws only then. This is peeking."""
+
+    name = "cloning-one-ply"
+
+    def choose(self, state: GameState) -> object:
+        legal = state.legal_actions()
+        draw = next((a for a in legal if isinstance(a, Draw)), None)
+        if draw is not None:
+            ahead = state.clone()
+            drawn = ahead.apply(draw).tile
+            if any(isinstance(a, Play) and a.tile == drawn for a in ahead.legal_actions()):
+                return draw
+        return next((a for a in legal if not isinstance(a, Draw)), legal[0])
+
+
+class ResamplingOnePly(CloningOnePly):
+    """The same bot looking ahead on ``resample()``, as a bot must."""
+
+    name = "resampling-one-ply"
+
+    def choose(self, state: GameState) -> object:
+        return CloningOnePly.choose(self, state.resample(state.current, random.Random(0)))  # type: ignore[arg-type]
+
+
+def test_looking_ahead_on_a_clone_is_caught_and_on_a_resampled_state_is_not() -> None:
+    """Contactack lets a seat draw while it could still play: the peeking bot's choice follows the
+    pile's true order, so permuting what it cannot see changes it; resampled, it never does."""
+    rules = load_rules("contactack")
+    caught = 0
+    for seed in range(150):
+        state = decision_point(rules, seed)
+        if not any(isinstance(a, Draw) for a in state.legal_actions()):
+            continue
+        for shuffle in range(6):
+            other = permuted(state, random.Random(shuffle))
+            caught += CloningOnePly(0).choose(state) != CloningOnePly(0).choose(other)
+            resampling = ResamplingOnePly(0)
+            assert resampling.choose(state) == resampling.choose(other)
+    assert caught > 0, "the check would not notice a bot that peeks"
