@@ -385,3 +385,13 @@ def test_console_script_end_to_end(seed7: tuple[Path, str], tmp_path: Path) -> N
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+def test_the_shipped_ruleset_schema_is_the_one_the_loader_uses() -> None:
+    """contack_core/schemas/ruleset.schema.json is what `contack rulesets schema` prints for the
+    built-in primitives (regenerate it with that command when a primitive's parameters change)."""
+    from contack_core.language.schema import ruleset_schema, shipped_schema
+    from contack_core.primitives.builtin import default_registry
+
+    assert shipped_schema("ruleset.schema.json") == ruleset_schema(default_registry())
+    assert json.loads(run("rulesets", "schema").stdout) == shipped_schema("ruleset.schema.json")
