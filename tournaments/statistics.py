@@ -11,8 +11,8 @@ Two sets of deals played under two rulesets (the same deals, :mod:`tournaments.a
 are compared deal by deal: the difference of a figure has a paired bootstrap interval (the
 same deals drawn on both sides) and a p-value from a paired permutation test (the two
 sides swapped on a random subset of deals, which changes nothing when the rulesets do not
-differ). Holm's step-down adjustment holds the chance of any false alarm among many
-figures compared at once to the stated rate.
+differ). The max-T adjustment of those p-values holds the chance of any false alarm among
+many figures compared at once to the stated rate.
 """
 
 from __future__ import annotations
@@ -157,6 +157,9 @@ class PairedDifference:
     difference: Interval
     p_value: float | None
     deals: int
+    #: The difference under each swap of the sides (one a row of ``flips``; NaN where undefined), for
+    #: adjusting many figures' p-values together (:func:`max_t`).
+    null: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
 
 
 def swaps(deals: int, permutations: int, rng: np.random.Generator) -> np.ndarray:
@@ -192,22 +195,54 @@ def paired_difference(statistic: Statistic, first: np.ndarray, second: np.ndarra
         a_jack, b_jack = statistic(a_sum[None, :] - first), statistic(b_sum[None, :] - second)
         moved = flips @ delta
         null = statistic(a_sum + moved) - statistic(b_sum - moved)
-    null = null[np.isfinite(null)]
-    tolerance = 1e-9 * max(1.0, abs(seen))
-    p_value = float((1 + np.count_nonzero(np.abs(null) >= abs(seen) - tolerance)) / (1 + len(null)))
+    finite = null[np.isfinite(null)]
+    p_value = float((1 + np.count_nonzero(np.abs(finite) >= abs(seen) - _tolerance(seen))) / (1 + len(finite)))
     return PairedDifference(Interval(a_value, *bca_percentiles(a_value, a_samples, a_jack)),
                             Interval(b_value, *bca_percentiles(b_value, b_samples, b_jack)),
                             Interval(seen, *bca_percentiles(seen, a_samples - b_samples, a_jack - b_jack)),
-                            p_value, deals)
+                            p_value, deals, null)
 
 
-def holm(p_values: Sequence[float | None]) -> list[float | None]:
-    """Holm's step-down adjustment: p-values whose verdicts, taken together at ERROR_RATE, raise any false
-    alarm at most that often, however many are compared (None stays None)."""
-    indexed = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
-    adjusted: list[float | None] = [None] * len(p_values)
-    running = 0.0
-    for rank, (p, i) in enumerate(indexed):
-        running = max(running, min(1.0, (len(indexed) - rank) * p))
-        adjusted[i] = running
+def _tolerance(value: float) -> float:
+    """How close to a value a permuted one counts as reaching it (floating point sums differ in the last bits)."""
+    return 1e-9 * max(1.0, abs(value))
+
+
+def max_t(seen: Sequence[float | None], nulls: Sequence[np.ndarray | None]) -> list[float | None]:
+    """p-values of many figures adjusted together by the step-down max-T permutation method (Westfall and
+    Young 1993): verdicts taken together at ERROR_RATE raise any false alarm at most that often, and,
+    unlike a Bonferroni-type adjustment, without paying for figures that move together (a game's and a
+    hand's figures, two seats' win rates).
+
+    ``seen``: each figure's difference; ``nulls``: its differences under the same swaps of the sides
+    (row r of every null came from the same swap, as :func:`paired_difference` gives them when the
+    figures share the swaps of their deals). Each figure's differences are scaled by their spread
+    under the swaps; a figure's adjusted p is the share of swaps under which the largest scaled
+    difference among it and the figures less extreme than it reaches its own (counting the one seen).
+    """
+    adjusted: list[float | None] = [None] * len(seen)
+    tested = [i for i, (value, null) in enumerate(zip(seen, nulls)) if value is not None and null is not None]
+    if not tested:
+        return adjusted
+    scaled, extremes = [], []
+    for i in tested:
+        value, null = seen[i], nulls[i]
+        assert value is not None and null is not None
+        spread = float(np.nanstd(null)) if np.isfinite(null).any() else 0.0
+        if spread <= _tolerance(value):  # every swap gives the same difference: it reaches only itself
+            spread = 1.0
+        column = np.abs(null) / spread
+        scaled.append(np.where(np.isfinite(column), column, -np.inf))
+        extremes.append(abs(value) / spread - _tolerance(value))
+    table = np.column_stack(scaled)
+    order = np.argsort(extremes)  # the least extreme first
+    running = np.full(table.shape[0], -np.inf)
+    raw = {}
+    for position in order:
+        running = np.maximum(running, table[:, position])
+        raw[position] = float((1 + np.count_nonzero(running >= extremes[position])) / (1 + table.shape[0]))
+    floor = 0.0
+    for position in order[::-1]:  # the most extreme first: adjusted p-values never decrease
+        floor = max(floor, raw[position])
+        adjusted[tested[position]] = floor
     return adjusted

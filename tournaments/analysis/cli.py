@@ -7,6 +7,8 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from tournaments.analysis import DEFAULT_DEALS, DEFAULT_LADDER, DEFAULT_PLAYER, DEFAULT_SEED
+
 Options = list[str] | None
 
 
@@ -45,11 +47,12 @@ def analyze_command(
     option_b: Annotated[Options, typer.Option("--option-b", help="An option for --against only, KEY=VALUE.")] = None,
     seats: Annotated[str | None, typer.Option(help="Table sizes, N or N,M (default: the smallest allowed).")] = None,
     bots: Annotated[str, typer.Option(help="The skill ladder, weakest first: bots with their parameters, e.g. "
-                                           "random,greedy,mcts:iterations=50.")] = "random,greedy",
+                                           "random,greedy,mcts:iterations=50.")] = ",".join(DEFAULT_LADDER),
     player: Annotated[str, typer.Option(help="The bot in every seat of the games the other figures come from.")
-                      ] = "greedy",
-    deals: Annotated[int, typer.Option(min=1, help="Deals at each table size (shared by both rulesets).")] = 50,
-    seed: Annotated[int, typer.Option(min=0, help="Seed of the deals.")] = 1,
+                      ] = DEFAULT_PLAYER,
+    deals: Annotated[int, typer.Option(min=1, help="Deals at each table size (shared by both rulesets).")
+                     ] = DEFAULT_DEALS,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the deals.")] = DEFAULT_SEED,
     workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: one per core).")] = None,
     backend: Annotated[str, typer.Option(help="local (a process pool) or ray.")] = "local",
     address: Annotated[str | None, typer.Option(help="With --backend ray: a cluster, HOST:PORT.")] = None,

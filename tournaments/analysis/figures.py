@@ -93,6 +93,8 @@ class Figure:
     na: str | None = None
     #: A paired comparison of two bots (skill depth): its own interval and verdict, as a tournament report's.
     verdict: Callable[[Sequence[float]], Any] | None = None
+    #: Why it has no value when no game measured it (its denominator is 0: no game was won, say).
+    empty: str = "no game measured it"
 
     @property
     def deals(self) -> tuple[int, ...]:
@@ -303,8 +305,8 @@ def figures(plan: AnalysisPlan, rules: Rules, size: int, rows: Sequence[GameRow]
 
 
 def _figure(key: str, group: str, label: str, unit: str, about: str, source: Aggregates, columns: Sequence[str],
-            statistic: Statistic = ratio) -> Figure:
-    return Figure(key, group, label, unit, about, source, tuple(columns), statistic)
+            statistic: Statistic = ratio, empty: str = "no game measured it") -> Figure:
+    return Figure(key, group, label, unit, about, source, tuple(columns), statistic, empty=empty)
 
 
 def _seat_figures(rules: Rules, size: int, sides: Sequence[Sequence[int]], games: Aggregates) -> list[Figure]:
@@ -413,7 +415,9 @@ def _lead_figures(rules: Rules, size: int, sides: Sequence[Sequence[int]], games
     if len(sides) < 2:
         reason = "one seat: no lead to change" if size == 1 else "one side: no lead to change"
         return [not_applicable(key, "lead", label, unit, about, reason) for key, label, unit, about, _ in specs]
-    return [_figure(key, "lead", label, unit, about, games, columns) for key, label, unit, about, columns in specs]
+    won = "no game was won by some sides over others (a tie, a move cap: nobody won)"
+    return [_figure(key, "lead", label, unit, about, games, columns, empty=won if key != "lead_changes" else
+                    "no game measured it") for key, label, unit, about, columns in specs]
 
 
 def _skill_figures(plan: AnalysisPlan, size: int, by_table: Mapping[Table, Mapping[int, list[GameRow]]]

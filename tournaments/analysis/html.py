@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tournaments.analysis.charts import Chart, analysis_charts, comparison_charts
 from tournaments.analysis.figures import GROUPS
-from tournaments.analysis.render import interval_text, ladder_text, sizes_text
+from tournaments.analysis.render import interval_text, ladder_text, p_text, sizes_text
 from tournaments.analysis.report import Analysis, Comparison
 from tournaments.statistics import CONFIDENCE, ERROR_RATE
 
@@ -104,7 +104,7 @@ def _comparison_tables(comparison: Comparison) -> list[str]:
     for size in comparison.sizes:
         out.append(f"<h2>Tables of {size.size}</h2>")
         out.append(f"<table><tr><th>figure</th><th>{escape(first)}</th><th>{escape(second)}</th><th>difference</th>"
-                   f"<th>p (Holm)</th><th>verdict</th></tr>")
+                   f"<th>p (adjusted)</th><th>verdict</th></tr>")
         for group in GROUPS:
             rows = [d for d in size.differences if d.group == group]
             if rows:
@@ -114,7 +114,7 @@ def _comparison_tables(comparison: Comparison) -> list[str]:
                     out.append(f'<tr class="na"><td>{escape(d.label)}</td><td class="n">n/a</td><td class="n">n/a'
                                f'</td><td></td><td></td><td>n/a: {escape(d.na)}</td></tr>')
                     continue
-                p = "-" if d.adjusted is None else f"{d.adjusted:.3f}"
+                p = p_text(d.adjusted)
                 out.append(f'<tr><td>{escape(d.label)}</td><td class="n">{escape(interval_text(d.first, d.unit))}'
                            f'</td><td class="n">{escape(interval_text(d.second, d.unit))}</td><td class="n">'
                            f'{escape(interval_text(d.difference, d.unit, signed=True))}</td><td class="n">{p}</td>'
@@ -134,9 +134,10 @@ def page(result: Analysis | Comparison) -> str:
                  f"played under both rulesets, {tiles}. Metrics games: {first.player} in every seat; ladder: "
                  f"{ladder_text(first)}.",
                  f"Difference = {first.label} less {second.label}, with its paired {100 * CONFIDENCE:.0f}% interval "
-                 f"over the deals. p: a paired permutation test ({result.permutations} permutations), Holm-adjusted "
-                 f"over the {result.tests} figures compared: when the rulesets do not differ, the chance that any "
-                 f"figure is called higher or lower is at most {100 * ERROR_RATE:.0f}%. Red: significant."]
+                 f"over the deals. p: a paired permutation test ({result.permutations} swaps of the sides), "
+                 f"adjusted over the {result.tests} figures compared (max-T): when the rulesets do not differ, the "
+                 f"chance that any figure is called higher or lower is at most {100 * ERROR_RATE:.0f}%. "
+                 f"Red: significant."]
         charts = comparison_charts(result)
         tables = _comparison_tables(result)
     else:

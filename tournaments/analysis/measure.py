@@ -4,8 +4,10 @@ A tournament worker playing an analysis game (``Plan.measure``) attaches a :clas
 and stores its :meth:`~GameMeasure.summary` with the game: for each hand, how it ended, who
 opened it, each seat's score in it and the decisions of each kind; for the game, how many
 legal actions each decision offered, and how the lead went. The lead is read after every
-decision from the standings as the ruleset counts them (:func:`standing`), pooled by side
-(partners together), so a summary of the lead needs nothing the worker throws away.
+decision from the standings as the ruleset would count them if the hand ended now (the bots'
+own measure, :func:`players.evaluation.measure`: points made less the tiles held in Parker,
+pieces left on Klauber's board), pooled by side (partners together), so a summary of the lead
+needs nothing the worker throws away.
 
 Everything here is a plain function of what the referee reports, so each figure can be
 checked on a game made by hand.
@@ -18,33 +20,22 @@ from typing import Any
 
 from contack_core.engine.events import ChipsMoved, Discarded, Drew, Event, HandResult, Moved, Passed, Played
 from contack_core.engine.rules import Rules
+from players.evaluation import measure
 
 #: The kind of decision each event stands for, as the summary counts them.
 KINDS: dict[type, str] = {Played: "plays", Drew: "draws", Passed: "passes", Discarded: "discards", Moved: "moves"}
 
 
-def standing(state: Any) -> list[float]:
-    """Each seat's count in the counter the match is decided on, as it stands: the totals of the
-    hands played and what this hand has added so far."""
-    counter = state.rules.match.counter
-    return [float(total + gain) for total, gain in zip(state.totals[counter], state.hand_gains[counter])]
-
-
-def sides_of(rules: Rules, seat_count: int) -> list[list[int]]:
-    """The sides of the game: the match's teams (partners), or each seat alone."""
-    return rules.match.teams(seat_count)
-
-
 class GameMeasure:
     """The referee's observer that measures one game (see the module's docstring).
 
-    ``standing_of`` reads each seat's standing from a state (default :func:`standing`); a test
+    ``standing_of`` reads each seat's standing from a state (default: the bots' measure); a test
     may give its own, with states made by hand.
     """
 
     def __init__(self, rules: Rules, seat_count: int,
-                 standing_of: Callable[[Any], Sequence[float]] = standing) -> None:
-        self.sides = sides_of(rules, seat_count)
+                 standing_of: Callable[[Any], Sequence[float]] = measure) -> None:
+        self.sides = rules.match.teams(seat_count)  # the match's sides: partners, or each seat alone
         self.lowest_wins = getattr(rules.match, "highest", True) is False
         self.standing_of = standing_of
         self.hands: list[dict[str, Any]] = []

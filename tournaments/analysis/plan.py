@@ -33,10 +33,7 @@ from contack_core.language.documents import shipped_example
 from tournaments.config import Entrant, TournamentConfig
 from tournaments.schedule import Table
 
-#: The bots of the metrics table and of the ladder when none are given.
-DEFAULT_PLAYER = "greedy"
-DEFAULT_LADDER = ("random", "greedy")
-#: Most table sizes and deals an analysis takes (a schedule past this is not an analysis of minutes).
+#: The most deals an analysis takes (a schedule past this is not an analysis of minutes).
 MAX_DEALS = 100_000
 
 
@@ -88,9 +85,12 @@ def check_bot(spec: str, rules: Rules, available: Mapping[str, Any]) -> str | No
     """Why the bot ``spec`` names cannot play ``rules`` (None: it can); a spec that names no bot, or
     gives it parameters it does not take, is a PlanError."""
     try:
-        make_player(spec, 0, available, None).close()
+        player = make_player(spec, 0, available, None)
     except PlayerSpecError as error:
         raise PlanError(str(error)) from None
+    player.close()
+    if not player.timed:
+        raise PlanError(f"{spec} waits for a person at the keyboard; an analysis needs bots")
     try:
         make_player(spec, 0, available, rules).close()
     except PlayerSpecError as error:

@@ -10,28 +10,40 @@ from tournaments.analysis.report import Analysis, Comparison, SizeAnalysis
 from tournaments.statistics import CONFIDENCE, ERROR_RATE, Interval
 
 
-def number(value: float | None, unit: str) -> str:
-    """A value as shown: a share as a percentage with one decimal, else as many decimals as its size needs."""
+def digits(value: float, unit: str) -> int:
+    """Decimals to show: one for a percentage, else as many as the value's size needs."""
+    if unit == SHARE:
+        return 1
+    size = abs(value)
+    return 0 if size >= 100 else 1 if size >= 10 else 2
+
+
+def number(value: float | None, unit: str, places: int | None = None) -> str:
+    """A value as shown (a share as a percentage), with ``places`` decimals (default: its own)."""
     if value is None:
         return "-"
-    if unit == SHARE:
-        return f"{100 * value:.1f}"
-    size = abs(value)
-    return f"{value:.0f}" if size >= 100 else f"{value:.1f}" if size >= 10 else f"{value:.2f}"
+    places = digits(value, unit) if places is None else places
+    return f"{100 * value if unit == SHARE else value:.{places}f}"
 
 
 def interval_text(interval: Interval, unit: str, signed: bool = False) -> str:
-    """``48.0% [41.0, 55.0]``, ``+4.1 [2.0, 6.3]``, or the value alone when there is no interval."""
+    """``48.0% [41.0, 55.0]``, ``+4.1 [2.0, 6.3]``, or the value alone when there is no interval; the
+    bounds have as many decimals as the value."""
     if interval.value is None:
         return "-"
-    value = number(interval.value, unit)
+    places = digits(interval.value, unit)
+    value = number(interval.value, unit, places)
     if signed and interval.value > 0:
         value = "+" + value
     if unit == SHARE:
         value += " pp" if signed else "%"
     if interval.low is None or interval.high is None:
         return value
-    return f"{value} [{number(interval.low, unit)}, {number(interval.high, unit)}]"
+    return f"{value} [{number(interval.low, unit, places)}, {number(interval.high, unit, places)}]"
+
+
+def p_text(p: float | None) -> str:
+    return "-" if p is None else "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def ladder_text(analysis: Analysis) -> str:
@@ -91,9 +103,10 @@ def print_comparison(comparison: Comparison, console: Console) -> None:
                   f"{sizes_text([s.size for s in comparison.sizes])}, {first.deals} deals (seed {first.seed}), "
                   f"{tiles}; metrics games: {first.player} in every seat; ladder: {ladder_text(first)}")
     console.print(f"difference = {first.label} less {second.label}, with its paired {100 * CONFIDENCE:.0f}% "
-                  f"interval over the deals; p: a paired permutation test ({comparison.permutations} permutations), "
-                  f"Holm-adjusted over the {comparison.tests} figures compared, so that when the rulesets do not "
-                  f"differ the chance of any figure called higher or lower is at most {100 * ERROR_RATE:.0f}%")
+                  f"interval over the deals; p: a paired permutation test ({comparison.permutations} swaps of the "
+                  f"sides), adjusted over the {comparison.tests} figures compared (max-T), so that when the "
+                  f"rulesets do not differ the chance of any figure called higher or lower is at most "
+                  f"{100 * ERROR_RATE:.0f}%")
     _missing(first, console)
     _missing(second, console)
     for size in comparison.sizes:
@@ -113,8 +126,7 @@ def print_comparison(comparison: Comparison, console: Console) -> None:
                 if d.na is not None:
                     table.add_row(f"  {d.label}", "n/a", "n/a", "", "", f"n/a: {d.na}")
                     continue
-                p = "-" if d.adjusted is None else f"{d.adjusted:.3f}"
                 verdict = f"[bold]{d.verdict}[/bold]" if d.significant else d.verdict
                 table.add_row(f"  {d.label}", interval_text(d.first, d.unit), interval_text(d.second, d.unit),
-                              interval_text(d.difference, d.unit, signed=True), p, verdict)
+                              interval_text(d.difference, d.unit, signed=True), p_text(d.adjusted), verdict)
         console.print(table)

@@ -2,16 +2,15 @@
 comparison of two rulesets on the same deals, figure by figure, with paired intervals and verdicts.
 
 A comparison's verdicts come from paired permutation tests (:func:`tournaments.statistics.paired_difference`),
-adjusted together by Holm's method over every figure compared: when the two rulesets do not
-differ, the chance that *any* figure is called significantly different is at most 5%
-(checked by simulation in ``tests/test_analysis_error_rates.py``).
+adjusted together over every figure compared by the max-T method (:func:`tournaments.statistics.max_t`):
+when the two rulesets do not differ, the chance that *any* figure is called higher or lower is
+at most 5% (checked by simulation in ``tests/test_analysis_error_rates.py``).
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -20,12 +19,12 @@ import numpy as np
 from contack_core.engine.rules import Rules
 from tournaments.analysis.figures import Figure, figures
 from tournaments.analysis.plan import AnalysisPlan
-from tournaments.statistics import ERROR_RATE, Interval, holm, paired_difference, resample_counts, swaps
+from tournaments.statistics import ERROR_RATE, Interval, max_t, paired_difference, resample_counts, swaps
 from tournaments.store import GameRow
 
 #: Bootstrap resamples and permutations behind every interval and p-value, unless told otherwise.
 RESAMPLES = 1000
-PERMUTATIONS = 2000
+PERMUTATIONS = 4000
 
 
 @attrs.frozen
@@ -123,8 +122,9 @@ def analyse(plan: AnalysisPlan, rules: Rules, ruleset: str, rows: Sequence[GameR
         values = []
         for figure in found:
             interval, verdict = figure.summarise(counts)
+            na = figure.na if figure.na is not None or interval.value is not None else figure.empty
             values.append(FigureValue(figure.key, figure.group, figure.label, figure.unit, figure.about, interval,
-                                      len(figure.deals), figure.na, verdict))
+                                      len(figure.deals), na, verdict))
         deals = max((len(f.deals) for f in found if f.group == "seat advantage"), default=0)
         sizes.append(SizeAnalysis(size, sum(1 for row in rows if row.table_size == size), deals, tuple(values)))
     statuses = dict(sorted(Counter(row.status for row in rows).items()))
@@ -138,7 +138,8 @@ def analyse(plan: AnalysisPlan, rules: Rules, ruleset: str, rows: Sequence[GameR
 @attrs.frozen
 class FigureDifference:
     """A figure under both rulesets on the same deals: each side's value, the difference (first less
-    second) with its paired 95% interval, its p-value (Holm-adjusted over every figure compared) and the verdict."""
+    second) with its paired 95% interval, its p-value (alone, and adjusted over every figure compared) and the
+    verdict."""
 
     key: str
     group: str
@@ -174,7 +175,7 @@ class FigureDifference:
         return {"key": self.key, "group": self.group, "label": self.label, "unit": self.unit, "about": self.about,
                 "first": self.first.to_json(), "second": self.second.to_json(),
                 "difference": self.difference.to_json(), "deals": self.deals, "p_value": self.p_value,
-                "p_value_holm": self.adjusted, "significant": self.significant, "verdict": self.verdict,
+                "p_value_adjusted": self.adjusted, "significant": self.significant, "verdict": self.verdict,
                 "na": self.na}
 
 
@@ -227,42 +228,59 @@ def paired_figures(first: Sequence[Figure], second: Sequence[Figure]
     return pairs
 
 
-def compare_figures(pairs: Sequence[tuple[Figure, Figure | None, list[int], str | None]], resamples: int,
-                    permutations: int, rng: np.random.Generator) -> list[FigureDifference]:
-    """Each pair of figures compared over the deals both sides measured (p-values not yet adjusted)."""
-    out = []
+def compare_figures(size: int, pairs: Sequence[tuple[Figure, Figure | None, list[int], str | None]],
+                    counts: Callable[[int], np.ndarray], flips: Callable[[int, Sequence[int]], np.ndarray]
+                    ) -> list[tuple[FigureDifference, np.ndarray | None]]:
+    """Each pair of figures of one table size compared over the deals both sides measured, with its
+    differences under the swaps (p-values not yet adjusted)."""
+    out: list[tuple[FigureDifference, np.ndarray | None]] = []
     blank = Interval(None, None, None)
-    drawn: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     for mine, other, deals, reason in pairs:
         if reason is not None or other is None or mine.statistic is None:
-            out.append(FigureDifference(mine.key, mine.group, mine.label, mine.unit, mine.about, blank, blank, blank,
-                                        0, na=reason or "no statistic"))
+            out.append((FigureDifference(mine.key, mine.group, mine.label, mine.unit, mine.about, blank, blank, blank,
+                                         0, na=reason or "no statistic"), None))
             continue
         a, b = mine.per_deal(deals), other.per_deal(deals)
-        if len(deals) not in drawn:  # figures over as many deals share their resamples and swaps
-            drawn[len(deals)] = (resample_counts(len(deals), resamples, rng), swaps(len(deals), permutations, rng))
-        paired = paired_difference(mine.statistic, a, b, *drawn[len(deals)])
-        out.append(FigureDifference(mine.key, mine.group, mine.label, mine.unit, mine.about, paired.first,
-                                    paired.second, paired.difference, paired.deals, paired.p_value,
-                                    identical=bool(np.array_equal(a, b))))
+        paired = paired_difference(mine.statistic, a, b, counts(len(deals)), flips(size, deals))
+        if paired.first.value is None or paired.second.value is None:
+            why = mine.empty if paired.first.value is None else other.empty
+            out.append((FigureDifference(mine.key, mine.group, mine.label, mine.unit, mine.about, paired.first,
+                                         paired.second, blank, paired.deals, na=why), None))
+            continue
+        out.append((FigureDifference(mine.key, mine.group, mine.label, mine.unit, mine.about, paired.first,
+                                     paired.second, paired.difference, paired.deals, paired.p_value,
+                                     identical=bool(np.array_equal(a, b))), paired.null))
     return out
 
 
 def compare_analyses(first: Analysis, second: Analysis, same_tiles: bool, resamples: int = RESAMPLES,
                      permutations: int = PERMUTATIONS) -> Comparison:
-    """Every figure of every table size both analysed, compared deal by deal, verdicts adjusted together."""
+    """Every figure of every table size both analysed, compared deal by deal, verdicts adjusted together.
+
+    Every figure is tested on the same random swaps of the two sides, deal by deal (a deal is a
+    table size and a deal index), so that the max-T adjustment sees how the figures move together.
+    """
     rng = np.random.default_rng(first.seed)
     sizes = [size for size in first.raw if size in second.raw]
     pairs = {size: paired_figures(first.raw[size], second.raw[size]) for size in sizes}
-    tests = sum(1 for size in sizes for _, _, deals, reason in pairs[size] if reason is None and len(deals) > 1)
-    # Enough permutations that Holm's smallest threshold (ERROR_RATE / tests) is twenty times the finest p-value.
-    permutations = max(permutations, math.ceil(20 * tests / ERROR_RATE))
-    per_size = {size: compare_figures(pairs[size], resamples, permutations, rng) for size in sizes}
-    flat = [d for size in sizes for d in per_size[size]]
-    adjusted = holm([d.p_value for d in flat])
-    it = iter(adjusted)
-    result = []
-    for size in sizes:
-        result.append(SizeComparison(size, tuple(attrs.evolve(d, adjusted=next(it)) for d in per_size[size])))
+    units = sorted({(size, deal) for size in sizes for _, _, deals, _ in pairs[size] for deal in deals})
+    where = {unit: index for index, unit in enumerate(units)}
+    swapped = swaps(len(units), permutations, rng)
+    drawn: dict[int, np.ndarray] = {}
+
+    def counts(deals: int) -> np.ndarray:
+        if deals not in drawn:  # figures over as many deals share their resamples
+            drawn[deals] = resample_counts(deals, resamples, rng)
+        return drawn[deals]
+
+    def flips(size: int, deals: Sequence[int]) -> np.ndarray:
+        return swapped[:, [where[(size, deal)] for deal in deals]]
+
+    compared = {size: compare_figures(size, pairs[size], counts, flips) for size in sizes}
+    flat = [entry for size in sizes for entry in compared[size]]
+    adjusted = iter(max_t([d.difference.value if d.p_value is not None else None for d, _ in flat],
+                          [null for _, null in flat]))
+    result = [SizeComparison(size, tuple(attrs.evolve(d, adjusted=next(adjusted)) for d, _ in compared[size]))
+              for size in sizes]
     return Comparison(first, second, same_tiles, permutations, tuple(result))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,8 @@ from rich.console import Console
 
 from contack_core.language.problems import RulesetError
 from contack_core.primitives.loading import load_rules
-from tournaments.analysis.plan import DEFAULT_LADDER, DEFAULT_PLAYER, PlanError, build_plan, resolve_ruleset
+from tournaments.analysis import DEFAULT_DEALS, DEFAULT_LADDER, DEFAULT_PLAYER, DEFAULT_SEED
+from tournaments.analysis.plan import AnalysisPlan, PlanError, build_plan, resolve_ruleset
 from tournaments.analysis.report import PERMUTATIONS, RESAMPLES, Analysis, Comparison, analyse, compare_analyses
 from tournaments.play import ERROR
 from tournaments.schedule import games_per_deal
@@ -50,8 +51,8 @@ class Request:
     seats: tuple[int, ...] | None = None  # None: the smallest table both rulesets allow
     bots: tuple[str, ...] = DEFAULT_LADDER
     player: str = DEFAULT_PLAYER
-    deals: int = 50
-    seed: int = 1
+    deals: int = DEFAULT_DEALS
+    seed: int = DEFAULT_SEED
     workers: int | None = None
     backend: str = "local"
     address: str | None = None
@@ -78,30 +79,30 @@ def _load(ruleset: str, options: Mapping[str, str]) -> Any:
 def analyze(request: Request, resume: str | None = None, console: Console | None = None) -> Analysis | Comparison:
     """Play what the request needs (what ``--output`` already holds is kept) and work out its figures.
 
-    ``resume``: the command that goes on with a stopped run (said when a signal stops it).
+    Both rulesets' plans are checked before a game is played. ``resume``: the command that goes
+    on with a stopped run (said when a signal stops it).
     """
-    first = _load(request.ruleset, request.options)
-    second = _load(request.against, request.against_options) if request.against is not None else None
-    seats = request.seats
-    if seats is None:
-        lowest = max(first.players[0], second.players[0] if second is not None else 0)
-        seats = (lowest,)
-    temporary = None
-    output = request.output
-    if output is None:
-        output = Path(temporary := tempfile.mkdtemp(prefix="contack-analysis-"))
+    sides = [(request.ruleset, request.options)]
+    if request.against is not None:
+        sides.append((request.against, request.against_options))
+    loaded = [_load(ruleset, options) for ruleset, options in sides]
+    seats = request.seats or (max(rules.players[0] for rules in loaded),)
+    temporary = None if request.output is not None else tempfile.mkdtemp(prefix="contack-analysis-")
+    output = request.output or Path(str(temporary))
     try:
-        sides = [(request.ruleset, request.options, first)]
-        if second is not None and request.against is not None:
-            sides.append((request.against, request.against_options, second))
-        analyses = []
-        for ruleset, options, rules in sides:
-            folder = output / folder_name(ruleset, options)
-            analyses.append(_play_and_analyse(request, ruleset, options, rules, seats, folder, resume, temporary,
-                                              console))
-        if second is None:
+        plans = []
+        for (ruleset, options), rules in zip(sides, loaded):
+            try:
+                plans.append(build_plan(rules, resolve_ruleset(ruleset), options, seats, request.bots,
+                                        request.player, request.deals, request.seed,
+                                        output / folder_name(ruleset, options)))
+            except PlanError as error:
+                raise AnalysisError(str(error) if len(sides) == 1 else f"{ruleset}: {error}") from None
+        analyses = [_play_and_analyse(request, plan, rules, ruleset, resume, temporary is not None, console)
+                    for plan, rules, (ruleset, _) in zip(plans, loaded, sides)]
+        if len(analyses) == 1:
             return analyses[0]
-        return compare_analyses(analyses[0], analyses[1], _same_tiles(first, second), request.resamples,
+        return compare_analyses(analyses[0], analyses[1], _same_tiles(*loaded), request.resamples,
                                 request.permutations)
     finally:
         if temporary is not None:
@@ -113,30 +114,26 @@ def _same_tiles(first: Any, second: Any) -> bool:
     return a is not None and b is not None and list(a.names) == list(b.names)
 
 
-def _play_and_analyse(request: Request, ruleset: str, options: Mapping[str, str], rules: Any, seats: Sequence[int],
-                      folder: Path, resume: str | None, temporary: str | None, console: Console | None) -> Analysis:
+def _play_and_analyse(request: Request, plan: AnalysisPlan, rules: Any, ruleset: str, resume: str | None,
+                      temporary: bool, console: Console | None) -> Analysis:
     from tournaments.runner import RunError, run_tournament
     from tournaments.store import StoreError
 
-    try:
-        plan = build_plan(rules, resolve_ruleset(ruleset), options, seats, request.bots, request.player,
-                          request.deals, request.seed, folder)
-    except PlanError as error:
-        raise AnalysisError(str(error)) from None
+    folder = plan.config.output
     try:
         summary = run_tournament(plan.config, folder, request.workers, request.backend, request.address,
                                  request.quiet, console=console, leaderboard=False, meta={"resume": resume or ""})
     except (RunError, StoreError) as error:
         raise AnalysisError(str(error)) from None
     if summary.stopped:
-        keep = (f"; resume with: {resume}" if temporary is None and resume else
-                "; nothing is kept without --output DIR, which lets the same command resume")
+        keep = ("; nothing is kept without --output DIR, which lets the same command resume" if temporary else
+                f"; resume with: {resume}" if resume else "")
         raise AnalysisStopped(f"{summary.stopped}: {summary.done} of {summary.total} games of {ruleset} done{keep}",
                               128 + (summary.stop_signal or 2))
     with Store.open_existing(folder) as store:
         rows = list(store.games())
     if rows and all(row.status == ERROR for row in rows):
-        reasons = {str(fault.get("reason", "")) for row in rows[:20] for fault in row.faults}
-        raise AnalysisError(f"every game of {ruleset} ended in an error, e.g. {sorted(reasons)[0][:300]}")
-    scheduled = games_per_deal(len(plan.config.entrants), plan.config.seats, plan.config.tables) * request.deals
+        reasons = sorted({str(fault.get("reason", "")) for row in rows[:20] for fault in row.faults})
+        raise AnalysisError(f"every game of {ruleset} ended in an error, e.g. {reasons[0][:300] if reasons else '?'}")
+    scheduled = games_per_deal(len(plan.config.entrants), plan.config.seats, plan.config.tables) * plan.config.deals
     return analyse(plan, rules, ruleset, rows, request.resamples, scheduled)
