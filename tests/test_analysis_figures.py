@@ -96,6 +96,18 @@ def test_completion() -> None:
     assert value(nobody["no_winner"]) == 0.5
 
 
+def test_games_a_turn_limit_ended() -> None:
+    """Klauber's move cap is a turn limit: of two games, one reached it (nobody won), one ended by the rules."""
+    klauber = load_rules("klauber-1937", {})
+    plan = build_plan(klauber, "klauber-1937", {}, (2,), ("random", "greedy"), "greedy", 2, 1, Path("unused"))
+    rows = [game(0, (0, 1), (6, 6), winners=(), hands=[hand("move_cap", 0, [6, 6], plays=1000)]),
+            game(1, (0, 1), (3, 0), hands=[hand("one_side_left", 0, [3, 0], plays=412)])]
+    found = values(plan, rows, klauber)
+    assert found["games_limited"].label == "games ended by a turn limit (move_cap)"
+    assert value(found["games_limited"]) == 0.5 and value(found["no_winner"]) == 0.5
+    assert value(found["hand_end.move_cap"]) == 0.5 and value(found["hand_end.one_side_left"]) == 0.5
+
+
 def test_duration_and_branching() -> None:
     found = values(PLAN, METRICS_GAMES)
     assert value(found["hands"]) == 1.5
@@ -204,3 +216,10 @@ def test_a_deal_not_finished_is_left_out() -> None:
     found = values(PLAN, [METRICS_GAMES[0], broken])
     assert found["seat.1.win_rate"].deals == (0,)
     assert value(found["seat.1.mean_score"]) == 100
+
+
+def test_a_share_of_few_deals_keeps_its_interval_between_0_and_1() -> None:
+    from tournaments.paired import compare
+
+    share = compare("a", "b", [1.0, 0.5], 0).share  # a t interval of two deals would reach far past both ends
+    assert share.value == 0.75 and share.low == 0.0 and share.high == 1.0

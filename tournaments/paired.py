@@ -100,6 +100,8 @@ def compare(a_name: str, b_name: str, outcomes: Sequence[float], partial: int) -
     share = mean_interval(outcomes)
     if share.value is not None and len(outcomes) >= 2 and float(np.std(outcomes)) == 0.0:
         share = attrs.evolve(wilson_interval(share.value * len(outcomes), len(outcomes)), value=share.value)
+    elif share.low is not None and share.high is not None:  # a share: a t interval of few deals may overshoot
+        share = attrs.evolve(share, low=max(0.0, share.low), high=min(1.0, share.high))
     if share.low is not None and share.low > 0.5:
         verdict = f"{a_name} ahead (95%)"
     elif share.high is not None and share.high < 0.5:

@@ -286,7 +286,7 @@ def luck_sums(size: int, by_table: Mapping[Table, Mapping[int, list[GameRow]]]) 
 def figures(plan: AnalysisPlan, rules: Rules, size: int, rows: Sequence[GameRow]) -> list[Figure]:
     """Every figure of one table size, in the order of GROUPS."""
     by_table = games_by_table(plan, size, rows)
-    metrics_table = plan.config.tables[size][0] if plan.config.tables else None
+    metrics_table = plan.config.tables[size][0] if plan.config.tables else None  # the plan lists it first
     sides = rules.match.teams(size)
     limits = frozenset(ending.key for ending in rules.hand_end if ending.name == "turn-limit")
     per_deal: dict[int, dict[str, float]] = {}
@@ -295,7 +295,7 @@ def figures(plan: AnalysisPlan, rules: Rules, size: int, rows: Sequence[GameRow]
             per_deal[deal] = metrics_game_sums(games[0], sides, limits)
     games = aggregate(per_deal)
     out: list[Figure] = []
-    out += _seat_figures(rules, size, sides, games)
+    out += _seat_figures(rules, size, games)
     out += _completion_figures(rules, games, limits)
     out += _duration_figures(rules, games)
     out += _lead_figures(rules, size, sides, games)
@@ -309,7 +309,7 @@ def _figure(key: str, group: str, label: str, unit: str, about: str, source: Agg
     return Figure(key, group, label, unit, about, source, tuple(columns), statistic, empty=empty)
 
 
-def _seat_figures(rules: Rules, size: int, sides: Sequence[Sequence[int]], games: Aggregates) -> list[Figure]:
+def _seat_figures(rules: Rules, size: int, games: Aggregates) -> list[Figure]:
     counter = rules.match.counter
     one_seat = "one seat: no other seat to have an edge over"
     out = []

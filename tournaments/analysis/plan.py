@@ -76,11 +76,6 @@ def resolve_ruleset(reference: str) -> str:
     return reference
 
 
-def default_seats(rules: Rules) -> tuple[int, ...]:
-    """The smallest table the ruleset allows (one seat for a solitaire)."""
-    return (rules.players[0],)
-
-
 def check_bot(spec: str, rules: Rules, available: Mapping[str, Any]) -> str | None:
     """Why the bot ``spec`` names cannot play ``rules`` (None: it can); a spec that names no bot, or
     gives it parameters it does not take, is a PlanError."""
