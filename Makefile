@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench strength scaling suggestions clean browser
+.PHONY: demo test bench strength scaling suggestions clean browser analysis-bench
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,10 @@ strength: $(STAMP)
 
 scaling: $(STAMP)
 	$(BIN)/python -m tournaments.scaling
+
+# contack analyze with its defaults on every shipped ruleset and example: seconds, CPU and games of each.
+analysis-bench: $(STAMP)
+	$(BIN)/python -m tournaments.analysis.bench --examples
 
 # How often contack audit's first suggestion is what was meant: one typo in each of 1,000 played records.
 suggestions: $(STAMP)

@@ -16,6 +16,7 @@ import typer
 
 from contack_core.engine import __version__
 from contack_core.language.problems import RulesetError
+from tournaments.analysis.cli import analyze_command
 from tournaments.cli import app as tournament_app
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ app.add_typer(rulesets_app, name="rulesets")
 app.add_typer(players_app, name="players")
 app.add_typer(record_app, name="record")
 app.add_typer(tournament_app, name="tournament")
+app.command("analyze")(analyze_command)
 
 OptionList = Annotated[list[str] | None, typer.Option("--option", "-o", help="A ruleset option, KEY=VALUE.")]
 

@@ -231,6 +231,6 @@ def test_faults_name_example_games() -> None:
 
 @pytest.mark.parametrize(("freedom", "expected"), [(5, 2.5706), (10, 2.2281), (30, 2.0423), (200, 1.9719)])
 def test_the_t_quantile_is_accurate_enough_for_an_interval(freedom: int, expected: float) -> None:
-    from tournaments.paired import t_quantile
+    from tournaments.statistics import t_quantile
 
     assert t_quantile(0.975, freedom) == pytest.approx(expected, abs=2e-3)

@@ -120,3 +120,16 @@ def test_batches_cover_every_game_once_in_order_and_shrink_towards_the_end(games
     assert all(size <= MAX_BATCH for size in sizes)
     assert all(size >= MIN_BATCH for size in sizes[:-1])
     assert sizes == sorted(sizes, reverse=True)
+
+
+def test_named_tables_rotate_or_play_as_they_sit() -> None:
+    """An analysis names its tables: one played once as it sits, one under every rotation (the odd deal
+    from the reversed order), every table of a size on the deal that size shares."""
+    from tournaments.schedule import Table, games_per_deal
+
+    tables = {3: (Table((0, 1, 2), rotate=False), Table((0, 3, 4)))}
+    games = schedule(5, [3], 2, seed=7, tables=tables)
+    assert games_per_deal(5, [3], tables) == 4 and len(games) == 8
+    assert [g.seating for g in games] == [(0, 1, 2), (0, 3, 4), (3, 4, 0), (4, 0, 3),
+                                          (0, 1, 2), (4, 3, 0), (3, 0, 4), (0, 4, 3)]
+    assert len({g.deal_seed for g in games[:4]}) == 1 and games[0].deal_seed != games[4].deal_seed

@@ -22,7 +22,7 @@ import jsonschema
 from contack_core.engine.bots import EXEC, MAX_TIME_PER_MOVE, Budget, PlayerSpecError
 from contack_core.language.documents import parse_yaml
 from contack_core.language.problems import KeyPath, Mark, Problem, RulesetError, format_path
-from tournaments.schedule import games_per_deal
+from tournaments.schedule import Table, games_per_deal
 
 #: The most games a config's schedule may hold: a run keeps the keys of its finished games
 #: in memory and a schedule of millions would take hours at best. A run can grow later.
@@ -134,10 +134,19 @@ class TournamentConfig:
     source: str  # where the config came from, for messages
     #: The config's folder: where external (exec:) bots run, so their relative paths start there.
     workdir: str | None = None
+    #: The tables of each size, when the tournament names them (an analysis does); None: every
+    #: combination of the entrants meets (a config file's round robin).
+    tables: Mapping[int, tuple[Table, ...]] | None = None
+    #: Measure every game as it is played (an analysis: :mod:`tournaments.analysis.measure`).
+    measure: bool = False
 
     def fingerprint_document(self, ruleset_digest: str) -> dict[str, Any]:
         """Everything that decides the games' results; the output place and the source are not."""
-        return {
+        named: dict[str, Any] = {} if self.tables is None else {
+            "tables": {str(size): [table.to_json() for table in tables] for size, tables in self.tables.items()}}
+        if self.measure:
+            named["measure"] = True
+        return {**named,
             "name": self.name,
             "ruleset": self.ruleset,
             "ruleset_digest": ruleset_digest,

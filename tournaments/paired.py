@@ -21,59 +21,13 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 from itertools import combinations
-from statistics import NormalDist
 from typing import Any
 
 import attrs
 import numpy as np
 
 from tournaments.play import ERROR
-
-#: The confidence of every interval and verdict.
-CONFIDENCE = 0.95
-
-
-@attrs.frozen
-class Interval:
-    value: float | None
-    low: float | None
-    high: float | None
-
-    def to_json(self) -> dict[str, float | None]:
-        return {"value": self.value, "low": self.low, "high": self.high}
-
-
-def t_quantile(p: float, freedom: int) -> float:
-    """Student's t quantile: the Cornish-Fisher expansion around the normal's (Abramowitz and Stegun
-    26.7.5), within 0.05% of the exact value from 5 degrees of freedom up."""
-    z = NormalDist().inv_cdf(p)
-    v = float(freedom)
-    return (z + (z ** 3 + z) / (4 * v) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * v ** 2)
-            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * v ** 3)
-            + (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / (92160 * v ** 4))
-
-
-def mean_interval(values: Sequence[float]) -> Interval:
-    """The mean with its 95% t interval (no interval from fewer than two values)."""
-    n = len(values)
-    if n == 0:
-        return Interval(None, None, None)
-    mean = float(np.mean(values))
-    if n < 2:
-        return Interval(mean, None, None)
-    half = t_quantile(0.5 + CONFIDENCE / 2, n - 1) * float(np.std(values, ddof=1)) / math.sqrt(n)
-    return Interval(mean, mean - half, mean + half)
-
-
-def wilson_interval(successes: float, trials: int) -> Interval:
-    """A proportion with its 95% Wilson score interval (sound near 0 and 1, unlike the normal one)."""
-    if trials == 0:
-        return Interval(None, None, None)
-    z = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)
-    p = successes / trials
-    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+from tournaments.statistics import Interval, mean_interval, percentiles, resample_counts, wilson_interval
 
 
 def ahead(first: float, second: float) -> float:
@@ -146,6 +100,8 @@ def compare(a_name: str, b_name: str, outcomes: Sequence[float], partial: int) -
     share = mean_interval(outcomes)
     if share.value is not None and len(outcomes) >= 2 and float(np.std(outcomes)) == 0.0:
         share = attrs.evolve(wilson_interval(share.value * len(outcomes), len(outcomes)), value=share.value)
+    elif share.low is not None and share.high is not None:  # a share: a t interval of few deals may overshoot
+        share = attrs.evolve(share, low=max(0.0, share.low), high=min(1.0, share.high))
     if share.low is not None and share.low > 0.5:
         verdict = f"{a_name} ahead (95%)"
     elif share.high is not None and share.high < 0.5:
@@ -244,15 +200,11 @@ def duplicate_gains(rows: Sequence[Any], entrants: int, table_size: int, bootstr
             continue
         weights = np.ones((1, len(seeds)))
         if bootstrap:
-            weights = np.vstack([weights, np.stack([np.bincount(rng.integers(0, len(seeds), len(seeds)),
-                                                                minlength=len(seeds)) for _ in range(bootstrap)])])
+            weights = np.vstack([weights, resample_counts(len(seeds), bootstrap, rng)])
         ratios = _variance_ratio(weights, sums, counts, squares)
-        value = float(ratios[0])
-        low, high = (np.percentile(ratios[1:][np.isfinite(ratios[1:])], [2.5, 97.5]) if bootstrap and
-                     np.isfinite(ratios[1:]).any() else (None, None))
+        low, high = percentiles(ratios[1:])
         gains.append(DuplicateGain(table_size, measure, int(counts.sum()), len(seeds),
-                                   Interval(value, None if low is None else float(low),
-                                            None if high is None else float(high))))
+                                   Interval(float(ratios[0]), low, high)))
     return gains
 
 

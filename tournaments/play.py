@@ -22,6 +22,7 @@ from contack_core.engine.bots import Budget, Player, installed_players, make_pla
 from contack_core.engine.referee import play_game
 from contack_core.primitives.loading import load_rules
 from contack_core.records.format import RecordWriter, header_for
+from tournaments.analysis.measure import GameMeasure
 from tournaments.schedule import GameSpec, bot_seed
 
 #: Where the records are, in a tournament's folder (the store's layout; rows name their record by it).
@@ -47,6 +48,8 @@ class Plan:
     budget: Budget = Budget()  # each move's limits, enforced by the game's referee
     fault_policy: str = "pass"  # what a bot's fault costs: the move ("pass") or the game ("forfeit")
     workdir: str | None = None  # where external (exec:) bots run: the config's folder
+    #: Measure each game as it is played (an analysis: :mod:`tournaments.analysis.measure`).
+    measure: bool = False
 
 
 @attrs.frozen
@@ -63,6 +66,7 @@ class GameResult:
     record: str | None  # the record's text, or None once written to the records folder
     winners: tuple[int, ...] | None = None  # the seats the rules declare winners (a solitaire: won or not)
     placed: int | None = None  # tiles on the table at the end (a solitaire's progress)
+    measures: Mapping[str, Any] | None = None  # what the game measured, when the plan asks (an analysis)
 
 
 def competition_ranks(scores: Sequence[int]) -> tuple[int, ...]:
@@ -127,10 +131,12 @@ def play_one(plan: Plan, game: GameSpec, watch: Callable[[int | None, str | None
             players.append(player if watch is None else WatchedPlayer(player, seat, watch))
         if watch is not None:
             watch(None, None)
-        writer = RecordWriter(stream, header)
+        observers: list[Any] = [RecordWriter(stream, header)]
+        if plan.measure:
+            observers.append(GameMeasure(rules, seats))
         # The referee inside play_game absorbs bot faults (a raise, an illegal action, an
         # overrun) as the fault policy says and records them; what escapes is the engine's.
-        state = play_game(rules, players, game.deal_seed, [writer], budget=plan.budget,
+        state = play_game(rules, players, game.deal_seed, observers, budget=plan.budget,
                           fault_policy=plan.fault_policy, absorb_interrupts=True)
     except BaseException as error:  # an engine or set-up failure: record it, keep the tournament going
         return _error(game, f"{type(error).__name__}: {error}", start, stream if memory else None)
@@ -149,9 +155,10 @@ def play_one(plan: Plan, game: GameSpec, watch: Callable[[int | None, str | None
     if state.forfeited_by is not None:
         return _forfeit(game, seats, state.forfeited_by, faults, start, text)
     scores = tuple(state.scores())
+    measures = observers[-1].summary() if plan.measure else None
     return GameResult(game.deal_seed, game.seating, scores, competition_ranks(scores),
                       time.perf_counter() - start, FAULTED if faults else OK, faults, text,
-                      tuple(state.winners()), placed)
+                      tuple(state.winners()), placed, measures)
 
 
 class WatchedPlayer(Player):
@@ -277,6 +284,7 @@ def game_row(plan: Plan, game: GameSpec, result: GameResult) -> Row:
         result.duration, result.status, json.dumps(list(result.faults), default=str),
         f"{RECORDS_FOLDER}/{key}.jsonl", time.time(),
         json.dumps(list(result.winners)) if result.winners is not None else None, result.placed,
+        json.dumps(result.measures) if result.measures is not None else None,
     )
 
 

@@ -8,9 +8,10 @@ import io
 from rich.console import Console
 from rich.table import Table
 
-from tournaments.paired import MEASURES, Interval
+from tournaments.paired import MEASURES
 from tournaments.report import Report, Standing
 from tournaments.sprt import SprtState
+from tournaments.statistics import Interval
 
 
 def _number(value: float | None, digits: int = 0) -> str:

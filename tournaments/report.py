@@ -29,19 +29,11 @@ import attrs
 import choix
 import numpy as np
 
-from tournaments.paired import (
-    DuplicateGain,
-    Interval,
-    PairComparison,
-    cross_table,
-    duplicate_gains,
-    mean_interval,
-    paired_comparisons,
-    wilson_interval,
-)
+from tournaments.paired import DuplicateGain, PairComparison, cross_table, duplicate_gains, paired_comparisons
 from tournaments.play import ERROR
-from tournaments.schedule import games_per_deal
+from tournaments.schedule import games_per_deal, tables_from_json
 from tournaments.sprt import SprtMonitor, SprtSettings, SprtState
+from tournaments.statistics import Interval, bootstrap_draws, draw_counts, mean_interval, percentiles, wilson_interval
 from tournaments.store import GameRow
 
 #: The rating scale: Elo's, with the field's average at 1500.
@@ -319,7 +311,8 @@ def build_report(config: dict[str, Any], rows: Sequence[GameRow], bootstrap: int
     matrix, counts = head_to_head(n, contests)
     statuses = Counter(row.status for row in rows)
     seats = config.get("seats") or sizes
-    scheduled = games_per_deal(n, seats if isinstance(seats, list) else [seats]) * int(config.get("deals", 0))
+    scheduled = games_per_deal(n, seats if isinstance(seats, list) else [seats],
+                               tables_from_json(config.get("tables"))) * int(config.get("deals", 0))
     progress = Progress(scheduled, len(rows), meta.get("resume"))
     duplicate = [gain for size in sizes if size > 1 for gain in duplicate_gains(rows, n, size, bootstrap, rng)]
     sprt = None
@@ -366,11 +359,11 @@ def _standings(contests: Sequence[Outcome], entrants: Sequence[dict[str, Any]], 
                 score_count[g, entrant] += 1
 
     strengths = fit_ratings(n, contests)
-    samples = rng.integers(0, len(groups), size=(bootstrap, len(groups))) if groups and bootstrap else None
+    samples = bootstrap_draws(len(groups), bootstrap, rng) if groups and bootstrap else None
     boot_strengths = []
     boot_scores, boot_wins = None, None
     if samples is not None:
-        weights = np.stack([np.bincount(s, minlength=len(groups)) for s in samples])
+        weights = draw_counts(samples, len(groups))
         with np.errstate(invalid="ignore", divide="ignore"):
             boot_scores = (weights @ score_sum) / (weights @ score_count)
             boot_wins = (weights @ wins) / (weights @ played)
@@ -426,12 +419,8 @@ def _ratio(total: float, count: float) -> float | None:
 def _percentiles(samples: np.ndarray | None, column: int, transform: Any = float) -> tuple[float | None, float | None]:
     if samples is None:
         return None, None
-    values = samples[:, column]
-    values = values[~np.isnan(values)]
-    if not len(values):
-        return None, None
-    low, high = np.percentile(values, [2.5, 97.5])
-    return float(transform(low)), float(transform(high))
+    low, high = percentiles(samples[:, column])
+    return (None, None) if low is None or high is None else (float(transform(low)), float(transform(high)))
 
 
 def head_to_head(n: int, contests: Sequence[Outcome]) -> tuple[list[list[float | None]], list[list[int]]]:

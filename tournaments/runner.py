@@ -291,7 +291,7 @@ def make_plan(config: TournamentConfig, output: Path, workers_share_disk: bool =
         ruleset = os.path.relpath(ruleset, records)
     return Plan(config.ruleset, dict(config.options), tuple(e.name for e in config.entrants),
                 tuple(e.spec() for e in config.entrants), ruleset, str(records) if workers_share_disk else None,
-                config.budget, config.fault_policy, config.workdir)
+                config.budget, config.fault_policy, config.workdir, config.measure)
 
 
 def split(games: Iterable[GameSpec], count: int, workers: int) -> Iterator[list[GameSpec]]:
@@ -320,14 +320,16 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
                    backend: str = "local", address: str | None = None, quiet: bool = False,
                    console: Console | None = None, backend_instance: Backend | None = None,
                    live_games_per_second: float | None = LIVE_GAMES_PER_SECOND,
-                   monitor: Monitor | None = None, meta: dict[str, str] | None = None) -> RunSummary:
+                   monitor: Monitor | None = None, meta: dict[str, str] | None = None,
+                   leaderboard: bool = True) -> RunSummary:
     """Play every game of the config not yet in the output folder's database.
 
     Unless ``quiet``, the schedule's size is stated first, then a progress bar and the live
     leaderboard (rating at most ``live_games_per_second`` games a second; None: all) follow
     the run. ``monitor`` sees every stored batch and may stop the run (a sequential test).
     ``meta``: notes kept in the results database for the report (the command that resumes the
-    run, a sequential test's settings).
+    run, a sequential test's settings). ``leaderboard``: False leaves the live leaderboard out
+    (an analysis, whose entrants do not compete).
     """
     check_backend(backend, address)
     output = output or config.output
@@ -340,13 +342,13 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
         raise RunError(f"cannot use {output}: {error.strerror or error}") from None
     try:
         rules = load_rules(config.ruleset, dict(config.options))
-        entrants, per_deal = len(config.entrants), games_per_deal(len(config.entrants), config.seats)
+        entrants, per_deal = len(config.entrants), games_per_deal(len(config.entrants), config.seats, config.tables)
         total = per_deal * config.deals
         with Store.create_or_resume(output, config.fingerprint_document(rules.digest())) as store:
             finished = store.finished_keys()
             for key, value in (meta or {}).items():
                 store.set_meta(key, value)
-            schedule = iter_schedule(entrants, config.seats, config.deals, config.seed)
+            schedule = iter_schedule(entrants, config.seats, config.deals, config.seed, config.tables)
             pending = sum(1 for game in schedule if game.key not in finished)
             skipped = total - pending
             workers = workers or available_cores()
@@ -359,7 +361,7 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
             tally = Tally(plan.names)
             startup = seconds = main_cpu = worker_cpu = 0.0
             crashes = 0
-            leaderboard = None if quiet else LiveLeaderboard(plan.names, live_games_per_second)
+            live = None if quiet or not leaderboard else LiveLeaderboard(plan.names, live_games_per_second)
             stop_reason, stop_signal = None, None
             if pending:
                 start = time.perf_counter()
@@ -369,10 +371,11 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
                         engine.start(plan)
                         ready, ready_cpu = time.perf_counter(), time.process_time()
                         startup = ready - start
-                        games = (game for game in iter_schedule(entrants, config.seats, config.deals, config.seed)
+                        games = (game for game in iter_schedule(entrants, config.seats, config.deals, config.seed,
+                                                                config.tables)
                                  if game.key not in finished)
                         batches = split(games, pending, engine.workers)
-                        worker_cpu = _play_all(engine, plan, batches, store, tally, pending, leaderboard, quiet,
+                        worker_cpu = _play_all(engine, plan, batches, store, tally, pending, live, quiet,
                                                screen, stop, monitor)
                         seconds, main_cpu = time.perf_counter() - ready, time.process_time() - ready_cpu
                     except WorkerStartError as error:
@@ -386,7 +389,7 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
         lock.release()
     played = sum(tally.statuses.values())
     return RunSummary(output, total, skipped, played, seconds, startup, dict(tally.statuses), worker_cpu, main_cpu,
-                      tuple(leaderboard.standings()) if leaderboard is not None else (), tuple(tally.lines()),
+                      tuple(live.standings()) if live is not None else (), tuple(tally.lines()),
                       stop_reason, stop_signal, tuple(store.grown), crashes)
 
 

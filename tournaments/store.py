@@ -46,13 +46,14 @@ CREATE TABLE IF NOT EXISTS games (
     record TEXT NOT NULL,            -- the record file, relative to the database's folder
     finished_at REAL NOT NULL,       -- unix time
     winners TEXT,                    -- JSON: the seats the rules declare winners (null if unfinished)
-    placed INTEGER                   -- tiles on the table at the end (null if unknown)
+    placed INTEGER,                  -- tiles on the table at the end (null if unknown)
+    measures TEXT                    -- JSON: what an analysis measured in the game (null in a tournament)
 );
 """
 #: Columns added since the first version of the table, added to an older database on opening.
-_ADDED_COLUMNS = {"winners": "TEXT", "placed": "INTEGER"}
+_ADDED_COLUMNS = {"winners": "TEXT", "placed": "INTEGER", "measures": "TEXT"}
 #: Keys of the config document that must not change between runs on one folder.
-_FIXED_KEYS = ("ruleset", "ruleset_digest", "options", "seed", "budget", "fault_policy")
+_FIXED_KEYS = ("ruleset", "ruleset_digest", "options", "seed", "budget", "fault_policy", "measure")
 
 
 class StoreError(ValueError):
@@ -78,13 +79,15 @@ class GameRow:
     record: str
     winners: tuple[int, ...] | None = None
     placed: int | None = None
+    #: What an analysis measured in the game (:mod:`tournaments.analysis.measure`), None in a tournament.
+    measures: Mapping[str, Any] | None = None
 
     @classmethod
     def from_row(cls, row: tuple[Any, ...]) -> GameRow:
         """A game from a ready-made database row (a worker's, in the ``games`` column order)."""
         return cls(row[0], row[1], row[2], row[3], row[4], tuple(json.loads(row[5])), tuple(json.loads(row[6])),
                    _tuple(row[7]), _tuple(row[8]), row[9], row[10], tuple(json.loads(row[11])), row[12],
-                   _tuple(row[14]), row[15])
+                   _tuple(row[14]), row[15], None if row[16] is None else json.loads(row[16]))
 
 
 def growth(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[list[str], list[str]]:
@@ -113,6 +116,12 @@ def growth(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[list[str], l
     elif len(new_entrants) > len(old_entrants):
         added = ", ".join(e.get("name", "?") for e in new_entrants[len(old_entrants):])
         grown.append(f"entrants added: {added}")
+    old_tables, new_tables = old.get("tables"), new.get("tables")
+    if old_tables is not None or new_tables is not None:
+        old_tables, new_tables = old_tables or {}, new_tables or {}
+        for size, tables in old_tables.items():
+            if new_tables.get(size) != tables:
+                refused.append(f"tables of {size}: {json.dumps(tables)} -> {json.dumps(new_tables.get(size))}")
     old_seats, new_seats = set(old.get("seats", [])), set(new.get("seats", []))
     if not old_seats <= new_seats:
         refused.append(f"seats: {sorted(old_seats)} -> {sorted(new_seats)} (table sizes can be added, not removed)")
@@ -209,7 +218,7 @@ class Store:
     def games(self) -> Iterator[GameRow]:
         cursor = self.connection.execute(
             "SELECT key, deal_seed, deal_index, table_size, rotation, seating, names, scores, ranks, duration, "
-            "status, faults, record, winners, placed FROM games ORDER BY deal_index, table_size, key")
+            "status, faults, record, winners, placed, measures FROM games ORDER BY deal_index, table_size, key")
         for row in cursor:
             yield GameRow.from_row((*row[:13], None, *row[13:]))
 
@@ -235,7 +244,7 @@ class Store:
             return self.connection.total_changes - before
 
 
-_INSERT = f"INSERT OR IGNORE INTO games VALUES ({', '.join('?' * 16)})"
+_INSERT = f"INSERT OR IGNORE INTO games VALUES ({', '.join('?' * 17)})"
 
 
 def _tuple(text: str | None) -> tuple[Any, ...] | None:

@@ -1,0 +1,225 @@
+"""Every figure of an analysis (tournaments/analysis/figures.py) on games made by hand: stored games
+with what each measured, whose figures are worked out by hand in each test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import attrs
+import numpy as np
+import pytest
+
+from contack_core import load_rules
+from tournaments.analysis.figures import (
+    Figure,
+    anova_sums,
+    figures,
+    games_by_table,
+    gap,
+    rung_outcomes,
+    variance_share,
+    win_shares,
+)
+from tournaments.analysis.plan import build_plan
+from tournaments.analysis.report import analyse
+from tournaments.play import competition_ranks
+from tournaments.store import GameRow
+
+PARKER = load_rules("parker-1939", {})
+# Entrants: greedy#1 (0), greedy#2 (1), random#1 (2). Tables of 2: the metrics table (0, 1) played once
+# as it sits, and the ladder's (0, 2) under both rotations.
+PLAN = build_plan(PARKER, "parker-1939", {}, (2,), ("random", "greedy"), "greedy", 2, 1, Path("unused"))
+
+
+def hand(reason: str, opener: int | None, scores: list[int], plays: int = 0, draws: int = 0, passes: int = 0
+         ) -> dict[str, Any]:
+    return {"number": 1, "reason": reason, "opener": opener, "scores": scores, "decisions": plays + draws + passes,
+            "plays": plays, "draws": draws, "passes": passes, "discards": 0, "moves": 0}
+
+
+def game(deal: int, seating: tuple[int, ...], scores: tuple[int, ...], winners: tuple[int, ...] | None = None,
+         **measures: Any) -> GameRow:
+    """A stored game: ranks from the scores, winners the best scores unless given."""
+    best = max(scores)
+    winners = tuple(s for s, score in enumerate(scores) if score == best) if winners is None else winners
+    blank = {"hands": [hand("went_out", 0, list(scores))], "legal": 0, "choices": 0, "unseen": 0,
+             "lead_changes": 0, "drama": None, "trailed": None, "decided_at": None}
+    return GameRow(f"{deal}-{seating}", 1000 + deal, deal, len(seating), 0, seating, tuple(map(str, seating)), scores,
+                   competition_ranks(scores), 0.0, "ok", (), "", winners, None, {**blank, **measures})
+
+
+METRICS_GAMES = [
+    game(0, (0, 1), (100, 90), hands=[hand("went_out", 1, [60, 40], plays=7, draws=2, passes=1),
+                                      hand("all_passed", 0, [40, 50], plays=5, draws=1, passes=2)],
+         legal=30, choices=6, lead_changes=2, drama=10, trailed=True, decided_at=0.5),
+    game(1, (0, 1), (40, 60), hands=[hand("sealed", 0, [40, 60], plays=6)],
+         legal=10, choices=3, unseen=1, lead_changes=0, drama=0, trailed=False, decided_at=0.25),
+]
+
+
+def values(plan: Any, rows: list[GameRow], rules: Any = PARKER, size: int = 2) -> dict[str, Figure]:
+    return {figure.key: figure for figure in figures(plan, rules, size, rows)}
+
+
+def value(figure: Figure) -> float:
+    assert figure.na is None and figure.statistic is not None, figure.na
+    return float(figure.statistic(figure.per_deal().sum(axis=0)[None, :])[0])
+
+
+def test_seat_advantage_and_balance() -> None:
+    found = values(PLAN, METRICS_GAMES)
+    assert value(found["seat.1.win_rate"]) == 0.5 and value(found["seat.2.win_rate"]) == 0.5
+    assert value(found["seat.1.mean_score"]) == 70 and value(found["seat.2.mean_score"]) == 75
+    # Openers' hands: seat 1 scored 40 to 60 (-20), seat 0 40 to 50 (-10), seat 0 40 to 60 (-20).
+    assert value(found["opener_edge"]) == pytest.approx(-50 / 3)
+    assert value(found["balance"]) == 0.0
+    assert found["seat.1.win_rate"].deals == (0, 1)
+
+
+def test_the_balance_gap_and_shared_wins() -> None:
+    assert gap(np.array([[3.0, 1.0, 4.0]])) == pytest.approx([0.5])  # seats won 3 and 1 of 4 games
+    assert win_shares([0, 2], [[0, 2], [1, 3]], 4) == [1.0, 0.0, 1.0, 0.0]  # partners win together
+    assert win_shares([0, 1, 2, 3], [[0, 2], [1, 3]], 4) == [0.5] * 4  # both sides level: half each
+    assert win_shares([], [[0], [1]], 2) == [0.0, 0.0]  # nobody won
+    tied = values(PLAN, [game(0, (0, 1), (50, 50)), game(1, (0, 1), (60, 40))])
+    assert value(tied["seat.1.win_rate"]) == 0.75 and value(tied["balance"]) == 0.5
+
+
+def test_completion() -> None:
+    found = values(PLAN, METRICS_GAMES)
+    for ending in ("went_out", "all_passed", "sealed"):
+        assert value(found[f"hand_end.{ending}"]) == pytest.approx(1 / 3)
+    assert found["games_limited"].na == "parker-1939 has no turn limit: every game ends by its rules"
+    assert value(found["no_winner"]) == 0.0
+    nobody = values(PLAN, [game(0, (0, 1), (1, 1), winners=()), game(1, (0, 1), (2, 1))])
+    assert value(nobody["no_winner"]) == 0.5
+
+
+def test_games_a_turn_limit_ended() -> None:
+    """Klauber's move cap is a turn limit: of two games, one reached it (nobody won), one ended by the rules."""
+    klauber = load_rules("klauber-1937", {})
+    plan = build_plan(klauber, "klauber-1937", {}, (2,), ("random", "greedy"), "greedy", 2, 1, Path("unused"))
+    rows = [game(0, (0, 1), (6, 6), winners=(), hands=[hand("move_cap", 0, [6, 6], plays=1000)]),
+            game(1, (0, 1), (3, 0), hands=[hand("one_side_left", 0, [3, 0], plays=412)])]
+    found = values(plan, rows, klauber)
+    assert found["games_limited"].label == "games ended by a turn limit (move_cap)"
+    assert value(found["games_limited"]) == 0.5 and value(found["no_winner"]) == 0.5
+    assert value(found["hand_end.move_cap"]) == 0.5 and value(found["hand_end.one_side_left"]) == 0.5
+
+
+def test_duration_and_branching() -> None:
+    found = values(PLAN, METRICS_GAMES)
+    assert value(found["hands"]) == 1.5
+    expected_a_game = {"decisions": 12, "plays": 9, "draws": 1.5, "passes": 1.5}
+    expected_a_hand = {"decisions": 8, "plays": 6, "draws": 1, "passes": 1}
+    for kind, expected in expected_a_game.items():
+        assert value(found[f"{kind}_a_game"]) == expected
+        assert value(found[f"{kind}_a_hand"]) == expected_a_hand[kind]
+    assert found["moves_a_game"].na == "parker-1939 has no move action"
+    assert found["discards_a_hand"].na == "parker-1939 has no discard action"
+    # 40 legal actions over the 23 decisions whose actions were counted (24 less 1 unseen).
+    assert value(found["branching"]) == pytest.approx(40 / 23)
+    assert value(found["choices"]) == pytest.approx(9 / 23)
+
+
+def test_the_lead() -> None:
+    found = values(PLAN, METRICS_GAMES)
+    assert value(found["lead_changes"]) == 1.0
+    assert value(found["drama"]) == 5.0
+    assert value(found["trailed"]) == 0.5
+    assert value(found["decided_at"]) == pytest.approx(0.375)
+
+
+# Games of both tables for skill depth and luck. Deal 0: every game 100-90 (the seat-1 hand wins);
+# deal 1: 40-60, 40-60 and 50-58. The ladder's seatings: deal 0 (0, 2) then (2, 0), deal 1 reversed.
+LADDER_GAMES = [
+    game(0, (0, 1), (100, 90)), game(0, (0, 2), (100, 90)), game(0, (2, 0), (100, 90)),
+    game(1, (0, 1), (40, 60)), game(1, (2, 0), (40, 60)), game(1, (0, 2), (50, 58)),
+]
+
+
+def test_skill_depth_is_the_stronger_bots_share_ahead() -> None:
+    """greedy (entrant 0) against random (2): deal 0, ahead in seat 1 and behind in seat 2 (1/2); deal 1,
+    ahead in seat 2 (60 to 40) and behind in seat 1 (50 to 58): 1/2 again."""
+    by_table = games_by_table(PLAN, 2, LADDER_GAMES)
+    assert rung_outcomes(PLAN.rungs[0], PLAN, 2, by_table) == {0: {"ahead": 1.0, "pairs": 2.0},
+                                                               1: {"ahead": 1.0, "pairs": 2.0}}
+    rung = values(PLAN, LADDER_GAMES)["skill.greedy>random"]
+    assert value(rung) == 0.5
+    interval, verdict = rung.summarise(lambda deals: np.ones((1, deals)))
+    assert interval.value == 0.5 and verdict == "indistinguishable so far"
+
+
+def test_a_ladder_rung_a_bot_wins_every_time_is_a_level() -> None:
+    rows = [game(d, seating, (90, 10) if seating[0] == 0 else (10, 90)) for d in range(8)
+            for seating in ((0, 2), (2, 0))]
+    rows += [game(d, (0, 1), (50, 40)) for d in range(8)]
+    plan = attrs.evolve(PLAN, config=attrs.evolve(PLAN.config, deals=8))
+    size = analyse(plan, PARKER, "parker-1939", rows, resamples=100).sizes[0]
+    rung = next(f for f in size.figures if f.key == "skill.greedy>random")
+    assert rung.value.value == 1.0 and rung.verdict == "greedy ahead (95%)"
+    assert size.levels == 2
+
+
+def test_luck_is_the_share_of_variance_the_hand_explains() -> None:
+    """Relative scores (score less the table's mean) by cell (deal, seat): deal 0 seat 1: 5, 5, 5 and seat 2:
+    -5, -5, -5; deal 1 seat 1: -10, -10, -4 and seat 2: 10, 10, 4. Between cells: 3 (25 + 25 + 64 + 64)
+    = 534 over 3 degrees of freedom, 178; within: 24 + 24 = 48 over 8, 6; cell size 3:
+    ICC = (178 - 6) / (178 + 2 * 6) = 172 / 190."""
+    luck = values(PLAN, LADDER_GAMES)["luck"]
+    assert value(luck) == pytest.approx(172 / 190)
+
+
+def test_the_variance_share_against_numpy() -> None:
+    rng = np.random.default_rng(3)
+    cells = [list(rng.normal(mean, 1.0, size)) for mean, size in zip(rng.normal(0, 2, 30), rng.integers(2, 6, 30))]
+    sums = np.array([[anova_sums(cells)[name] for name in ("anova_n", "anova_sum", "anova_squares",
+                                                            "anova_cell_squares", "anova_cells", "anova_cell_sizes")]])
+    flat = np.concatenate(cells)
+    sizes = np.array([len(c) for c in cells])
+    between = sum(len(c) * (np.mean(c) - flat.mean()) ** 2 for c in cells) / (len(cells) - 1)
+    within = sum(((np.array(c) - np.mean(c)) ** 2).sum() for c in cells) / (len(flat) - len(cells))
+    n0 = (len(flat) - (sizes ** 2).sum() / len(flat)) / (len(cells) - 1)
+    assert variance_share(sums)[0] == pytest.approx((between - within) / (between + (n0 - 1) * within))
+    no_luck = anova_sums([[1.0, -1.0], [1.0, -1.0], [1.0, -1.0]])
+    assert variance_share(np.array([list(no_luck.values())]))[0] == 0.0  # clipped at 0
+
+
+def test_figures_that_do_not_apply_say_why() -> None:
+    solitaire = load_rules("solitaire-1", {})
+    plan = build_plan(solitaire, "solitaire-1", {}, (1,), ("random", "greedy"), "greedy", 2, 1, Path("unused"))
+    # Entrants: greedy#1 (0: the metrics games and the ladder's stronger), random#1 (1).
+    rows = [game(d, (e,), (21 - e,), winners=()) for d in range(2) for e in range(2)]
+    found = values(plan, rows, solitaire, size=1)
+    assert found["opener_edge"].na == "one seat: no other seat to have an edge over"
+    assert found["balance"].na == "one seat: no other seat to have an edge over"
+    assert found["lead_changes"].na == "one seat: no lead to change"
+    assert found["a_hand"].na == "one hand is the game: see the figures a game"
+    assert found["hands"].na == "a game of solitaire-1 is one hand"
+    assert found["passes_a_game"].na == "solitaire-1 has no pass action"
+    assert value(found["seat.1.win_rate"]) == 0.0
+    # At a solitaire each bot plays the deal alone, and the better count is ahead: greedy placed more.
+    assert value(found["skill.greedy>random"]) == 1.0
+
+
+def test_a_bot_off_the_ladder_and_a_ladder_of_one() -> None:
+    alone = attrs.evolve(PLAN, ladder=("greedy",), rungs=(), refused={"mcts": "player 'mcts' does not play it"})
+    found = values(alone, METRICS_GAMES)
+    assert found["skill.mcts"].na == "player 'mcts' does not play it"
+    assert found["skill"].na.startswith("the ladder needs two bots")
+    assert found["luck"].na.startswith("each hand is played once")
+
+
+def test_a_deal_not_finished_is_left_out() -> None:
+    broken = attrs.evolve(METRICS_GAMES[1], status="error", scores=None)
+    found = values(PLAN, [METRICS_GAMES[0], broken])
+    assert found["seat.1.win_rate"].deals == (0,)
+    assert value(found["seat.1.mean_score"]) == 100
+
+
+def test_a_share_of_few_deals_keeps_its_interval_between_0_and_1() -> None:
+    from tournaments.paired import compare
+
+    share = compare("a", "b", [1.0, 0.5], 0).share  # a t interval of two deals would reach far past both ends
+    assert share.value == 0.75 and share.low == 0.0 and share.high == 1.0

@@ -1,0 +1,205 @@
+"""What one game measures (tournaments/analysis/measure.py): a game made by hand, event by event,
+whose every figure is worked out by hand below; the lead's summary on hand-made standings; and
+every shipped ruleset and example, whose games count every decision's legal actions."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from contack_core import load_rules
+from contack_core.engine.events import ChipsMoved, Dealt, Drew, HandResult, Passed, Played
+from contack_core.language.documents import shipped_example_ids, shipped_ruleset_ids
+from tournaments.analysis.measure import GameMeasure, lead_summary, leader
+from tournaments.play import Plan, play_one
+from tournaments.schedule import schedule
+
+PARKER = load_rules("parker-1939", {})
+
+
+class HandMadeState:
+    """The little of a state the measure reads, set by the test as the game goes."""
+
+    def __init__(self, seats: int = 2) -> None:
+        self.turns = 0
+        self.chance = True
+        self.over = False
+        self.legal = 0
+        self.standing = [0.0] * seats
+        self.final: list[int] = []
+        self.won: list[int] = []
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def is_chance_node(self) -> bool:
+        return self.chance
+
+    def legal_actions(self) -> list[Any]:
+        return [None] * self.legal
+
+    def scores(self) -> list[int]:
+        return self.final
+
+    def winners(self) -> list[int]:
+        return self.won
+
+
+def decide(measure: GameMeasure, state: HandMadeState, event: Any, standing: list[float], legal_next: int | None,
+           ) -> None:
+    """A seat's decision: the state counts it, stands as given after it, and offers ``legal_next`` actions
+    to the next decision (None: the hand ended, the next one is being set up)."""
+    state.turns += 1
+    state.standing = standing
+    state.chance = legal_next is None
+    state.legal = legal_next or 0
+    measure.event(state, event)
+
+
+def chance(measure: GameMeasure, state: HandMadeState, event: Any, legal_next: int | None = None) -> None:
+    state.chance = legal_next is None
+    state.legal = legal_next or 0
+    measure.event(state, event)
+
+
+def test_a_game_made_by_hand() -> None:
+    """Two hands of two seats. Hand 1: seat 1 opens; seat 0 plays (3 legal), seat 1 draws (forced: 1),
+    seat 1 plays (2), seat 0 plays out (1 legal). Hand 2: seat 0 opens; seat 1 passes (2 legal), seat 0
+    plays (4), seat 1 plays out (1). Standings after each decision (seat 0, seat 1): 10-0, 10-0, 10-15,
+    20-5 (hand 1 settled), 20-5, 25-5, 15-40; seat 1 wins 15-40."""
+    state = HandMadeState()
+    measure = GameMeasure(PARKER, 2, standing_of=lambda s: s.standing)
+    measure.hand_started(state, 1)
+    chance(measure, state, Dealt(0, (1, 2)))
+    chance(measure, state, Dealt(1, (3, 4)))
+    chance(measure, state, Played(1, 3, (0, 0), 0, 0, False), legal_next=3)  # the opening tile, laid in set-up
+    decide(measure, state, Played(0, 1, (1, 0), 10, 1, False), [10, 0], 1)
+    decide(measure, state, Drew(1, 5), [10, 0], 2)
+    decide(measure, state, Played(1, 5, (0, 1), 15, 1, False), [10, 15], 1)
+    decide(measure, state, Played(0, 2, (2, 0), 10, 1, False), [20, 5], None)
+    measure.hand_ended(state, HandResult(1, "went_out", (20, 5), (0, 1), 0, None))
+    measure.hand_started(state, 2)
+    chance(measure, state, Dealt(0, (6, 7)))
+    chance(measure, state, Dealt(1, (8, 9)))
+    chance(measure, state, Played(0, 6, (0, 0), 0, 0, False), legal_next=2)
+    decide(measure, state, Passed(1), [20, 5], 4)
+    decide(measure, state, Played(0, 7, (1, 0), 5, 1, False), [25, 5], 1)
+    state.over = True
+    decide(measure, state, Played(1, 8, (0, 1), 35, 1, False), [15, 40], None)
+    measure.hand_ended(state, HandResult(2, "went_out", (-10, 35), (1, 0), 1, None))
+    state.final, state.won = [15, 40], [1]
+    measure.game_ended(state)
+
+    summary = measure.summary()
+    assert summary["hands"] == [
+        {"number": 1, "reason": "went_out", "opener": 1, "scores": [20, 5], "decisions": 4, "plays": 3, "draws": 1,
+         "passes": 0, "discards": 0, "moves": 0},
+        {"number": 2, "reason": "went_out", "opener": 0, "scores": [-10, 35], "decisions": 3, "plays": 2, "draws": 0,
+         "passes": 1, "discards": 0, "moves": 0},
+    ]
+    assert summary["legal"] == 3 + 1 + 2 + 1 + 2 + 4 + 1
+    assert summary["choices"] == 4  # the decisions offering 3, 2, 2 and 4 actions
+    assert summary["unseen"] == 0
+    # Leaders after each point: none (0-0), 0, 0, 1, 0, 0, 0, 1, 1 (final): 0->1, 1->0, 0->1.
+    assert summary["lead_changes"] == 3
+    # Seat 1, the winner, was 10, 10, 15, 15 and 20 behind: at most 20.
+    assert summary["drama"] == 20 and summary["trailed"] is True
+    # It went ahead for good with the last decision, the 7th of 7.
+    assert summary["decided_at"] == 1.0
+
+
+def test_chips_paid_after_a_decision_count_in_its_standing() -> None:
+    """An effect (chips changing hands) is part of the decision that caused it, not a decision of its own."""
+    state = HandMadeState()
+    measure = GameMeasure(PARKER, 2, standing_of=lambda s: s.standing)
+    measure.hand_started(state, 1)
+    chance(measure, state, Played(0, 3, (0, 0), 0, 0, False), legal_next=2)
+    decide(measure, state, Played(1, 1, (1, 0), 10, 1, False), [0, 10], 2)
+    state.standing = [-2, 12]
+    measure.event(state, ChipsMoved(0, 1, 2, "collect"))
+    assert measure.lead[-1] == (1, (-2.0, 12.0))
+    assert sum(hand["decisions"] for hand in measure.hands) == 1
+
+
+def test_a_decision_whose_legal_actions_went_unseen_is_counted_apart() -> None:
+    state = HandMadeState()
+    measure = GameMeasure(PARKER, 2, standing_of=lambda s: s.standing)
+    measure.hand_started(state, 1)  # still a chance node: nothing to count yet
+    decide(measure, state, Passed(0), [0, 0], 1)  # came after a step the referee does not report
+    assert measure.summary()["unseen"] == 1 and measure.summary()["legal"] == 0
+
+
+def test_a_forfeited_game_has_no_lead_figures() -> None:
+    state = HandMadeState()
+    measure = GameMeasure(PARKER, 2, standing_of=lambda s: s.standing)
+    measure.hand_started(state, 1)
+    forfeited = SimpleNamespace(**vars(state), forfeited_by=0, is_over=lambda: True)
+    measure.game_ended(forfeited)
+    assert {key: measure.summary()[key] for key in ("drama", "trailed", "decided_at")} == \
+        {"drama": None, "trailed": None, "decided_at": None}
+
+
+def test_lowest_wins_turns_the_standings_round() -> None:
+    rules = SimpleNamespace(match=SimpleNamespace(teams=lambda n: [[s] for s in range(n)], highest=False))
+    state = HandMadeState()
+    measure = GameMeasure(rules, 2, standing_of=lambda s: s.standing)  # type: ignore[arg-type]
+    measure.hand_started(state, 1)
+    state.chance = False
+    decide(measure, state, Played(0, 1, (0, 0), 0, 0, False), [3, 7], 1)
+    assert leader(measure.lead[-1][1]) == 0  # 3 is better than 7 when the lowest wins
+
+
+# --------------------------------------------------------------------------- the lead's summary
+def test_a_level_lead_has_no_leader() -> None:
+    points = [(0, (0, 0)), (1, (5, 5)), (2, (6, 5)), (3, (6, 6)), (4, (6, 7))]
+    assert lead_summary(points, {1}, 4) == {"lead_changes": 1, "drama": 1, "trailed": True, "decided_at": 1.0}
+
+
+def test_a_winner_that_led_from_its_first_decision() -> None:
+    points = [(0, (0, 0)), (1, (0, 3)), (2, (1, 5)), (3, (2, 9))]
+    assert lead_summary(points, {1}, 3) == {"lead_changes": 0, "drama": 0, "trailed": False, "decided_at": 1 / 3}
+
+
+def test_partners_win_together() -> None:
+    """Three sides; the last two win together (a shared win): the lasting lead is theirs over side 0."""
+    points = [(0, (0, 0, 0)), (2, (9, 1, 0)), (4, (9, 10, 10)), (6, (8, 12, 12))]
+    assert lead_summary(points, {1, 2}, 8) == {"lead_changes": 0, "drama": 8, "trailed": True, "decided_at": 0.5}
+
+
+def test_no_winner_or_one_side_leaves_the_winner_figures_out() -> None:
+    assert lead_summary([(0, (0, 0)), (1, (1, 0)), (2, (0, 1))], set(), 2) == \
+        {"lead_changes": 1, "drama": None, "trailed": None, "decided_at": None}
+    assert lead_summary([(0, (0,)), (1, (5,))], {0}, 1) == \
+        {"lead_changes": None, "drama": None, "trailed": None, "decided_at": None}
+
+
+# --------------------------------------------------------------------------- real games
+RULESETS = [*shipped_ruleset_ids(), *shipped_example_ids()]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_decision_of_every_ruleset_is_measured(ruleset: str) -> None:
+    """Played games: the decisions counted are the state's, each with its legal actions seen, and each
+    hand ends with a reason the ruleset has."""
+    rules = load_rules(ruleset, {})
+    seats = rules.players[0]
+    plan = Plan(ruleset, {}, tuple(f"r{i}" for i in range(seats)), ("random",) * seats, ruleset, measure=True)
+    endings = {ending.key for ending in rules.hand_end}
+    for game in schedule(seats, [seats], 2, seed=4)[:2]:
+        result = play_one(plan, game)
+        assert result.status == "ok" and result.measures is not None
+        measures = result.measures
+        assert measures["unseen"] == 0
+        decisions = sum(hand["decisions"] for hand in measures["hands"])
+        assert decisions == sum(hand[kind] for hand in measures["hands"]
+                                for kind in ("plays", "draws", "passes", "discards", "moves"))
+        assert measures["legal"] >= decisions > 0
+        assert all(hand["reason"] in endings for hand in measures["hands"])
+        record_decisions = sum(1 for line in (result.record or "").splitlines()[1:]
+                               if '"event": "play"' in line or '"event": "draw"' in line
+                               or '"event": "pass"' in line or '"event": "discard"' in line
+                               or '"event": "move"' in line)
+        # The record also holds each hand's opening tile when set-up lays it (at most one a hand).
+        assert 0 <= record_decisions - decisions <= len(measures["hands"])

@@ -1,0 +1,450 @@
+"""The figures of an analysis: what each measures, read from the stored games, deal by deal.
+
+Every figure is a function of sums over deals of per-deal aggregates (wins, scores, hands,
+decisions...; :class:`Aggregates`), so one bootstrap over deals gives every figure its 95%
+interval and one paired test compares any figure under two rulesets
+(:mod:`tournaments.statistics`). A figure that does not apply to a ruleset (a solitaire has
+one seat; Klauber's game has no draws) keeps its place with the reason instead of a value.
+
+Per table size:
+
+- **seat advantage**: each seat's win rate (a win shared by k sides counts 1/k) and mean
+  final score; the opener's edge, the opener's score in a hand less the mean of the others'
+  (the opener: the seat that lays the hand's first tile or makes its first move);
+- **balance**: the gap between the highest and the lowest seat's win rate;
+- **completion**: the share of hands that ended by each of the ruleset's hand endings; the
+  share of games ended by a turn limit (a move cap or a clock) rather than by the rules; the
+  share of games nobody won;
+- **duration**: hands a game; decisions, plays, draws, passes, discards and moves a game and a hand;
+- **branching**: legal actions a decision, and the share of decisions with more than one;
+- **lead**: lead changes a game; drama, the furthest the eventual winner fell behind the
+  leader (and how often it trailed at all); decisiveness, the share of the game played
+  before the winner took the lead it kept;
+- **skill depth**: for each two neighbours on the ladder, the stronger's share of finishing
+  ahead of the weaker on the same hands (a paired comparison over deals, as a tournament
+  report's); the levels of play are the rungs it is ahead on, plus one;
+- **luck**: the share of the variance of a seat's result (its score less its table's mean;
+  a solitaire's score) that the hand it was dealt explains, over every game of the deal
+  (one-way random effects, cells = deal and seat).
+
+The figures of seat advantage to lead come from the metrics games (every seat the same
+bot); skill depth from the ladder's games; luck from all of them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+
+from contack_core.engine.actions import Discard, Draw, Move, Pass, Play
+from contack_core.engine.rules import Rules
+from tournaments.analysis.plan import AnalysisPlan, Rung
+from tournaments.paired import ahead, compare
+from tournaments.play import FAULTED, OK
+from tournaments.schedule import Table
+from tournaments.statistics import Interval, Statistic, bootstrap_interval
+from tournaments.store import GameRow
+
+#: The groups of figures, in the order they are shown.
+GROUPS = ("seat advantage", "balance", "completion", "duration", "branching", "lead", "skill depth", "luck")
+#: The decisions a game and a hand counts, with the action that makes each.
+DECISION_KINDS = {"decisions": None, "plays": Play, "draws": Draw, "passes": Pass, "discards": Discard, "moves": Move}
+#: A unit shown as a percentage.
+SHARE = "share"
+
+
+@attrs.frozen
+class Aggregates:
+    """Per-deal sums: one row a deal (``deals``, the deal indices), one named column an aggregate."""
+
+    deals: tuple[int, ...]
+    columns: Mapping[str, np.ndarray]
+
+    def matrix(self, names: Sequence[str], deals: Sequence[int] | None = None) -> np.ndarray:
+        """The named columns, one row a deal (of ``deals``, default all), as a (deals x names) array."""
+        rows = slice(None) if deals is None else [self.deals.index(d) for d in deals]
+        return np.column_stack([self.columns.get(name, np.zeros(len(self.deals)))[rows] for name in names])
+
+
+def aggregate(per_deal: Mapping[int, Mapping[str, float]]) -> Aggregates:
+    """Aggregates from each deal's sums by name (a name missing from a deal counts 0 there)."""
+    deals = tuple(sorted(per_deal))
+    names = sorted({name for sums in per_deal.values() for name in sums})
+    return Aggregates(deals, {name: np.array([float(per_deal[d].get(name, 0.0)) for d in deals]) for name in names})
+
+
+@attrs.frozen
+class Figure:
+    """One figure of one table size: where it comes from and how it is worked out, or why it does not apply."""
+
+    key: str
+    group: str
+    label: str
+    unit: str  # SHARE (shown as a percentage) or the unit of the value
+    about: str
+    source: Aggregates | None = None
+    columns: tuple[str, ...] = ()
+    statistic: Statistic | None = None
+    na: str | None = None
+    #: A paired comparison of two bots (skill depth): its own interval and verdict, as a tournament report's.
+    verdict: Callable[[Sequence[float]], Any] | None = None
+    #: Why it has no value when no game measured it (its denominator is 0: no game was won, say).
+    empty: str = "no game measured it"
+
+    @property
+    def deals(self) -> tuple[int, ...]:
+        return () if self.source is None else self.source.deals
+
+    def per_deal(self, deals: Sequence[int] | None = None) -> np.ndarray:
+        assert self.source is not None
+        return self.source.matrix(self.columns, deals)
+
+    def summarise(self, counts: Callable[[int], np.ndarray]) -> tuple[Interval, str | None]:
+        """The figure with its 95% interval over deals (and a verdict, for a comparison of two bots);
+        ``counts(deals)``: bootstrap resamples of that many deals."""
+        if self.na is not None or self.source is None or self.statistic is None or not self.deals:
+            return Interval(None, None, None), None
+        if self.verdict is not None:
+            per_deal = self.per_deal()
+            with np.errstate(invalid="ignore", divide="ignore"):
+                outcomes = [float(v) for v in self.statistic(per_deal) if math.isfinite(v)]
+            comparison = self.verdict(outcomes)
+            return comparison.share, comparison.verdict
+        return bootstrap_interval(self.statistic, self.per_deal(), counts(len(self.deals))), None
+
+
+def not_applicable(key: str, group: str, label: str, unit: str, about: str, reason: str) -> Figure:
+    return Figure(key, group, label, unit, about, na=reason)
+
+
+# --------------------------------------------------------------------------- statistics of sums
+def ratio(sums: np.ndarray) -> np.ndarray:
+    """The first column's sum over the second's."""
+    return sums[:, 0] / sums[:, 1]
+
+
+def gap(sums: np.ndarray) -> np.ndarray:
+    """The highest less the lowest of the rates (columns: the seats' counts, then the games)."""
+    rates = sums[:, :-1] / sums[:, -1:]
+    return rates.max(axis=1) - rates.min(axis=1)
+
+
+#: The per-deal aggregates of a one-way analysis of variance, in the order :func:`variance_share` reads them.
+ANOVA_COLUMNS = ("anova_n", "anova_sum", "anova_squares", "anova_cell_squares", "anova_cells", "anova_cell_sizes")
+
+
+def variance_share(sums: np.ndarray) -> np.ndarray:
+    """The intraclass correlation ICC(1): the share of the variance between cells, from the sums of
+    (observations, values, squared values, squared cell sums over cell sizes, cells, squared cell sizes)."""
+    n, total, squares, cell_squares, cells, cell_sizes = sums.T
+    between = (cell_squares - total ** 2 / n) / (cells - 1)
+    within = (squares - cell_squares) / (n - cells)
+    size = (n - cell_sizes / n) / (cells - 1)
+    share = (between - within) / (between + (size - 1) * within)
+    return np.clip(share, 0.0, 1.0)
+
+
+def anova_sums(cells: Iterable[Sequence[float]]) -> dict[str, float]:
+    """One deal's aggregates for :func:`variance_share`: each cell the values observed in it."""
+    cells = [list(values) for values in cells if values]
+    flat = [value for values in cells for value in values]
+    return {"anova_n": len(flat), "anova_sum": sum(flat), "anova_squares": sum(v * v for v in flat),
+            "anova_cell_squares": sum(sum(values) ** 2 / len(values) for values in cells),
+            "anova_cells": len(cells), "anova_cell_sizes": sum(len(values) ** 2 for values in cells)}
+
+
+# --------------------------------------------------------------------------- reading the games
+FINISHED = (OK, FAULTED)
+
+
+def finished(row: GameRow) -> bool:
+    return row.status in FINISHED and row.scores is not None and row.measures is not None
+
+
+def games_by_table(plan: AnalysisPlan, size: int, rows: Iterable[GameRow]) -> dict[Table, dict[int, list[GameRow]]]:
+    """The stored games of each table of ``size``, by deal index."""
+    tables = plan.config.tables[size] if plan.config.tables else ()
+    of = {frozenset(table.entrants): table for table in tables}
+    found: dict[Table, dict[int, list[GameRow]]] = {table: defaultdict(list) for table in tables}
+    for row in rows:
+        table = of.get(frozenset(row.seating)) if row.table_size == size else None
+        if table is not None:
+            found[table][row.deal_index].append(row)
+    return found
+
+
+def complete_deals(table: Table, games: Mapping[int, list[GameRow]]) -> dict[int, list[GameRow]]:
+    """The deals every game of which the table finished (a deal half played, or with an error, is left out)."""
+    wanted = len(table.entrants) if table.rotate else 1
+    return {deal: rows for deal, rows in games.items() if len(rows) == wanted and all(map(finished, rows))}
+
+
+def win_shares(winners: Sequence[int] | None, sides: Sequence[Sequence[int]], seats: int) -> list[float]:
+    """Each seat's share of the win: 1/k for every seat of the k sides that won, else 0 (nobody won: 0)."""
+    won = [side for side in sides if set(side) & set(winners or ())]
+    shares = [0.0] * seats
+    for side in won:
+        for seat in side:
+            shares[seat] = 1.0 / len(won)
+    return shares
+
+
+def metrics_game_sums(row: GameRow, sides: Sequence[Sequence[int]], limits: frozenset[str]) -> dict[str, float]:
+    """What one metrics game adds to its deal's aggregates (``limits``: the hand endings that are turn limits)."""
+    measures = row.measures or {}
+    hands = measures.get("hands", [])
+    seats = row.table_size
+    sums: dict[str, float] = defaultdict(float)
+    sums["games"] = 1
+    scores = row.scores or ()
+    for seat, share in enumerate(win_shares(row.winners, sides, seats)):
+        sums[f"win_{seat}"] = share
+        sums[f"score_{seat}"] = scores[seat]
+    sums["won"] = 1.0 if row.winners else 0.0
+    sums["hands"] = len(hands)
+    for hand in hands:
+        sums[f"reason:{hand['reason']}"] += 1
+        for kind in DECISION_KINDS:
+            sums[kind] += hand.get(kind, 0)
+        opener, hand_scores = hand.get("opener"), hand.get("scores")
+        if seats > 1 and opener is not None and hand_scores:
+            others = [score for seat, score in enumerate(hand_scores) if seat != opener]
+            sums["edge"] += hand_scores[opener] - sum(others) / len(others)
+            sums["opened"] += 1
+    if hands and hands[-1]["reason"] in limits:
+        sums["limited"] = 1
+    sums["seen"] = sums["decisions"] - measures.get("unseen", 0)
+    sums["legal"] = measures.get("legal", 0)
+    sums["choices"] = measures.get("choices", 0)
+    if measures.get("lead_changes") is not None:
+        sums["led"] += 1
+        sums["lead_changes"] = measures["lead_changes"]
+    if measures.get("drama") is not None:
+        sums["decided"] += 1
+        sums["drama"] = measures["drama"]
+        sums["trailed"] = 1.0 if measures["trailed"] else 0.0
+        sums["decided_at"] = measures["decided_at"]
+    return sums
+
+
+def rung_outcomes(rung: Rung, plan: AnalysisPlan, size: int, by_table: Mapping[Table, Mapping[int, list[GameRow]]]
+                  ) -> dict[int, dict[str, float]]:
+    """For each deal, the stronger bot's results against the weaker at their table: ``ahead`` (1 ahead,
+    1/2 level, 0 behind, summed over every weaker seat of every game) and ``pairs`` (how many)."""
+    entrant: dict[str, int] = {}
+    for index, bot in sorted(plan.bot_of.items()):
+        entrant.setdefault(bot, index)  # a bot's first instance (BOT#1): the one at its ladder tables
+    strong, weak = entrant[rung.stronger], entrant[rung.weaker]
+    if size == 1:
+        alone = {t.entrants[0]: complete_deals(t, games) for t, games in by_table.items() if len(t.entrants) == 1}
+        if strong not in alone or weak not in alone:
+            return {}
+        out = {}
+        for deal in sorted(set(alone[strong]) & set(alone[weak])):
+            a, b = alone[strong][deal][0], alone[weak][deal][0]
+            out[deal] = {"ahead": ahead(_final(a), _final(b)), "pairs": 1.0}
+        return out
+    table = next(t for t in by_table if t.rotate and t.entrants[0] == strong and weak in t.entrants)
+    out = {}
+    for deal, rows in complete_deals(table, by_table[table]).items():
+        total = pairs = 0.0
+        for row in rows:
+            seat = row.seating.index(strong)
+            assert row.ranks is not None
+            for other in range(size):
+                if other != seat:
+                    total += ahead(-row.ranks[seat], -row.ranks[other])
+                    pairs += 1
+        out[deal] = {"ahead": total, "pairs": pairs}
+    return out
+
+
+def _final(row: GameRow) -> float:
+    return float(row.scores[0]) if row.scores is not None else -math.inf
+
+
+def luck_sums(size: int, by_table: Mapping[Table, Mapping[int, list[GameRow]]]) -> dict[int, dict[str, float]]:
+    """Each deal's ANOVA aggregates over every game of it: cells are the seats (a seat's hand), values
+    a seat's score less its table's mean; at a solitaire one cell, the score."""
+    cells: dict[int, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for table, games in by_table.items():
+        for deal, rows in complete_deals(table, games).items():
+            for row in rows:
+                assert row.scores is not None
+                mean = sum(row.scores) / size if size > 1 else 0.0
+                for seat, score in enumerate(row.scores):
+                    cells[deal][seat].append(score - mean)
+    return {deal: anova_sums(per_seat.values()) for deal, per_seat in cells.items()}
+
+
+# --------------------------------------------------------------------------- the figures
+def figures(plan: AnalysisPlan, rules: Rules, size: int, rows: Sequence[GameRow]) -> list[Figure]:
+    """Every figure of one table size, in the order of GROUPS."""
+    by_table = games_by_table(plan, size, rows)
+    metrics_table = plan.config.tables[size][0] if plan.config.tables else None  # the plan lists it first
+    sides = rules.match.teams(size)
+    limits = frozenset(ending.key for ending in rules.hand_end if ending.name == "turn-limit")
+    per_deal: dict[int, dict[str, float]] = {}
+    if metrics_table is not None:
+        for deal, games in complete_deals(metrics_table, by_table[metrics_table]).items():
+            per_deal[deal] = metrics_game_sums(games[0], sides, limits)
+    games = aggregate(per_deal)
+    out: list[Figure] = []
+    out += _seat_figures(rules, size, games)
+    out += _completion_figures(rules, games, limits)
+    out += _duration_figures(rules, games)
+    out += _lead_figures(rules, size, sides, games)
+    out += _skill_figures(plan, size, by_table)
+    out += _luck_figures(plan, size, by_table)
+    return out
+
+
+def _figure(key: str, group: str, label: str, unit: str, about: str, source: Aggregates, columns: Sequence[str],
+            statistic: Statistic = ratio, empty: str = "no game measured it") -> Figure:
+    return Figure(key, group, label, unit, about, source, tuple(columns), statistic, empty=empty)
+
+
+def _seat_figures(rules: Rules, size: int, games: Aggregates) -> list[Figure]:
+    counter = rules.match.counter
+    one_seat = "one seat: no other seat to have an edge over"
+    out = []
+    if size == 1:
+        out.append(_figure("seat.1.win_rate", "seat advantage", "games won", SHARE,
+                           "the share of games the rules declare won (a solitaire completed)", games,
+                           ["win_0", "games"]))
+        out.append(_figure("seat.1.mean_score", "seat advantage", f"mean {counter}", counter,
+                           f"the final {counter}, a game", games, ["score_0", "games"]))
+        out.append(not_applicable("opener_edge", "seat advantage", "opener's edge", counter,
+                                  "the opener's score in a hand less the others' mean", one_seat))
+        out.append(not_applicable("balance", "balance", "win-rate gap between seats", SHARE,
+                                  "the highest seat's win rate less the lowest's", one_seat))
+        return out
+    for seat in range(size):
+        out.append(_figure(f"seat.{seat + 1}.win_rate", "seat advantage", f"seat {seat + 1} win rate", SHARE,
+                           f"games seat {seat + 1} won (a win shared by k sides counts 1/k)", games,
+                           [f"win_{seat}", "games"]))
+    for seat in range(size):
+        out.append(_figure(f"seat.{seat + 1}.mean_score", "seat advantage", f"seat {seat + 1} mean {counter}", counter,
+                           f"seat {seat + 1}'s final {counter}, a game", games, [f"score_{seat}", "games"]))
+    out.append(_figure("opener_edge", "seat advantage", f"opener's edge ({counter} a hand)", counter,
+                       f"the {counter} of the seat that opened a hand (laid its first tile or made its first move) "
+                       f"less the mean of the others', in that hand", games, ["edge", "opened"]))
+    out.append(_figure("balance", "balance", "win-rate gap between seats", SHARE,
+                       "the highest seat's win rate less the lowest's (0: balanced)", games,
+                       [*(f"win_{seat}" for seat in range(size)), "games"], gap))
+    return out
+
+
+def _completion_figures(rules: Rules, games: Aggregates, limits: frozenset[str]) -> list[Figure]:
+    out = []
+    endings = [(ending.key, ending.name) for ending in rules.hand_end]
+    seen = sorted(name.removeprefix("reason:") for name in games.columns if name.startswith("reason:"))
+    endings += [(reason, "?") for reason in seen if reason not in {key for key, _ in endings}]
+    for key, primitive in endings:
+        out.append(_figure(f"hand_end.{key}", "completion", f"hands ending {key}", SHARE,
+                           f"the share of hands ended by {key}, a {primitive} ending ({rules.term(key)})", games,
+                           [f"reason:{key}", "hands"]))
+    about = "the share of games a turn limit ended (a move cap, a clock) rather than the rules"
+    if limits:
+        out.append(_figure("games_limited", "completion", f"games ended by a turn limit ({', '.join(sorted(limits))})",
+                           SHARE, about, games, ["limited", "games"]))
+    else:
+        out.append(not_applicable("games_limited", "completion", "games ended by a turn limit", SHARE, about,
+                                  f"{rules.id} has no turn limit: every game ends by its rules"))
+    out.append(Figure("no_winner", "completion", "games nobody won", SHARE,
+                      "the share of games the rules declared no winner (a tie, a blocked board, a move cap)",
+                      games, ("won", "games"), lambda sums: 1.0 - sums[:, 0] / sums[:, 1]))
+    return out
+
+
+def _one_hand(rules: Rules) -> bool:
+    return getattr(rules.match, "hands", 1) == 1
+
+
+def _duration_figures(rules: Rules, games: Aggregates) -> list[Figure]:
+    offered = {type_ for type_ in DECISION_KINDS.values() if type_ is not None} & {r.action_type for r in rules.turn}
+    out = []
+    one_hand = _one_hand(rules)
+    about = "hands played in a game"
+    if one_hand:
+        out.append(not_applicable("hands", "duration", "hands a game", "hands", about,
+                                  f"a game of {rules.id} is one hand"))
+    else:
+        out.append(_figure("hands", "duration", "hands a game", "hands", about, games, ["hands", "games"]))
+    for per, denominator in (("game", "games"), ("hand", "hands")):
+        if per == "hand" and one_hand:
+            out.append(not_applicable("a_hand", "duration", "decisions, plays... a hand", "decisions",
+                                      "the figures of a game, a hand", "one hand is the game: see the figures a game"))
+            continue
+        for kind, action in DECISION_KINDS.items():
+            label = f"{kind} a {per}"
+            what = "decisions (every action a seat takes, forced ones included)" if action is None else \
+                f"{kind} (decisions that are {action.__name__.lower()}s)"
+            about = f"{what}, a {per}"
+            if action is not None and action not in offered:
+                out.append(not_applicable(f"{kind}_a_{per}", "duration", label, kind, about,
+                                          f"{rules.id} has no {action.__name__.lower()} action"))
+            else:
+                out.append(_figure(f"{kind}_a_{per}", "duration", label, kind, about, games, [kind, denominator]))
+    out.append(_figure("branching", "branching", "legal actions a decision", "actions",
+                       "the legal actions a seat had to choose from, a decision", games, ["legal", "seen"]))
+    out.append(_figure("choices", "branching", "decisions with a choice", SHARE,
+                       "the share of decisions that offered more than one legal action", games, ["choices", "seen"]))
+    return out
+
+
+def _lead_figures(rules: Rules, size: int, sides: Sequence[Sequence[int]], games: Aggregates) -> list[Figure]:
+    counter = rules.match.counter
+    specs = [
+        ("lead_changes", "lead changes a game", "changes",
+         "how often the side strictly ahead of every other changed, a game", ["lead_changes", "led"]),
+        ("drama", f"drama ({counter} the winner was behind)", counter,
+         "drama: the furthest the eventual winner fell behind the leader, a game won", ["drama", "decided"]),
+        ("trailed", "games the winner was behind", SHARE,
+         "the share of games won whose winner was behind the leader at some point", ["trailed", "decided"]),
+        ("decided_at", "decisiveness (share played before it)", SHARE,
+         "decisiveness: the share of a game's decisions taken before the winner went ahead for good "
+         "(0: it led throughout)",
+         ["decided_at", "decided"]),
+    ]
+    if len(sides) < 2:
+        reason = "one seat: no lead to change" if size == 1 else "one side: no lead to change"
+        return [not_applicable(key, "lead", label, unit, about, reason) for key, label, unit, about, _ in specs]
+    won = "no game was won by some sides over others (a tie, a move cap: nobody won)"
+    return [_figure(key, "lead", label, unit, about, games, columns, empty=won if key != "lead_changes" else
+                    "no game measured it") for key, label, unit, about, columns in specs]
+
+
+def _skill_figures(plan: AnalysisPlan, size: int, by_table: Mapping[Table, Mapping[int, list[GameRow]]]
+                   ) -> list[Figure]:
+    out = []
+    about = ("the stronger bot's share of finishing ahead of the weaker on the same hands (level counts half), "
+             "over deals")
+    for bot, why in plan.refused.items():
+        out.append(not_applicable(f"skill.{bot}", "skill depth", f"{bot} on the ladder", SHARE, about, why))
+    if not plan.rungs:
+        out.append(not_applicable("skill", "skill depth", "skill depth", SHARE, about,
+                                  "the ladder needs two bots that play the ruleset (--bots weakest,...,strongest)"))
+    for rung in plan.rungs:
+        source = aggregate(rung_outcomes(rung, plan, size, by_table))
+        out.append(Figure(f"skill.{rung.stronger}>{rung.weaker}", "skill depth", rung.label, SHARE, about, source,
+                          ("ahead", "pairs"), ratio,
+                          verdict=lambda outcomes, r=rung: compare(r.stronger, r.weaker, outcomes, 0)))
+    return out
+
+
+def _luck_figures(plan: AnalysisPlan, size: int, by_table: Mapping[Table, Mapping[int, list[GameRow]]]
+                  ) -> list[Figure]:
+    about = ("the share of the variance of a seat's result (its score less its table's mean; a solitaire's score) "
+             "explained by the hand it was dealt, over every game of the deal")
+    label = "luck (variance the deal explains)"
+    if not plan.rungs:
+        return [not_applicable("luck", "luck", label, SHARE, about,
+                               "each hand is played once without a ladder: give two bots or more (--bots)")]
+    return [Figure("luck", "luck", label, SHARE, about, aggregate(luck_sums(size, by_table)), ANOVA_COLUMNS,
+                   variance_share)]

@@ -1,0 +1,152 @@
+"""What one game shows about its rules, measured as it is played (an observer of the referee).
+
+A tournament worker playing an analysis game (``Plan.measure``) attaches a :class:`GameMeasure`
+and stores its :meth:`~GameMeasure.summary` with the game: for each hand, how it ended, who
+opened it, each seat's score in it and the decisions of each kind; for the game, how many
+legal actions each decision offered, and how the lead went. The lead is read after every
+decision from the standings as the ruleset would count them if the hand ended now (the bots'
+own measure, :func:`players.evaluation.measure`: points made less the tiles held in Parker,
+pieces left on Klauber's board), pooled by side (partners together), so a summary of the lead
+needs nothing the worker throws away.
+
+Everything here is a plain function of what the referee reports, so each figure can be
+checked on a game made by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from contack_core.engine.events import ChipsMoved, Discarded, Drew, Event, HandResult, Moved, Passed, Played
+from contack_core.engine.rules import Rules
+from players.evaluation import measure
+
+#: The kind of decision each event stands for, as the summary counts them.
+KINDS: dict[type, str] = {Played: "plays", Drew: "draws", Passed: "passes", Discarded: "discards", Moved: "moves"}
+
+
+class GameMeasure:
+    """The referee's observer that measures one game (see the module's docstring).
+
+    ``standing_of`` reads each seat's standing from a state (default: the bots' measure); a test
+    may give its own, with states made by hand.
+    """
+
+    def __init__(self, rules: Rules, seat_count: int,
+                 standing_of: Callable[[Any], Sequence[float]] = measure) -> None:
+        self.sides = rules.match.teams(seat_count)  # the match's sides: partners, or each seat alone
+        self.lowest_wins = getattr(rules.match, "highest", True) is False
+        self.standing_of = standing_of
+        self.hands: list[dict[str, Any]] = []
+        self.turns = 0  # the state's decision count at the last event seen
+        self.pending: int | None = None  # legal actions offered at the decision to come
+        self.legal = 0
+        self.choices = 0
+        self.unseen = 0  # decisions whose legal actions could not be counted (none expected)
+        self.lead: list[tuple[int, tuple[float, ...]]] = []  # (decisions so far, each side's standing)
+        self.outcome: dict[str, Any] = {}
+
+    # ----------------------------------------------------------------- the referee's calls
+    def hand_started(self, state: Any, number: int) -> None:
+        self.hands.append({"number": number, "reason": None, "opener": None, "scores": None, "decisions": 0,
+                           **{kind: 0 for kind in KINDS.values()}})
+        if not self.lead:
+            self.lead.append((0, self._sides(state)))
+        self._expect_decision(state)  # a hand with no chance (a board laid out) starts at a decision
+
+    def event(self, state: Any, event: Event) -> None:
+        hand = self.hands[-1]
+        if hand["opener"] is None and type(event) in (Played, Moved):
+            hand["opener"] = event.seat
+        if state.turns != self.turns:  # a seat's decision (chance and what follows a decision are not)
+            self.turns = state.turns
+            hand["decisions"] += 1
+            kind = KINDS.get(type(event))
+            if kind is not None:
+                hand[kind] += 1
+            if self.pending is None:
+                self.unseen += 1
+            else:
+                self.legal += self.pending
+                self.choices += self.pending > 1
+            self.lead.append((self.turns, self._sides(state)))
+        elif type(event) is ChipsMoved and state.turns:  # what the last decision led to: chips changing hands
+            self.lead[-1] = (state.turns, self._sides(state))
+        self._expect_decision(state)
+
+    def hand_ended(self, state: Any, result: HandResult) -> None:
+        hand = self.hands[-1]
+        hand["reason"] = result.reason
+        hand["scores"] = list(result.scores)
+
+    def game_ended(self, state: Any) -> None:
+        finished = getattr(state, "forfeited_by", None) is None and getattr(state, "ruleset_error", None) is None
+        if finished and state.is_over():
+            self.lead.append((state.turns, self._sides(state, final=True)))
+            winners = set(state.winners())
+            winning = {index for index, side in enumerate(self.sides) if winners.intersection(side)}
+            self.outcome = lead_summary(self.lead, winning, state.turns)
+        else:
+            self.outcome = lead_summary([], set(), 0)
+
+    def _expect_decision(self, state: Any) -> None:
+        """Count the legal actions of the decision to come, if the state is at one."""
+        self.pending = None
+        if not state.is_over() and not state.is_chance_node():
+            self.pending = len(state.legal_actions())
+
+    # ----------------------------------------------------------------- the result
+    def summary(self) -> dict[str, Any]:
+        """What the game measured, as JSON (stored with the game)."""
+        return {"hands": [hand for hand in self.hands if hand["reason"] is not None or hand["decisions"]],
+                "legal": self.legal, "choices": self.choices, "unseen": self.unseen, "sides": len(self.sides),
+                **self.outcome}
+
+    def _sides(self, state: Any, final: bool = False) -> tuple[float, ...]:
+        values = [float(v) for v in state.scores()] if final else self.standing_of(state)
+        sign = -1.0 if self.lowest_wins else 1.0
+        return tuple(sign * sum(values[seat] for seat in side) for side in self.sides)
+
+
+def leader(values: Sequence[float]) -> int | None:
+    """The side strictly ahead of every other, or None when the best are level."""
+    best = max(values)
+    ahead = [index for index, value in enumerate(values) if value == best]
+    return ahead[0] if len(ahead) == 1 else None
+
+
+def lead_summary(points: Sequence[tuple[int, Sequence[float]]], winning: set[int], decisions: int
+                 ) -> dict[str, Any]:
+    """How the lead went over a game, from its standings after each decision (``points``: the
+    decisions taken so far and each side's standing, higher better; the first at the start).
+
+    - ``lead_changes``: how often the side strictly ahead of all others changed (a level
+      lead has no leader: it changes nothing until a new side goes ahead);
+    - ``drama``: the furthest the eventual winner (the best of the winning sides) fell behind
+      the leader, in the counter's units; ``trailed``: whether it ever did;
+    - ``decided_at``: the share of the game's decisions taken when the winner went ahead of
+      every losing side for good (0: it led from the start; 1: only the last decision did it).
+
+    With one side, or no winner, or every side winning, the last three are None.
+    """
+    leaders = [leader(values) for _, values in points if len(values) > 1]
+    known = [side for side in leaders if side is not None]
+    changes = sum(1 for before, after in zip(known, known[1:]) if before != after)
+    summary: dict[str, Any] = {"lead_changes": changes if points and len(points[0][1]) > 1 else None,
+                               "drama": None, "trailed": None, "decided_at": None}
+    if not points or len(points[0][1]) < 2 or not winning or len(winning) == len(points[0][1]) or not decisions:
+        return summary
+    deficits, ahead = [], []
+    for _, values in points:
+        best_winner = max(values[side] for side in winning)
+        best_loser = max(value for side, value in enumerate(values) if side not in winning)
+        deficits.append(max(values) - best_winner)
+        ahead.append(best_winner > best_loser)
+    drama = max(deficits)
+    kept_from = len(points)
+    while kept_from > 0 and ahead[kept_from - 1]:
+        kept_from -= 1
+    taken = points[kept_from][0] if kept_from < len(points) else decisions
+    summary.update(drama=drama, trailed=drama > 0, decided_at=min(1.0, taken / decisions))
+    return summary

@@ -1,0 +1,139 @@
+"""``contack analyze``: plan the games, play them on the tournament engine, and read the figures.
+
+Each ruleset of an analysis is a tournament (:mod:`tournaments.analysis.plan`) played by
+:func:`tournaments.runner.run_tournament` into a folder of its own under ``--output``: the
+local worker pool or Ray, every game stored as it ends, a stopped run resumed by the same
+command. Without ``--output`` the games are played into a temporary folder, removed at the end.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+from rich.console import Console
+
+from contack_core.language.problems import RulesetError
+from contack_core.primitives.loading import load_rules
+from tournaments.analysis import DEFAULT_DEALS, DEFAULT_LADDER, DEFAULT_PLAYER, DEFAULT_SEED
+from tournaments.analysis.plan import AnalysisPlan, PlanError, build_plan, resolve_ruleset
+from tournaments.analysis.report import PERMUTATIONS, RESAMPLES, Analysis, Comparison, analyse, compare_analyses
+from tournaments.play import ERROR
+from tournaments.schedule import games_per_deal
+from tournaments.store import Store
+
+
+class AnalysisError(ValueError):
+    """An analysis that cannot be made (a ruleset, option, bot or table size that does not do)."""
+
+
+class AnalysisStopped(Exception):
+    """A stop signal ended the games early; what was played is kept in ``--output``, if given."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+@attrs.frozen
+class Request:
+    """What ``contack analyze`` was asked."""
+
+    ruleset: str
+    options: Mapping[str, str] = attrs.field(factory=dict)
+    against: str | None = None
+    against_options: Mapping[str, str] = attrs.field(factory=dict)
+    seats: tuple[int, ...] | None = None  # None: the smallest table both rulesets allow
+    bots: tuple[str, ...] = DEFAULT_LADDER
+    player: str = DEFAULT_PLAYER
+    deals: int = DEFAULT_DEALS
+    seed: int = DEFAULT_SEED
+    workers: int | None = None
+    backend: str = "local"
+    address: str | None = None
+    output: Path | None = None
+    resamples: int = RESAMPLES
+    permutations: int = PERMUTATIONS
+    quiet: bool = False
+
+
+def folder_name(ruleset: str, options: Mapping[str, str]) -> str:
+    """The folder of one ruleset's games under ``--output``: its name and options, as a file name."""
+    name = Path(ruleset).stem if ruleset.endswith((".yaml", ".yml")) else ruleset
+    text = name + "".join(f"+{key}={value}" for key, value in sorted(options.items()))
+    return re.sub(r"[^A-Za-z0-9_.=+-]+", "-", text).strip("-") or "ruleset"
+
+
+def _load(ruleset: str, options: Mapping[str, str]) -> Any:
+    try:
+        return load_rules(resolve_ruleset(ruleset), dict(options))
+    except RulesetError as error:
+        raise AnalysisError("\n".join(str(problem) for problem in error.problems)) from None
+
+
+def analyze(request: Request, resume: str | None = None, console: Console | None = None) -> Analysis | Comparison:
+    """Play what the request needs (what ``--output`` already holds is kept) and work out its figures.
+
+    Both rulesets' plans are checked before a game is played. ``resume``: the command that goes
+    on with a stopped run (said when a signal stops it).
+    """
+    sides = [(request.ruleset, request.options)]
+    if request.against is not None:
+        sides.append((request.against, request.against_options))
+    loaded = [_load(ruleset, options) for ruleset, options in sides]
+    seats = request.seats or (max(rules.players[0] for rules in loaded),)
+    temporary = None if request.output is not None else tempfile.mkdtemp(prefix="contack-analysis-")
+    output = request.output or Path(str(temporary))
+    try:
+        plans = []
+        for (ruleset, options), rules in zip(sides, loaded):
+            try:
+                plans.append(build_plan(rules, resolve_ruleset(ruleset), options, seats, request.bots,
+                                        request.player, request.deals, request.seed,
+                                        output / folder_name(ruleset, options)))
+            except PlanError as error:
+                raise AnalysisError(str(error) if len(sides) == 1 else f"{ruleset}: {error}") from None
+        analyses = [_play_and_analyse(request, plan, rules, ruleset, resume, temporary is not None, console)
+                    for plan, rules, (ruleset, _) in zip(plans, loaded, sides)]
+        if len(analyses) == 1:
+            return analyses[0]
+        return compare_analyses(analyses[0], analyses[1], _same_tiles(*loaded), request.resamples,
+                                request.permutations)
+    finally:
+        if temporary is not None:
+            shutil.rmtree(temporary, ignore_errors=True)
+
+
+def _same_tiles(first: Any, second: Any) -> bool:
+    a, b = getattr(first, "tiles", None), getattr(second, "tiles", None)
+    return a is not None and b is not None and list(a.names) == list(b.names)
+
+
+def _play_and_analyse(request: Request, plan: AnalysisPlan, rules: Any, ruleset: str, resume: str | None,
+                      temporary: bool, console: Console | None) -> Analysis:
+    from tournaments.runner import RunError, run_tournament
+    from tournaments.store import StoreError
+
+    folder = plan.config.output
+    try:
+        summary = run_tournament(plan.config, folder, request.workers, request.backend, request.address,
+                                 request.quiet, console=console, leaderboard=False, meta={"resume": resume or ""})
+    except (RunError, StoreError) as error:
+        raise AnalysisError(str(error)) from None
+    if summary.stopped:
+        keep = ("; nothing is kept without --output DIR, which lets the same command resume" if temporary else
+                f"; resume with: {resume}" if resume else "")
+        raise AnalysisStopped(f"{summary.stopped}: {summary.done} of {summary.total} games of {ruleset} done{keep}",
+                              128 + (summary.stop_signal or 2))
+    with Store.open_existing(folder) as store:
+        rows = list(store.games())
+    if rows and all(row.status == ERROR for row in rows):
+        reasons = sorted({str(fault.get("reason", "")) for row in rows[:20] for fault in row.faults})
+        raise AnalysisError(f"every game of {ruleset} ended in an error, e.g. {reasons[0][:300] if reasons else '?'}")
+    scheduled = games_per_deal(len(plan.config.entrants), plan.config.seats, plan.config.tables) * plan.config.deals
+    return analyse(plan, rules, ruleset, rows, request.resamples, scheduled)
