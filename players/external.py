@@ -69,6 +69,8 @@ STDERR_LIMIT = 16 << 20
 STDERR_KEPT = 4096
 #: How many of the kept stderr lines a failure message quotes.
 STDERR_LINES = 8
+#: Seconds a failure message waits for the rest of an ended bot's stderr (a child it left may hold it open).
+STDERR_GRACE = 1.0
 
 _EOF = object()
 
@@ -180,6 +182,8 @@ class BotProcess:
     lines: queue.Queue[Any]
     outbox: queue.Queue[str | None]
     stderr_tail: bytearray = attrs.field(factory=bytearray)
+    #: Set once the bot's stderr is read to its end, so a failure message can wait for its last words.
+    stderr_read: threading.Event = attrs.field(factory=threading.Event)
     #: Why the bot was killed from a reader thread (a flood), for the failure message.
     killed_because: str | None = None
     finalizer: weakref.finalize = attrs.field(init=False)
@@ -213,7 +217,8 @@ class BotProcess:
         reader = io.TextIOWrapper(process.stdout, encoding="utf-8", errors="replace")
         writer = io.TextIOWrapper(process.stdin, encoding="utf-8", write_through=True)
         threads: list[tuple[Any, tuple[Any, ...]]] = [(_read_lines, (reader, bot.lines, lifeline)),
-                                                      (_drain_stderr, (process.stderr, weakref.ref(bot))),
+                                                      (_drain_stderr, (process.stderr, weakref.ref(bot),
+                                                                       bot.stderr_read)),
                                                       (_write_lines, (writer, bot.outbox))]
         for target, args in threads:
             threading.Thread(target=target, args=args, daemon=True,
@@ -262,6 +267,8 @@ class BotProcess:
             what = f"was killed by signal {os.WTERMSIG(status)}"
         else:
             what = f"exited with code {os.WEXITSTATUS(status)}"
+        # The bot has ended: what it wrote last may still be on its way through the reader.
+        self.stderr_read.wait(STDERR_GRACE)
         lines = bytes(self.stderr_tail).decode("utf-8", "replace").splitlines()[-STDERR_LINES:]
         tail = " | ".join(line.rstrip()[:500] for line in lines if line.strip())
         return what + (f"; its stderr ended: {tail}" if tail else "")
@@ -291,8 +298,9 @@ def _read_lines(stream: IO[str], lines: queue.Queue[Any], lifeline: Lifeline) ->
     _close_quietly(stream)
 
 
-def _drain_stderr(stream: IO[bytes], owner: weakref.ref[BotProcess]) -> None:
-    """Read the bot's stderr in chunks, keep its end, and kill a bot that writes too much."""
+def _drain_stderr(stream: IO[bytes], owner: weakref.ref[BotProcess], done: threading.Event) -> None:
+    """Read the bot's stderr in chunks, keep its end, and kill a bot that writes too much;
+    ``done`` is set at its end."""
     written = 0
     try:
         while chunk := stream.read1(1 << 16):  # type: ignore[attr-defined]
@@ -310,6 +318,7 @@ def _drain_stderr(stream: IO[bytes], owner: weakref.ref[BotProcess]) -> None:
     except (OSError, ValueError):
         pass
     _close_quietly(stream)
+    done.set()
 
 
 def _write_lines(stream: IO[str], outbox: queue.Queue[str | None]) -> None:
