@@ -54,8 +54,8 @@ analysis-bench: $(STAMP)
 
 # How often contack audit's first suggestion is what was meant: one typo in each of 1,000 played records.
 suggestions: $(STAMP)
-	$(BIN)/python -m contack_core.records.suggest_study --records 1000 --seed 1
-	$(BIN)/python -m contack_core.records.suggest_study --records 1000 --seed 1 --no-points
+	$(BIN)/python -m contack_core.records.suggest_study --ruleset parker-1939 --records 1000 --seed 1
+	$(BIN)/python -m contack_core.records.suggest_study --ruleset parker-1939 --records 1000 --seed 1 --no-points
 
 clean:
 	rm -rf $(VENV) demo-game.jsonl demo-tournament

@@ -7,7 +7,8 @@ consistent with it form its information set. A ruleset says what is seen zone by
 - a pile ``none``: how many tiles it holds, never which (a face-down stock);
 - a pile ``top``: its top tile, and how many lie beneath (a stack dealt face up);
 - a pile ``all``: every tile in order (a discard pile);
-- a per-seat zone ``all``: every seat's tiles (Parker's open hands); ``owner``: each seat its own.
+- a per-seat zone ``all``: every seat's tiles (open hands, as in the 1939 game); ``owner``: each seat
+  its own.
 
 The figure, or the board of pieces, is seen whole by every seat, as are the counters, the hand
 number and whose turn it is. Nothing else in a state is hidden: once the tiles a seat cannot see

@@ -1,11 +1,11 @@
 """The score sheet as the rule book's Score Keeper keeps it: a column under each player's name.
 
-"Scorekeeper must credit each player with each counting contact play that he makes, writing
-down the amount of the count in a column under the player's name. At the close of the hand
-add each column. Each chip in the player's possession at the close of the hand counts 10
-points against his score." (Contactack, source 002.) The sheet writes each count made in the
-scorer's column, and at the close of each hand the tiles held and the hand's score as the
-ruleset counts it (points, chips or pieces: whatever its match is decided on), then the totals.
+The variant sheet (source 002) asks the Scorekeeper to "credit each player with each counting
+contact play that he makes, writing down the amount of the count in a column under the
+player's name", and at the close of the hand to add each column. This sheet writes each count
+made in the scorer's column, and at the close of each hand the tiles held and the hand's score
+as the ruleset counts it (points, chips or pieces: whatever its match is decided on), then the
+totals.
 """
 
 from __future__ import annotations

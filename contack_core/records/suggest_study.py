@@ -79,7 +79,7 @@ def mistyped_number(value: int, rng: random.Random) -> int:
     return int(text[:at] + new + text[at + 1:])
 
 
-def run_study(ruleset: str = "parker-1939", records: int = 1000, seed: int = 1, points: bool = True,
+def run_study(ruleset: str, records: int = 1000, seed: int = 1, points: bool = True,
               folder: Path | None = None) -> dict[str, Any]:
     """Play, mutate and audit ``records`` records; the figures, overall and by kind of slip."""
     rules = load_rules(ruleset)
@@ -120,7 +120,7 @@ def run_study(ruleset: str = "parker-1939", records: int = 1000, seed: int = 1, 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ruleset", default="parker-1939")
+    parser.add_argument("--ruleset", required=True, help="the ruleset whose played records are mutated")
     parser.add_argument("--records", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-points", dest="points", action="store_false",
