@@ -6,9 +6,11 @@ works on a machine without a display.
 
 from __future__ import annotations
 
+import importlib.util
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from tournaments.report import Report
 from tournaments.store import GameRow
@@ -18,14 +20,39 @@ class PlotError(ValueError):
     """The plot cannot be drawn here (matplotlib missing, or the file cannot be written)."""
 
 
-def plot_report(report: Report, rows: Sequence[GameRow], path: Path) -> None:
+MISSING = "--plot needs matplotlib, which is not installed: pip install 'contack[plot]'"
+
+
+def check_plotting() -> None:
+    """Raise PlotError if matplotlib is not installed (before a run spends its time)."""
+    if importlib.util.find_spec("matplotlib") is None:
+        raise PlotError(MISSING)
+
+
+def pyplot() -> Any:
+    """matplotlib's pyplot, drawing off-screen (Agg), or PlotError."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise PlotError("--plot needs matplotlib: pip install 'contack[plot]'") from None
+        raise PlotError(MISSING) from None
+    return plt
+
+
+def save(figure: Any, path: Path, dpi: int) -> None:
+    """Write ``figure`` as a PNG and close it; PlotError if the file cannot be written."""
+    try:
+        figure.savefig(path, dpi=dpi)
+    except OSError as error:
+        raise PlotError(f"cannot write {path}: {error.strerror or error}") from None
+    finally:
+        pyplot().close(figure)
+
+
+def plot_report(report: Report, rows: Sequence[GameRow], path: Path) -> None:
+    plt = pyplot()
 
     names = [s.name for s in report.standings]  # best first
     scores: dict[str, list[int]] = defaultdict(list)
@@ -52,9 +79,4 @@ def plot_report(report: Report, rows: Sequence[GameRow], path: Path) -> None:
     scores_axis.set_title("Score distributions")
     figure.suptitle(f"{report.name} on {report.ruleset}: {report.games} games")
     figure.tight_layout()
-    try:
-        figure.savefig(path, dpi=110)
-    except OSError as error:
-        raise PlotError(f"cannot write {path}: {error.strerror or error}") from None
-    finally:
-        plt.close(figure)
+    save(figure, path, dpi=110)

@@ -29,7 +29,8 @@ def _interval(interval: Interval, digits: int = 0, percent: bool = False) -> str
     return f"{value} [{_number(scaled(interval.low), digits)}, {_number(scaled(interval.high), digits)}]"
 
 
-def _sizes(sizes: list[int]) -> str:
+def sizes_text(sizes: list[int]) -> str:
+    """``2, 3 and 4``."""
     words = [str(size) for size in sizes]
     return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else words[0]
 
@@ -55,7 +56,7 @@ def print_report(report: Report, console: Console) -> None:
                              table.standings, scores=True)
     if report.pooled_sizes:
         console.print(f"Pooled rating: one Plackett-Luce fit over the finishing orders of tables of "
-                      f"{_sizes(report.pooled_sizes)} together (scores and win rates of different table sizes do "
+                      f"{sizes_text(report.pooled_sizes)} together (scores and win rates of different table sizes do "
                       f"not mix: see each size above).")
         _print_standings(console, "Pooled rating", report.standings, scores=False)
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from tournaments.analysis.charts import Chart, analysis_charts, comparison_charts
 from tournaments.analysis.figures import GROUPS
-from tournaments.analysis.render import interval_text, ladder_text, p_text, sizes_text
+from tournaments.analysis.render import interval_text, ladder_text, p_text
 from tournaments.analysis.report import Analysis, Comparison
+from tournaments.render import sizes_text
 from tournaments.statistics import CONFIDENCE, ERROR_RATE
 
 _STYLE = """

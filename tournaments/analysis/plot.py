@@ -6,34 +6,17 @@ on a machine without a display. Whether it is installed is checked before any ga
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 from tournaments.analysis.charts import analysis_charts, comparison_charts
 from tournaments.analysis.report import Analysis, Comparison
+from tournaments.plot import PlotError, check_plotting, pyplot, save
 
-
-class PlotError(ValueError):
-    """The plot cannot be drawn here (matplotlib missing, or the file cannot be written)."""
-
-
-MISSING = "--plot needs matplotlib, which is not installed: pip install 'contack[plot]'"
-
-
-def check_plotting() -> None:
-    """Raise PlotError if matplotlib is not installed (before an analysis spends its time)."""
-    if importlib.util.find_spec("matplotlib") is None:
-        raise PlotError(MISSING)
+__all__ = ["PlotError", "check_plotting", "plot_analysis"]
 
 
 def plot_analysis(result: Analysis | Comparison, path: Path) -> None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise PlotError(MISSING) from None
+    plt = pyplot()
     charts = comparison_charts(result) if isinstance(result, Comparison) else analysis_charts(result)
     if not charts:
         raise PlotError("nothing to plot: no figure has a value")
@@ -55,9 +38,4 @@ def plot_analysis(result: Analysis | Comparison, path: Path) -> None:
         axis.set_title(chart.title, loc="left", fontsize=10)
         axis.grid(axis="x", color="#eee")
     figure.tight_layout()
-    try:
-        figure.savefig(path, dpi=100)
-    except OSError as error:
-        raise PlotError(f"cannot write {path}: {error.strerror or error}") from None
-    finally:
-        plt.close(figure)
+    save(figure, path, dpi=100)

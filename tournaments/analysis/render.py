@@ -7,6 +7,7 @@ from rich.table import Table
 
 from tournaments.analysis.figures import GROUPS, SHARE
 from tournaments.analysis.report import Analysis, Comparison, SizeAnalysis
+from tournaments.render import sizes_text
 from tournaments.statistics import CONFIDENCE, ERROR_RATE, Interval
 
 
@@ -50,11 +51,6 @@ def ladder_text(analysis: Analysis) -> str:
     ladder = " < ".join(analysis.ladder) if analysis.ladder else "none"
     refused = "".join(f"; {bot} is not on it ({why})" for bot, why in analysis.refused.items())
     return ladder + refused
-
-
-def sizes_text(sizes: list[int]) -> str:
-    words = [str(size) for size in sizes]
-    return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else words[0]
 
 
 def print_analysis(analysis: Analysis, console: Console) -> None:
