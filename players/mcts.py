@@ -5,7 +5,11 @@ its seat sees kept, every hidden tile redrawn, as OpenSpiel's IS-MCTS does with
 ``resample_from_infostate``) and walks one shared tree whose edges are actions. An action is
 only selectable in the samples where it is legal, so UCB counts each child's *availability*
 rather than its parent's visits (Cowling, Powley and Whitehouse, "Information Set Monte Carlo
-Tree Search", 2012). Playouts run to the end of the hand, or ``depth`` actions (a cut-off for
+Tree Search", 2012). A node of more than ``width`` actions (a board of many moves, such as
+Klauber's) is widened progressively (Chaslot et al., "Progressive Strategies for Monte-Carlo
+Tree Search", 2008): its untried actions are taken in the order of what they gain the mover at
+once, and a node visited n times has at most 2 + 2 sqrt(n) children, so a small search looks at
+the opponent's replies to its likeliest moves instead of trying every move once. Playouts run to the end of the hand, or ``depth`` actions (a cut-off for
 games that last long, like Klauber's); then every seat is rewarded by what its ruleset counts:
 
 - a finished game of several sides by its outcome (1 won, 0 lost, a shared or tied game between);
@@ -42,10 +46,16 @@ _TIME_SHARE = 0.7
 _CLAMP = 30.0
 
 
+def _widening(visits: int) -> int:
+    """How many children a node visited ``visits`` times may have (progressive widening: a node of
+    many actions deepens its most promising ones before it tries them all)."""
+    return 2 + int(2 * math.sqrt(visits))
+
+
 class _Node:
     """Statistics of the action leading here, from the view of the seat that took it."""
 
-    __slots__ = ("available", "children", "reward", "seat", "visits")
+    __slots__ = ("available", "children", "gains", "reward", "seat", "visits")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -53,6 +63,9 @@ class _Node:
         self.reward = 0.0
         self.available = 0
         self.children: dict[Action, _Node] = {}
+        #: Each action's one-step gain for the seat to move here, the order untried actions are
+        #: expanded in (filled the first time a sample offers the action).
+        self.gains: dict[Action, tuple[float, float]] = {}
 
 
 class _Spread:
@@ -95,8 +108,9 @@ class MctsPlayer(Player):
         "depth": Parameter("depth", int, 40, "playout cut-off in actions, then the position is judged (0: none)"),
         "rollout": Parameter("rollout", str, "greedy",
                              "playout policy: 'random', or 'greedy' (each playout action the one worth most now)"),
-        "width": Parameter("width", int, 12, "a greedy playout step tries every action when there are at most "
-                                             "this many, else takes one at random (a board of many moves)"),
+        "width": Parameter("width", int, 12, "more actions than this make a board of many moves: the tree "
+                                             "widens such a node progressively, best one-step gain first, and a "
+                                             "greedy playout step takes one of them at random"),
     }
 
     @classmethod
@@ -156,7 +170,7 @@ class MctsPlayer(Player):
         hand = world.hand_number
         node = root
         path = [root]
-        c = self.params["c"]
+        c, width = self.params["c"], self.params["width"]
         while not world.over and not world.chance and world.hand_number == hand:
             legal = world.legal_actions()
             children = node.children
@@ -165,8 +179,13 @@ class MctsPlayer(Player):
                 child = children.get(action)
                 if child is not None:
                     child.available += 1
-            if untried:
+            if untried and len(legal) <= width:
                 action = untried[int(rng.random() * len(untried))]
+            elif untried and (len(children) < _widening(node.visits) or len(untried) == len(legal)):
+                action = self._most_promising(node, world, untried)
+            else:
+                action = None
+            if action is not None:
                 child = _Node(world.current)
                 child.available = 1
                 children[action] = child
@@ -176,7 +195,9 @@ class MctsPlayer(Player):
             best_score = -1.0
             action = legal[0]
             for candidate in legal:
-                child = children[candidate]
+                child = children.get(candidate)
+                if child is None:
+                    continue
                 score = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
                 if score > best_score:
                     best_score, action = score, candidate
@@ -185,9 +206,22 @@ class MctsPlayer(Player):
             path.append(node)
         self._playout(world, hand, len(path) - 1)
         rewards = self._rewards(world, spread)
+        root.visits += 1
         for visited in path[1:]:
             visited.visits += 1
             visited.reward += rewards[visited.seat]
+
+    def _most_promising(self, node: _Node, world: GameState, untried: list[Action]) -> Action:
+        """The untried action that adds most to the mover's lead at once (ties by a coin)."""
+        gains = node.gains
+        seat = world.current
+        rng = self.rng
+        for action in untried:
+            if action not in gains:
+                after = world.clone()
+                after.apply(action)
+                gains[action] = (leads(after)[seat], rng.random())
+        return max(untried, key=gains.__getitem__)
 
     def _playout(self, world: GameState, hand: int, taken: int) -> None:
         rng = self.rng

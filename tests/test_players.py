@@ -350,3 +350,20 @@ def test_the_draw_and_pass_of_a_forced_turn_are_returned_as_they_are():
                 assert make_player(spec, seed=1).choose(state) is legal[0]
             return
     pytest.fail("no forced draw or pass found")
+
+
+def test_mcts_on_a_board_of_many_moves_tries_the_one_that_gains_most_first():
+    """Where a position offers more moves than ``width``, a node's untried moves are expanded
+    in the order of what they gain at once (then widened progressively): with one iteration
+    the capture among some thirty quiet moves is the one tried, whatever the seed."""
+    from test_klauber import TWO, position
+
+    state = position([(0, "red", TWO, (4, 4), 0), (0, "red", TWO, (10, 4), 0), (0, "red", TWO, (12, 8), 0),
+                      (1, "blue", TWO, (3, 7), 0), (1, "blue", TWO, (15, 15), 0)])
+    assert len(state.legal_actions()) > MctsPlayer.parameters["width"].default
+    for seed in range(5):
+        bot = MctsPlayer(seed=seed, iterations=1)
+        bot.start_game(state.rules, 0, 2)
+        after = state.clone()
+        after.apply(bot.choose(state))
+        assert (3, 7) not in after.figure.tile_at, f"seed {seed}: the capture was not tried first"

@@ -7,32 +7,18 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
+
+from processes import contack
+from test_run_survives import RANDOM_FOUR
 
 from contack_core.records.audit import audit_record
 from tournaments.config import load_config
 from tournaments.schedule import schedule
 from tournaments.store import DATABASE_NAME
 
-CONFIG = """\
-format: contack-tournament/1
-name: long
-ruleset: parker-1939
-entrants:
-  - {name: a, player: random}
-  - {name: b, player: random}
-  - {name: c, player: random}
-  - {name: d, player: random}
-seats: 4
-deals: 200
-seed: 8
-"""
-
-
-def contack(*args: object) -> list[str]:
-    return [sys.executable, "-m", "contack_core.cli", *map(str, args)]
+CONFIG = RANDOM_FOUR.replace("deals: 300", "deals: 200")
 
 
 def stored(database: Path) -> tuple[int, int]:
