@@ -135,8 +135,11 @@ def test_shell_completion_completes_commands_and_flags() -> None:
                "COMP_CWORD": str(len(words) - 1)}
         done = subprocess.run([_script()], env=env, capture_output=True, text=True, timeout=60)
         assert expected in done.stdout.split(), (words, done.stdout, done.stderr)
-    shown = subprocess.run([_script(), "--show-completion", "bash"], capture_output=True, text=True, timeout=60)
-    assert shown.returncode == 0 and "_CONTACK_COMPLETE" in shown.stdout
+    # Typer finds the shell among the command's parents, as when a user types it: run it from a
+    # bash that stays its parent (a last command alone would be exec'd in bash's place).
+    shown = subprocess.run(["bash", "-c", f"'{_script()}' --show-completion; exit $?"], capture_output=True,
+                           text=True, timeout=60)
+    assert shown.returncode == 0 and "_CONTACK_COMPLETE" in shown.stdout, shown.stderr
 
 
 def test_bench_audit_prints_both_rates_and_their_ratio() -> None:
