@@ -5,12 +5,13 @@ its seat sees kept, every hidden tile redrawn, as OpenSpiel's IS-MCTS does with
 ``resample_from_infostate``) and walks one shared tree whose edges are actions. An action is
 only selectable in the samples where it is legal, so UCB counts each child's *availability*
 rather than its parent's visits (Cowling, Powley and Whitehouse, "Information Set Monte Carlo
-Tree Search", 2012). A node of more than ``width`` actions (a board of many moves, such as
-Klauber's) is widened progressively (Chaslot et al., "Progressive Strategies for Monte-Carlo
-Tree Search", 2008): its untried actions are taken in the order of what they gain the mover at
-once, and a node visited n times has at most 2 + 2 sqrt(n) children, so a small search looks at
-the opponent's replies to its likeliest moves instead of trying every move once. Playouts run to the end of the hand, or ``depth`` actions (a cut-off for
-games that last long, like Klauber's); then every seat is rewarded by what its ruleset counts:
+Tree Search", 2012). A node of more than ``width`` actions (a board of many moves) is widened
+progressively (Chaslot et al., "Progressive Strategies for Monte-Carlo Tree Search", 2008): its
+untried actions are taken in the order of what they gain the mover at once, and a node visited n
+times has at most 2 + 2 sqrt(n) children, so a small search looks at the opponent's replies to
+its likeliest moves instead of trying every move once. Playouts run to the end of the hand, or
+``depth`` actions (a cut-off for games that last long); then every seat is rewarded by what its
+ruleset counts:
 
 - a finished game of several sides by its outcome (1 won, 0 lost, a shared or tied game between);
 - otherwise by its side's lead in the match's counter as the ruleset would count it if the hand
