@@ -176,3 +176,21 @@ def random_playout(state: GameState, rng: random.Random, steps: int | None = Non
         else:
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
+
+
+def permute_hidden(state: GameState, observer: int, rng: random.Random) -> GameState:
+    """A copy of ``state`` with the tiles hidden from ``observer`` in another order among their
+    places (another order for sure, when at least two of them differ)."""
+    from contack_core.engine.information import Visibility
+
+    other = state.clone()
+    runs = Visibility.of(state.rules).hidden_runs(other, observer)
+    tiles = [tile for zone, count in runs for tile in zone[:count]]
+    order = tiles[:]
+    while len(set(tiles)) > 1 and order == tiles:
+        rng.shuffle(order)
+    drawn = iter(order)
+    for zone, count in runs:
+        for index in range(count):
+            zone[index] = next(drawn)
+    return other

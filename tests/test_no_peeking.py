@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import permute_hidden
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -58,21 +59,6 @@ def hidden(state: GameState) -> list[tuple[list[int], int]]:
     return Visibility.of(state.rules).hidden_runs(state, state.current)
 
 
-def permuted(state: GameState, rng: random.Random) -> GameState:
-    """The same position with the tiles hidden from the seat to move in another order among their places."""
-    other = state.clone()
-    runs = hidden(other)
-    tiles = [tile for zone, count in runs for tile in zone[:count]]
-    order = tiles[:]
-    while len(set(tiles)) > 1 and order == tiles:
-        rng.shuffle(order)
-    drawn = iter(order)
-    for zone, count in runs:
-        for index in range(count):
-            zone[index] = next(drawn)
-    return other
-
-
 def choice(spec: str, rules: Rules, state: GameState, seed: int) -> object:
     player = make_player(spec, seed, rules=rules)
     player.start_game(rules, state.current, state.seat_count)
@@ -87,7 +73,7 @@ def test_a_bots_choice_does_not_depend_on_what_its_seat_cannot_see(ruleset: str,
                                                                    shuffle: int) -> None:
     rules = load_rules(ruleset)
     state = decision_point(rules, seed)
-    other = permuted(state, random.Random(shuffle))
+    other = permute_hidden(state, state.current, random.Random(shuffle))
     assert other.observation(other.current) == state.observation(state.current)
     assert choice(spec, rules, state, seed) == choice(spec, rules, other, seed)
 
@@ -128,7 +114,7 @@ def test_looking_ahead_on_a_clone_is_caught_and_on_a_resampled_state_is_not() ->
         if not any(isinstance(a, Draw) for a in state.legal_actions()):
             continue
         for shuffle in range(6):
-            other = permuted(state, random.Random(shuffle))
+            other = permute_hidden(state, state.current, random.Random(shuffle))
             caught += CloningOnePly(0).choose(state) != CloningOnePly(0).choose(other)
             resampling = ResamplingOnePly(0)
             assert resampling.choose(state) == resampling.choose(other)
