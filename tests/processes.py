@@ -20,6 +20,14 @@ MISBEHAVING = REPO / "tests" / "misbehaving"
 
 Identity = tuple[int, int]  # a process id and its start time: a process, even once its id is reused
 
+#: A guard against a hang, never a measure of speed: far above what any command of the tests
+#: takes on a busy 2-core machine (CI, a load of 16), so only a command that would not end
+#: reaches it. Speed is measured by benchmarks, which print figures.
+HANG = 300.0
+#: How long a process that was told to stop (or killed) may take to be gone before it counts
+#: as left behind: over 10x the exit of a loaded machine's slowest process here (a Ray worker).
+GONE = 30.0
+
 
 def below(pid: int) -> list[Identity]:
     """Every process below ``pid`` now (with its start time)."""
@@ -82,7 +90,7 @@ class Run:
             except (ProcessLookupError, PermissionError):
                 pass
         try:
-            self.process.communicate(timeout=10)
+            self.process.communicate(timeout=GONE)
         except (subprocess.TimeoutExpired, ValueError):
             pass
 

@@ -194,6 +194,7 @@ def test_bad_input_is_one_message(args: list[str], code: int, message: str) -> N
 
 
 # --------------------------------------------------------------------------- the engine underneath
+@pytest.mark.xdist_group("ray")  # local Ray sessions one at a time (tests/test_tournament_ray.py)
 def test_on_a_local_ray_the_same_figures(tmp_path: Path) -> None:
     pytest.importorskip("ray", reason="the ray extra is part of the test extra; `make test` installs it")
     local = analyze_json("parker-1939", "--deals", "3")
@@ -206,17 +207,17 @@ def test_on_a_local_ray_the_same_figures(tmp_path: Path) -> None:
 def test_a_stop_signal_keeps_the_games_and_says_how_to_resume(tmp_path: Path) -> None:
     import signal
 
-    from processes import contack, started, survivors, wait_for
+    from processes import GONE, HANG, contack, started, survivors, wait_for
     from test_run_survives import stored
 
     out = tmp_path / "out"
     command = contack("analyze", "parker-1939", "--deals", "20000", "--output", out, "--workers", "2", "--quiet")
     with started(command) as run:
-        assert wait_for(lambda: stored(out / "parker-1939") > 0, within=60), run.process.stderr
+        assert wait_for(lambda: stored(out / "parker-1939") > 0, within=HANG), run.process.stderr
         run.snapshot()
         run.process.send_signal(signal.SIGINT)
-        _, stderr = run.process.communicate(timeout=60)
-        assert survivors(run.tracked, within=5) == []
+        _, stderr = run.process.communicate(timeout=HANG)
+        assert survivors(run.tracked, within=GONE) == []
     assert run.process.returncode == 128 + signal.SIGINT, stderr
     assert "stopped by SIGINT: " in stderr and " of 60000 games of parker-1939 done; resume with: contack analyze " \
         "parker-1939 --deals 20000 --output " in stderr

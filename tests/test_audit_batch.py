@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from helpers import run_cli as run
+from processes import HANG
 
 from contack_core import __version__
 
@@ -156,19 +157,21 @@ def test_bench_audit_prints_both_rates_and_their_ratio() -> None:
 
 
 def test_ctrl_c_stops_the_workers_and_leaves_nothing_behind(archive: Path) -> None:
-    """Ctrl-C reaches the whole process group: the command ends at once, with no traceback,
-    and no worker (nor anything still queued for one) keeps it waiting."""
+    """Ctrl-C reaches the whole process group: the command ends before its work is done, with
+    no traceback, and no worker (nor anything still queued for one) keeps it waiting."""
     import signal
-    import time
 
     many = [str(archive)] * 2000  # 10,000 records: most still queued when the signal comes
-    started = subprocess.Popen([_script(), "audit", "--workers", "2", *many], stdout=subprocess.PIPE,
+    started = subprocess.Popen([_script(), "audit", "--json", "--workers", "2", *many], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
-    time.sleep(2.0)
+    assert started.stdout is not None
+    first = started.stdout.readline()  # the workers are at work
     os.killpg(started.pid, signal.SIGINT)
     try:
-        _, err = started.communicate(timeout=30)
+        rest, err = started.communicate(timeout=HANG)
     except subprocess.TimeoutExpired:
         os.killpg(started.pid, signal.SIGKILL)
         raise AssertionError("contack audit did not end after Ctrl-C") from None
+    verdicts = [line for line in (first + rest).splitlines() if line.startswith("{")]
+    assert 0 < len(verdicts) < len(many) * len(EXPECTED), f"{len(verdicts)} verdicts: the work was not stopped"
     assert started.returncode != 0 and "Traceback" not in err, err

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from helpers import RULES
-from processes import below, contack, started, survivors, wait_for
+from processes import GONE, HANG, below, contack, started, survivors, wait_for
 from test_external_bots import opened_state
 
 from players.external import STDERR_LIMIT, BotFailure, ExternalPlayer
@@ -69,7 +69,7 @@ def test_a_bot_killed_at_its_limit_takes_its_child_and_its_daemon_along(tmp_path
             player.choose(opened_state())
         assert pids.exists()
         processes = [(pid, start_time(pid) or 0) for pid in map(int, pids.read_text().split())]
-        assert survivors(processes, within=3) == []
+        assert survivors(processes, within=GONE) == []
     finally:
         player.close()
 
@@ -80,14 +80,14 @@ def test_contack_play_stopped_with_a_bot_mid_move_leaves_no_process(tmp_path: Pa
     record = tmp_path / "game.jsonl"
     with started(contack("play", "parker-1939", "--seats", f'"exec:{command}",random', "--seed", "3",
                          "--record", record)) as run:
-        assert wait_for(pids.exists, within=30), run.process.stderr
+        assert wait_for(pids.exists, within=HANG), run.process.stderr
         bots = identities(pids)
         run.tracked.extend(bots)
         processes = run.snapshot()
         assert {pid for pid, _ in bots} <= {pid for pid, _ in processes}
         run.process.send_signal(signum)
-        stdout, stderr = run.process.communicate(timeout=30)
-        left = survivors(run.tracked, within=3)
+        stdout, stderr = run.process.communicate(timeout=HANG)
+        left = survivors(run.tracked, within=GONE)
     assert left == [], f"{signal.Signals(signum).name}: {len(left)} processes outlived contack play by 3 s"
     assert run.process.returncode in (128 + signum, -signum)
     if signum != signal.SIGKILL:
@@ -127,7 +127,7 @@ def test_a_bot_flooding_its_output_without_a_newline_is_killed_and_contacks_memo
     asked = time.monotonic()
     with started(peak_memory_command("play", "parker-1939", "--seats", f"exec:{sys.executable} {flood},random",
                                      "--seed", "1", "--fault", "forfeit", "--quiet")) as run:
-        stdout, stderr = run.process.communicate(timeout=120)
+        stdout, stderr = run.process.communicate(timeout=HANG)
     took = time.monotonic() - asked
     peak = int(stderr.rsplit("peak KiB", 1)[1].split()[0])
     print(f"{stream} flood: contack's peak memory {peak / 1024:.0f} MiB, game over in {took:.1f} s")
@@ -150,7 +150,7 @@ def test_the_keeper_reports_the_bots_own_process_and_nothing_is_left_after_close
     assert [pid for pid, _ in below(keeper)] == [bot]
     processes = [(keeper, start_time(keeper) or 0), (bot, start_time(bot) or 0)]
     player.close()
-    assert survivors(processes, within=3) == []
+    assert survivors(processes, within=GONE) == []
 
 
 @pytest.mark.parametrize("limit", ["inf", "1e300", "nan"])

@@ -18,6 +18,7 @@ import pytest
 
 
 from helpers import read_lines, run_cli as run
+from processes import HANG
 
 REPO = Path(__file__).resolve().parent.parent
 PARKER_FILE = REPO / "rulesets" / "parker-1939.yaml"
@@ -366,7 +367,7 @@ def test_console_script_end_to_end(seed7: tuple[Path, str], tmp_path: Path) -> N
     assert exe is not None, "the contack console script is not on PATH"
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     played = subprocess.run([exe, "play", "parker-1939", "--seats", FOUR, "--seed", "7", "--record", "game.jsonl"],
-                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=HANG)
     assert played.returncode == 0, played.stderr
     assert "Traceback" not in played.stdout + played.stderr
     assert "wins the game" in played.stdout or "tie for the win" in played.stdout
@@ -374,12 +375,12 @@ def test_console_script_end_to_end(seed7: tuple[Path, str], tmp_path: Path) -> N
     # the same game as the in-process one, whatever the hash seed
     assert record.read_bytes() == seed7[0].read_bytes()
     audited = subprocess.run([exe, "audit", "--json", "game.jsonl"], cwd=tmp_path, env=env,
-                             capture_output=True, text=True, timeout=60)
+                             capture_output=True, text=True, timeout=HANG)
     assert audited.returncode == 0, audited.stdout + audited.stderr
     verdict = json.loads(audited.stdout)
     assert verdict["valid"] is True and verdict["finished"] is True
     bad = subprocess.run([exe, "audit", "missing.jsonl"], cwd=tmp_path, env=env, capture_output=True, text=True,
-                         timeout=60)
+                         timeout=HANG)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "missing.jsonl" in bad.stdout + bad.stderr
 
 

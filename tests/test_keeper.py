@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from helpers import run_cli
 from keeping import entries_for, played_lines, record_lines
+from processes import HANG
 
 from contack_core import load_rules
 from contack_core.records.audit import audit_record
@@ -156,12 +157,12 @@ def test_a_three_hand_parker_game_is_kept_at_a_terminal(parker_game, tmp_path: P
     try:
         for entry in entries:
             seen = bytearray()
-            _read_until(master, prompt, seen, time.monotonic() + 60)
+            _read_until(master, prompt, seen, time.monotonic() + HANG)
             assert b"refused" not in seen, seen.decode()
             os.write(master, entry.encode() + b"\n")
         seen = bytearray()
-        _read_until(master, re.compile(rb"the game is over; its record is"), seen, time.monotonic() + 60)
-        assert child.wait(timeout=30) == 0
+        _read_until(master, re.compile(rb"the game is over; its record is"), seen, time.monotonic() + HANG)
+        assert child.wait(timeout=HANG) == 0
     finally:
         if child.poll() is None:
             child.kill()
@@ -365,7 +366,7 @@ def test_killing_the_keeper_loses_no_accepted_entry(parker_game, tmp_path: Path)
     for entry in fed:
         child.stdin.write(entry + "\n")
     child.stdin.flush()
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG
     expected = entries_written(source, entries, 40, tmp_path)
     while (not record.exists() or len(record_lines(record)) < expected) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from helpers import run_cli as run
+from processes import HANG
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,11 +60,12 @@ def test_a_documented_command_runs(command: str, tmp_path: Path, monkeypatch: py
 
 
 def test_make_bench_says_what_it_needs(tmp_path: Path) -> None:
-    stamp = ROOT / ".venv" / ".installed"
-    if not stamp.is_file() or stamp.stat().st_mtime < (ROOT / "pyproject.toml").stat().st_mtime:
+    stamp = ROOT / ".venv" / ".demo"
+    newest = max((ROOT / name).stat().st_mtime for name in ("pyproject.toml", "constraints.txt"))
+    if not stamp.is_file() or stamp.stat().st_mtime < newest:
         pytest.skip("make bench would install .venv first (run make test once)")
     done = subprocess.run(["make", "-s", "bench", f"YARDSTICK={tmp_path / 'none.py'}", "BENCH_GAMES=3"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=HANG)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no yardstick at" in done.stdout and "YARDSTICK=PATH" in done.stdout
     assert "audit_ratio" in done.stdout and "games_per_s" in done.stdout

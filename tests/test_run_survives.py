@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from processes import contack, environment, started, survivors, wait_for
+from processes import GONE, HANG, contack, environment, started, survivors, wait_for
 
 from contack_core.records.audit import audit_record
 from tournaments.schedule import schedule
@@ -37,7 +37,7 @@ seed: 8
 
 def stored(folder: Path) -> int:
     try:
-        with sqlite3.connect(folder / DATABASE_NAME, timeout=10) as connection:
+        with sqlite3.connect(folder / DATABASE_NAME, timeout=60) as connection:
             return connection.execute("SELECT COUNT(*) FROM games").fetchone()[0]
     except sqlite3.OperationalError:
         return 0
@@ -65,15 +65,14 @@ def test_a_stopped_run_stores_every_finished_game_says_how_to_resume_and_leaves_
     config = write(tmp_path, "four.yaml", RANDOM_FOUR)
     out = tmp_path / "out"
     with started(contack("tournament", "run", config, "--output", out, "--workers", "2")) as run:
-        assert wait_for(lambda: stored(out) > 0, within=60), run.process.stderr
+        assert wait_for(lambda: stored(out) > 0, within=HANG), run.process.stderr
         run.snapshot()
         asked = time.monotonic()
         run.process.send_signal(signum)
-        stdout, stderr = run.process.communicate(timeout=60)
+        stdout, stderr = run.process.communicate(timeout=HANG)
         took = time.monotonic() - asked
-        assert survivors(run.tracked, within=5) == []
+        assert survivors(run.tracked, within=GONE) == []
     print(f"stopped by {signal.Signals(signum).name} in {took:.2f} s")  # the figure, for the record
-    assert took < 10, f"stopping took {took:.1f} s"  # measured: 0.2-0.3 s; this bound only catches a hang
     assert run.process.returncode == 128 + signum, stderr
     done = stored(out)
     assert records(out) == keys(out), "every record on disk has its row, and every row its record"
@@ -88,7 +87,7 @@ def test_a_stopped_run_stores_every_finished_game_says_how_to_resume_and_leaves_
 def run_to_the_end(config: Path, out: Path, env: dict[str, str] | None = None) -> str:
     with started(contack("tournament", "run", config, "--output", out, "--workers", "2", "--quiet"),
                  env=env) as run:
-        stdout, stderr = run.process.communicate(timeout=300)
+        stdout, stderr = run.process.communicate(timeout=HANG)
     assert run.process.returncode == 0, stdout + stderr
     return stdout
 
@@ -130,12 +129,12 @@ def test_sigkill_of_the_main_process_leaves_no_worker_keeper_bot_or_grandchild(t
         budget: {{time_per_move: 60}}
         """)
     with started(contack("tournament", "run", config, "--output", tmp_path / "out", "--workers", "2")) as run:
-        assert wait_for(lambda: len(list(moving.iterdir())) >= 2, within=60), "both workers' bots mid-move"
+        assert wait_for(lambda: len(list(moving.iterdir())) >= 2, within=HANG), "both workers' bots mid-move"
         processes = run.snapshot()
         assert len(processes) >= 2 + 2 * 4, processes  # workers; each a keeper, a bot, a child, a daemon
         run.process.send_signal(signal.SIGKILL)
         run.process.wait()
-        left = survivors(run.tracked, within=5)
+        left = survivors(run.tracked, within=GONE)
     print(f"SIGKILL of the main process: {len(left)} of {len(processes)} processes below it left after 5 s")
     assert left == [], f"{len(left)} of {len(processes)} processes outlived the main process by 5 s"
 
@@ -198,7 +197,7 @@ def test_a_tournament_whose_games_all_end_in_errors_does_not_exit_0(tmp_path: Pa
         """)
     with started(contack("tournament", "run", config, "--output", tmp_path / "out", "--quiet"),
                  env=environment(misbehaving=True)) as run:
-        stdout, stderr = run.process.communicate(timeout=120)
+        stdout, stderr = run.process.communicate(timeout=HANG)
     assert run.process.returncode == 1
     assert "2 played now (2 error)" in stdout
     assert "(engine): 2 error (e.g. game " in stdout and "my weights file is missing" in stdout
@@ -211,10 +210,10 @@ def test_a_second_run_on_a_folder_in_use_is_refused_at_once_and_a_stale_lock_blo
     out = tmp_path / "out"
     command = contack("tournament", "run", config, "--output", out, "--workers", "1", "--quiet")
     with started(command) as first:
-        assert wait_for(lambda: stored(out) > 0, within=60)
+        assert wait_for(lambda: stored(out) > 0, within=HANG)
         asked = time.monotonic()
         with started(command) as second:
-            stdout, stderr = second.process.communicate(timeout=60)
+            stdout, stderr = second.process.communicate(timeout=HANG)
         took = time.monotonic() - asked
         print(f"second run refused after {took:.2f} s")
         assert second.process.returncode == 1
@@ -223,7 +222,7 @@ def test_a_second_run_on_a_folder_in_use_is_refused_at_once_and_a_stale_lock_blo
         first.snapshot()
         first.process.send_signal(signal.SIGKILL)
         first.process.wait()
-        assert survivors(first.tracked, within=5) == []
+        assert survivors(first.tracked, within=GONE) == []
     assert (out / "run.lock").exists(), "the killed run's lock file stays behind"
     done = stored(out)
     again = run_to_the_end(config, out)

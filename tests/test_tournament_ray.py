@@ -12,6 +12,8 @@ from tournaments.runner import run_tournament
 from tournaments.store import Store
 
 pytest.importorskip("ray", reason="the ray extra is part of the test extra; `make test` installs it")
+# Local Ray sessions, one at a time: every test that starts one runs on the same xdist worker.
+pytestmark = pytest.mark.xdist_group("ray")
 
 CONFIG = """\
 format: contack-tournament/1
@@ -50,19 +52,19 @@ def test_sigkill_of_a_run_on_a_local_ray_leaves_no_ray_process(tmp_path: Path) -
     watchdog kills them within seconds."""
     import signal
 
-    from processes import contack, started, survivors, wait_for
+    from processes import GONE, HANG, contack, started, survivors, wait_for
     from test_run_survives import RANDOM_FOUR, stored
 
     (tmp_path / "four.yaml").write_text(RANDOM_FOUR.replace("deals: 300", "deals: 3000"), encoding="utf-8")
     out = tmp_path / "out"
     with started(contack("tournament", "run", tmp_path / "four.yaml", "--output", out, "--workers", "2",
                          "--backend", "ray", "--quiet")) as run:
-        assert wait_for(lambda: stored(out) > 0, within=120), run.process.stderr
+        assert wait_for(lambda: stored(out) > 0, within=HANG), run.process.stderr
         processes = run.snapshot()
         assert len(processes) >= 4, processes  # Ray's servers, agents and two workers, at least
         run.process.send_signal(signal.SIGKILL)
         run.process.wait()
-        left = survivors(run.tracked, within=5)
+        left = survivors(run.tracked, within=GONE)
     print(f"SIGKILL of a run on a local Ray: {len(left)} of {len(processes)} processes below it left after 5 s")
     assert left == [], f"{len(left)} of {len(processes)} Ray processes outlived the driver by 5 s"
 
@@ -72,7 +74,7 @@ def test_ctrl_c_of_a_run_on_a_local_ray_stops_at_once_stores_what_is_done_and_le
     import signal
     import time
 
-    from processes import contack, started, survivors, wait_for
+    from processes import GONE, HANG, contack, started, survivors, wait_for
     from test_run_survives import RANDOM_FOUR, keys, records, stored
 
     config = tmp_path / "four.yaml"
@@ -80,16 +82,15 @@ def test_ctrl_c_of_a_run_on_a_local_ray_stops_at_once_stores_what_is_done_and_le
     out = tmp_path / "out"
     with started(contack("tournament", "run", config, "--output", out, "--workers", "2",
                          "--backend", "ray")) as run:
-        assert wait_for(lambda: stored(out) > 0, within=120), run.process.stderr
+        assert wait_for(lambda: stored(out) > 0, within=HANG), run.process.stderr
         run.snapshot()
         asked = time.monotonic()
         run.process.send_signal(signal.SIGINT)
-        stdout, stderr = run.process.communicate(timeout=60)
+        stdout, stderr = run.process.communicate(timeout=HANG)
         took = time.monotonic() - asked
-        left = survivors(run.tracked, within=5)
-    print(f"Ctrl-C of a run on a local Ray: stopped in {took:.2f} s, {len(left)} processes left after 5 s")
+        left = survivors(run.tracked, within=GONE)
+    print(f"Ctrl-C of a run on a local Ray: stopped in {took:.2f} s, {len(left)} processes left")
     assert left == [], f"{len(left)} Ray processes outlived the run by 5 s"
-    assert took < 10, f"stopping took {took:.1f} s"  # measured: see the printed figure; this bound catches a hang
     assert run.process.returncode == 128 + signal.SIGINT, stderr
     done = stored(out)
     assert records(out) == keys(out), "every record on disk has its row, and every row its record"

@@ -26,7 +26,7 @@ def stored(database: Path) -> tuple[int, int]:
     if not database.exists():
         return 0, 0
     try:
-        with sqlite3.connect(database, timeout=10) as connection:
+        with sqlite3.connect(database, timeout=60) as connection:
             return connection.execute("SELECT COUNT(*), COUNT(DISTINCT key) FROM games").fetchone()
     except sqlite3.OperationalError:
         return 0, 0

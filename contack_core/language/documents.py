@@ -89,31 +89,43 @@ def find_ruleset(reference: str, relative_to: Path | None = None) -> Path:
 
 
 # --------------------------------------------------------------------------- YAML with marks
+class _PythonParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
+    """PyYAML's own parser, in Python: it streams events with no nesting limit of its own."""
+
+    def __init__(self, stream: str) -> None:
+        yaml.reader.Reader.__init__(self, stream)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+
+
 try:  # libyaml's parser when PyYAML was built with it (about six times faster), else PyYAML's own
-    from yaml._yaml import CParser as _Parser
+    from yaml._yaml import CParser as _FastParser
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml.parser import Parser as _PythonParser
-    from yaml.reader import Reader
-    from yaml.scanner import Scanner
-
-    class _Parser(Reader, Scanner, _PythonParser):  # type: ignore[no-redef]
-        def __init__(self, stream: str) -> None:
-            Reader.__init__(self, stream)
-            Scanner.__init__(self)
-            _PythonParser.__init__(self)
+    _FastParser = _PythonParser
 
 
-class _BoundedLoader(yaml.composer.Composer, _Parser, yaml.constructor.SafeConstructor,  # type: ignore[misc]
-                     yaml.resolver.Resolver):
+class _LimitExceeded(yaml.MarkedYAMLError):
+    """One of this project's bounds (:mod:`.limits`), passed at the place it is marked."""
+
+
+class _Bounded:
     """Safe YAML composed in Python over the parser's events, refusing, at the place it
     happens and before any of it is built, a file nested deeper than :data:`MAX_YAML_DEPTH`,
     with more aliases than :data:`MAX_YAML_ALIASES`, or with more than :data:`MAX_YAML_NODES`
     keys, values and items. Both bounds count every alias as the whole of what it repeats
     (each node's size and height are kept as it is composed), so a "billion laughs" is
-    refused at the alias that passes the limit."""
+    refused at the alias that passes the limit.
+
+    libyaml's scanner reads ahead (a whole flow collection may be a key) and has bounds of
+    its own that can fire before the events reach these (libyaml 0.2.5+: 1,000 levels). So a
+    file the fast parser refuses is read again by :class:`_ReferenceLoader`, whose parser
+    streams events with no bound of its own: where one of ours is passed, that is the
+    message, whichever release of PyYAML is installed."""
+
+    parser: Any  # the parser class the loader is built on
 
     def __init__(self, text: str) -> None:
-        _Parser.__init__(self, text)
+        self.parser.__init__(self, text)
         yaml.constructor.SafeConstructor.__init__(self)
         yaml.resolver.Resolver.__init__(self)
         yaml.composer.Composer.__init__(self)
@@ -181,8 +193,22 @@ class _BoundedLoader(yaml.composer.Composer, _Parser, yaml.constructor.SafeConst
         super().flatten_mapping(node)
 
 
-def _too_much(what: str, limit: str, mark: Any) -> yaml.MarkedYAMLError:
-    return yaml.MarkedYAMLError(problem=f"{what} (the limit {limit}; see docs/house-rules.md, Limits)",
+class _BoundedLoader(_Bounded, yaml.composer.Composer, _FastParser,  # type: ignore[misc]
+                     yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
+    """The bounds over libyaml's parser where PyYAML has it."""
+
+    parser = _FastParser
+
+
+class _ReferenceLoader(_Bounded, yaml.composer.Composer, _PythonParser,  # type: ignore[misc]
+                       yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
+    """The bounds over PyYAML's Python parser (slower): for a file the fast parser refused."""
+
+    parser = _PythonParser
+
+
+def _too_much(what: str, limit: str, mark: Any) -> _LimitExceeded:
+    return _LimitExceeded(problem=f"{what} (the limit {limit}; see docs/house-rules.md, Limits)",
                                 problem_mark=mark)
 
 
@@ -192,11 +218,38 @@ def parse_yaml(text: str, file: str) -> tuple[Any, dict[KeyPath, Mark]]:
     Aliases are expanded as the data is built, so the bounds on depth and size hold for the
     data, however much an alias repeats.
     """
-    marks: dict[KeyPath, Mark] = {}
     try:
-        loader = _BoundedLoader(text)
+        try:
+            return _compose(_BoundedLoader, text, file)
+        except _LimitExceeded:
+            raise
+        except yaml.MarkedYAMLError as refused:
+            if _FastParser is _PythonParser:
+                raise
+            try:  # did the fast parser's own bounds fire before one of ours would have?
+                _compose(_ReferenceLoader, text, file)
+            except _LimitExceeded:
+                raise
+            except (yaml.YAMLError, RecursionError):
+                pass
+            raise refused from None
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        where = Mark(file, mark.line + 1, mark.column + 1) if mark else None
+        raise RulesetError([Problem(f"not valid YAML: {error.problem or error}", (), where)]) from None
     except yaml.reader.ReaderError as error:
         raise RulesetError([_reader_problem(error, text, file)]) from None
+    except RecursionError:
+        raise RulesetError([Problem("not valid YAML: nested too deeply", (), Mark(file, 1, 1))]) from None
+    except yaml.YAMLError as error:
+        raise RulesetError([Problem(f"not valid YAML: {error}", (), Mark(file, 1, 1))]) from None
+
+
+def _compose(loader_class: type[_BoundedLoader] | type[_ReferenceLoader], text: str,
+             file: str) -> tuple[Any, dict[KeyPath, Mark]]:
+    """The data and its marks as ``loader_class`` reads them; YAML's errors and ours raised."""
+    marks: dict[KeyPath, Mark] = {}
+    loader = loader_class(text)
     built = 0
     try:
         node = loader.get_single_node()
@@ -231,16 +284,6 @@ def parse_yaml(text: str, file: str) -> tuple[Any, dict[KeyPath, Mark]]:
             return loader.construct_object(node, deep=True)
 
         return build(node, ()), marks
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        where = Mark(file, mark.line + 1, mark.column + 1) if mark else None
-        raise RulesetError([Problem(f"not valid YAML: {error.problem or error}", (), where)]) from None
-    except yaml.reader.ReaderError as error:
-        raise RulesetError([_reader_problem(error, text, file)]) from None
-    except RecursionError:
-        raise RulesetError([Problem("not valid YAML: nested too deeply", (), Mark(file, 1, 1))]) from None
-    except yaml.YAMLError as error:
-        raise RulesetError([Problem(f"not valid YAML: {error}", (), Mark(file, 1, 1))]) from None
     finally:
         loader.dispose()
 
