@@ -90,3 +90,33 @@ def test_transcript_prints_what_the_document_says(document: Path, line: int, tmp
 def test_the_documents_hold_transcripts() -> None:
     """The harness finds what it checks (a renamed fence would otherwise check nothing)."""
     assert len(_transcripts()) >= 3
+
+
+#: A file outside the repository: the design brief, or a transcription of a rule book by the
+#: name it has in the shared folder. A reader of the repository has neither.
+_OUTSIDE_FILE = re.compile(r"DESIGN\.md|rules-sources|\d{3}_[0-9a-f]{16}\.txt"
+                           # the same files by their number alone: "(003)", "the encyclopedia, 003",
+                           # "003's table", "source 002", "the English book 000"
+                           r"|\(00[0-4]\)|, 00[0-4]\b|\b00[0-4]'s\b|\bsources? 00[0-4]\b|\bbook 00[0-4]\b")
+#: What a reader reads: the documents, the shipped rulesets (their comments, option docs and
+#: ``source``, which ``contack rulesets show`` prints) and the package's own docstrings.
+_CITING = [*DOCUMENTS, *sorted((ROOT / "rulesets").rglob("*.yaml")),
+           *(path for folder in ("contack_core", "players", "tournaments")
+             for path in sorted((ROOT / folder).rglob("*.py")))]
+
+
+@pytest.mark.parametrize("path", _CITING, ids=[str(path.relative_to(ROOT)) for path in _CITING])
+def test_no_citation_of_a_file_outside_the_repository(path: Path) -> None:
+    """A rule is cited by the book's name and its sentence, not by a file the reader lacks."""
+    found = [f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+             if _OUTSIDE_FILE.search(line)]
+    assert not found, "cites a file that is not in the repository:\n" + "\n".join(found)
+
+
+def test_the_citation_check_reads_the_rulesets_and_the_docs() -> None:
+    """The check covers what it means to (a moved folder would otherwise check nothing)."""
+    names = {path.relative_to(ROOT).as_posix() for path in _CITING}
+    assert {"README.md", "rulesets/parker-1939.yaml", "rulesets/examples/threes.yaml",
+            "contack_core/boards/lattice.py"} <= names
+    assert any(name.startswith("docs/") for name in names)

@@ -1,4 +1,4 @@
-"""The triangular lattice of the triangle-tile games (DESIGN.md section 4).
+"""The triangular lattice of the triangle-tile games (fixed, because records name its cells).
 
 Cell ``(x, y)`` points up when ``x + y`` is even, down otherwise. Each cell has three
 sides, numbered anticlockwise: for an up cell 0 = bottom (towards ``(x, y-1)``),

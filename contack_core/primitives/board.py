@@ -9,7 +9,7 @@ from contack_core.primitives.registry import BuildContext, Primitive
 
 
 class TriangularLattice(Primitive):
-    """The triangular lattice of DESIGN.md section 4: cell ``[x, y]`` points up when ``x + y`` is even.
+    """The triangular lattice of :mod:`contack_core.boards.lattice`: ``[x, y]`` points up when ``x + y`` is even.
 
     The opening tile lies on ``origin`` unturned (its first colour on the cell's side 0).
     """

@@ -1,6 +1,6 @@
 """The score sheet as the rule book's Score Keeper keeps it: a column under each player's name.
 
-The variant sheet (source 002) asks the Scorekeeper to "credit each player with each counting
+The Contactack rule sheet asks the Scorekeeper to "credit each player with each counting
 contact play that he makes, writing down the amount of the count in a column under the
 player's name", and at the close of the hand to add each column. This sheet writes each count
 made in the scorer's column, and at the close of each hand the tiles held and the hand's score

@@ -48,7 +48,7 @@ Type what happens at the table; each entry is checked before it is written.
   sheet           the score sheet so far;  board: the figure or board;  help: this text
   quit            stop here (the record is kept; contack keep --resume FILE carries it on)"""
 
-#: Where a cell lies from a tile it touches, on the triangle lattice (DESIGN.md section 4).
+#: Where a cell lies from a tile it touches, on the triangle lattice (:mod:`contack_core.boards.lattice`).
 SIDES = {"left": (-1, 0), "right": (1, 0), "above": (0, 1), "below": (0, -1)}
 _SIDE_WORDS = {"left": "left", "right": "right", "above": "above", "over": "above", "top": "above", "up": "above",
                "below": "below", "under": "below", "bottom": "below", "down": "below"}

@@ -2,7 +2,7 @@
 
 A renderer asks a geometry for a cell's outline, the segment of each of its sides and its
 centre, in page coordinates (SVG: x to the right, y downwards). The triangle-tile games use
-:class:`TriangleGeometry` (DESIGN.md section 4); a square board (a 16x16 grid whose tiles
+:class:`TriangleGeometry` (the lattice of :mod:`contack_core.boards.lattice`); a square board (a 16x16 grid whose tiles
 carry corner numbers) is another implementation of :class:`BoardGeometry`, so the SVG,
 HTML and terminal views need no change beyond a painter for its pieces.
 """
@@ -63,7 +63,7 @@ class BoardGeometry(Protocol):
 
 
 class TriangleGeometry:
-    """The triangular lattice of DESIGN.md section 4, drawn with equilateral triangles.
+    """The triangular lattice of :mod:`contack_core.boards.lattice`, drawn with equilateral triangles.
 
     Cell ``(x, y)`` points up when ``x + y`` is even; ``y`` grows upwards on the table (an up
     cell's neighbour across its bottom edge is ``(x, y - 1)``), so the page's y is flipped.
