@@ -74,7 +74,8 @@ def print_analysis(analysis: Analysis, console: Console) -> None:
                 if figure.na is not None:
                     table.add_row(f"  {figure.label}", "n/a", figure.na)
                 else:
-                    table.add_row(f"  {figure.label}", interval_text(figure.value, figure.unit), figure.verdict or "")
+                    note = "; ".join(part for part in (figure.verdict, figure.value.why) if part)
+                    table.add_row(f"  {figure.label}", interval_text(figure.value, figure.unit), note)
         console.print(table)
         if size.levels is not None:
             console.print(f"Levels of play at tables of {size.size}: {size.levels} (the rungs whose stronger bot "
@@ -123,6 +124,8 @@ def print_comparison(comparison: Comparison, console: Console) -> None:
                     table.add_row(f"  {d.label}", "n/a", "n/a", "", "", f"n/a: {d.na}")
                     continue
                 verdict = f"[bold]{d.verdict}[/bold]" if d.significant else d.verdict
+                if d.difference.why and not d.identical:
+                    verdict += f"; {d.difference.why}"
                 table.add_row(f"  {d.label}", interval_text(d.first, d.unit), interval_text(d.second, d.unit),
                               interval_text(d.difference, d.unit, signed=True), p_text(d.adjusted), verdict)
         console.print(table)

@@ -247,8 +247,10 @@ def compare_figures(size: int, pairs: Sequence[tuple[Figure, Figure | None, list
             out.append((FigureDifference(mine.key, mine.group, mine.label, mine.unit, mine.about, paired.first,
                                          paired.second, blank, paired.deals, na=why), None))
             continue
-        out.append((FigureDifference(mine.key, mine.group, mine.label, mine.unit, mine.about, paired.first,
-                                     paired.second, paired.difference, paired.deals, paired.p_value,
+        shared = counts(len(deals))  # each side alone as the analysis shows it, on the deals both measured
+        out.append((FigureDifference(mine.key, mine.group, mine.label, mine.unit, mine.about,
+                                     mine.interval(a, shared), other.interval(b, shared),
+                                     paired.difference, paired.deals, paired.p_value,
                                      identical=bool(np.array_equal(a, b))), paired.null))
     return out
 
