@@ -148,7 +148,7 @@ def test_skill_depth_is_the_stronger_bots_share_ahead() -> None:
     rung = values(PLAN, LADDER_GAMES)["skill.greedy>random"]
     assert value(rung) == 0.5
     interval, verdict = rung.summarise(lambda deals: np.ones((1, deals)))
-    assert interval.value == 0.5 and verdict == "indistinguishable so far"
+    assert interval.value == 0.5 and verdict == "too few deals" and interval.why == "no interval from 2 deals (it takes 5)"
 
 
 def test_a_ladder_rung_a_bot_wins_every_time_is_a_level() -> None:
@@ -218,8 +218,21 @@ def test_a_deal_not_finished_is_left_out() -> None:
     assert value(found["seat.1.mean_score"]) == 100
 
 
-def test_a_share_of_few_deals_keeps_its_interval_between_0_and_1() -> None:
+def test_a_share_of_few_deals_has_no_interval() -> None:
     from tournaments.paired import compare
 
-    share = compare("a", "b", [1.0, 0.5], 0).share  # a t interval of two deals would reach far past both ends
-    assert share.value == 0.75 and share.low == 0.0 and share.high == 1.0
+    few = compare("a", "b", [1.0, 0.5], 0)  # a t interval of two deals would reach far past both ends
+    assert few.share.value == 0.75 and few.share.low is None and few.verdict == "too few deals"
+
+
+def test_a_pair_level_on_every_deal_gets_an_interval_from_its_comparisons() -> None:
+    """Level on every one of 10 deals: the interval comes from the comparisons the deals hold (more games
+    level, a narrower interval around 1/2), never from a count of wins the pair did not have."""
+    from tournaments.paired import compare
+
+    two = compare("a", "b", [1.0] * 10, 0, [2.0] * 10)  # each deal: two games, each level (1/2 + 1/2)
+    eight = compare("a", "b", [4.0] * 10, 0, [8.0] * 10)
+    for pair in (two, eight):
+        assert pair.share.value == 0.5 and 0.0 < pair.share.low < 0.5 < pair.share.high < 1.0
+        assert pair.verdict == "indistinguishable so far"
+    assert eight.share.high - eight.share.low < 0.6 * (two.share.high - two.share.low)

@@ -12,6 +12,7 @@ from tournaments.statistics import (
     paired_difference,
     percentiles,
     resample_counts,
+    share_interval,
     swaps,
 )
 
@@ -34,12 +35,15 @@ def test_percentiles_skip_what_is_not_a_number() -> None:
 
 
 def test_a_ratio_of_sums_over_deals_and_its_interval() -> None:
-    per_deal = np.array([[3.0, 4.0], [1.0, 4.0], [2.0, 4.0], [4.0, 4.0]])
-    interval = bootstrap_interval(ratio, per_deal, resample_counts(4, 2000, np.random.default_rng(2)))
-    assert interval.value == pytest.approx(10 / 16)
-    assert 0.25 <= interval.low < 0.625 < interval.high <= 1.0
+    per_deal = np.array([[3.0, 4.0], [1.0, 4.0], [2.0, 4.0], [4.0, 4.0], [0.0, 4.0]])
+    interval = bootstrap_interval(ratio, per_deal, resample_counts(5, 2000, np.random.default_rng(2)))
+    assert interval.value == pytest.approx(10 / 20)
+    assert 0.0 <= interval.low < 0.5 < interval.high <= 1.0
     one_deal = bootstrap_interval(ratio, per_deal[:1], resample_counts(1, 100, np.random.default_rng(2)))
     assert one_deal.value == 0.75 and one_deal.low is None  # one deal: no interval
+    assert one_deal.why == "no interval from 1 deal (it takes 5)"
+    four = bootstrap_interval(ratio, per_deal[:4], resample_counts(4, 100, np.random.default_rng(2)))
+    assert four.low is None and four.why == "no interval from 4 deals (it takes 5)"
 
 
 def test_the_interval_covers_nearly_as_often_as_it_says() -> None:
@@ -64,7 +68,8 @@ def test_the_paired_difference_of_two_sides_on_the_same_deals() -> None:
     shifted[:, 0] += 2.0
     moved = paired_difference(ratio, shifted, first, counts, flips)
     assert moved.difference.value == pytest.approx(2.0)
-    assert moved.difference.low == pytest.approx(2.0) and moved.difference.high == pytest.approx(2.0)
+    # The same shift on every deal: no spread to draw an interval from, said rather than shown as [2.0, 2.0].
+    assert moved.difference.low is None and moved.difference.why == "no interval: the same on all 30 deals"
     assert moved.p_value == pytest.approx(1 / 2001)  # no swap reaches it: the smallest p a test of 2000 gives
     one_deal = paired_difference(ratio, first[:1], first[:1], resample_counts(1, 10, rng), swaps(1, 10, rng))
     assert one_deal.p_value is None
@@ -88,3 +93,11 @@ def test_max_t_pays_nothing_for_a_figure_repeated() -> None:
     alone = max_t([2.5], [null])[0]
     twice = max_t([2.5, 2.5], [null, null.copy()])
     assert twice == [alone, alone] and alone < 0.02
+
+
+def test_a_share_never_seen_has_wilsons_interval_not_a_collapsed_one() -> None:
+    """0 of 30 deals: the bootstrap's every resample is 0 too ([0, 0]); Wilson's 95% interval reaches 11.35%."""
+    none = share_interval(np.zeros(30), np.ones(30))
+    assert none.value == 0.0 and none.low == 0.0 and none.high == pytest.approx(3.8415 / 33.8415, abs=1e-4)
+    every = share_interval(np.full(30, 4.0), np.full(30, 4.0))  # 120 hands in 30 deals: each deal one trial
+    assert every.value == 1.0 and every.low == pytest.approx(30 / 33.8415, abs=1e-4) and every.high == 1.0

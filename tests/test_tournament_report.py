@@ -122,8 +122,30 @@ def test_seat_effects_average_each_seat() -> None:
     rows = [row(d, s, (30, 10), (1, 2)) for d in range(3) for s in combinations(range(2), 2)]
     rows += [row(9, (1, 0), (0, 20), (2, 1))]
     effects = {(e.table_size, e.seat): e for e in seat_effects(rows)}
-    assert effects[(2, 0)].mean_score.value == pytest.approx(22.5) and effects[(2, 0)].win_rate == 0.75
-    assert effects[(2, 1)].games == 4 and effects[(2, 1)].win_rate == 0.25
+    assert effects[(2, 0)].mean_score.value == pytest.approx(22.5) and effects[(2, 0)].win_rate.value == 0.75
+    assert effects[(2, 1)].games == 4 and effects[(2, 1)].win_rate.value == 0.25
+    assert effects[(2, 0)].mean_score.low is None and effects[(2, 0)].mean_score.why == \
+        "no interval from 4 deals (it takes 5)"  # not a "95%" interval of zero width from a handful of deals
+
+
+def test_seat_order_intervals_are_over_deals_not_games() -> None:
+    """Both games of a deal (its two seatings) give seat 1 the same hand and so the same score: they are one
+    observation, not two. The interval is that of the 12 deals' means (at least the t interval over them),
+    where one over the 24 games as if independent was about 1/sqrt(2) as wide."""
+    import numpy as np
+
+    from tournaments.statistics import mean_interval
+
+    luck = [40, 7, 25, 31, 12, 50, 3, 22, 18, 45, 9, 28]
+    rows = [row(d, seating, (luck[d], 20), (1, 2) if luck[d] > 20 else (2, 1))
+            for d in range(len(luck)) for seating in ((0, 1), (1, 0))]
+    first = {(e.table_size, e.seat): e for e in seat_effects(rows, 500, np.random.default_rng(1))}[(2, 0)]
+    by_deal, by_game = mean_interval(luck), mean_interval([value for value in luck for _ in range(2)])
+    assert first.mean_score.value == pytest.approx(by_deal.value)
+    assert first.mean_score.low <= by_deal.low + 1e-9 and first.mean_score.high >= by_deal.high - 1e-9
+    assert first.mean_score.high - first.mean_score.low > 1.3 * (by_game.high - by_game.low)
+    wins = sum(value > 20 for value in luck) / len(luck)
+    assert first.win_rate.value == pytest.approx(wins) and first.win_rate.low < wins < first.win_rate.high
 
 
 # ----------------------------------------------------------------------------- what a runner can trust

@@ -116,7 +116,10 @@ def test_the_report_gives_each_entrants_completion_rate_and_tiles_placed_apart_f
         completed = sum(0 in (row.winners or ()) for row in own)
         assert standing["completion_rate"]["value"] == completed / DEALS
         low, high = standing["completion_rate"]["low"], standing["completion_rate"]["high"]
-        assert 0 <= low <= completed / DEALS <= high <= 1 and high > 0, "a Wilson interval, sound even at 0"
+        # Four deals are too few for an interval: said, not shown as one (tests/test_statistics.py has the
+        # Wilson interval of 0 completions in 30).
+        assert low is None and high is None
+        assert standing["completion_rate"]["no_interval"] == f"no interval from {DEALS} deals (it takes 5)"
         assert standing["mean_tiles_placed"]["value"] == pytest.approx(sum(row.placed for row in own) / DEALS)
         assert all(row.placed == row.scores[0] for row in own), "a solitaire's score is the tiles placed"
     text = run_cli("tournament", "report", out, "--bootstrap", "10").output

@@ -139,6 +139,9 @@ class TournamentConfig:
     tables: Mapping[int, tuple[Table, ...]] | None = None
     #: Measure every game as it is played (an analysis: :mod:`tournaments.analysis.measure`).
     measure: bool = False
+    #: The first decisions of every game drawn at random, seeded by the deal (an analysis of a game
+    #: without chance: :class:`tournaments.play.OpeningPlayer`).
+    opening: int = 0
 
     def fingerprint_document(self, ruleset_digest: str) -> dict[str, Any]:
         """Everything that decides the games' results; the output place and the source are not."""
@@ -146,6 +149,8 @@ class TournamentConfig:
             "tables": {str(size): [table.to_json() for table in tables] for size, tables in self.tables.items()}}
         if self.measure:
             named["measure"] = True
+        if self.opening:
+            named["opening"] = self.opening
         return {**named,
             "name": self.name,
             "ruleset": self.ruleset,

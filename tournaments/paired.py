@@ -27,7 +27,7 @@ import attrs
 import numpy as np
 
 from tournaments.play import ERROR
-from tournaments.statistics import Interval, mean_interval, percentiles, resample_counts, wilson_interval
+from tournaments.statistics import MIN_DEALS, Interval, percentiles, resample_counts, share_interval, too_few
 
 
 def ahead(first: float, second: float) -> float:
@@ -63,8 +63,9 @@ def comparisons_per_deal(entrants: int, table_size: int) -> int:
 
 
 def deal_outcomes(rows: Sequence[Any], a: int, b: int, entrants: int, table_sizes: Sequence[int]
-                  ) -> tuple[dict[int, float], int]:
-    """A's share of finishing ahead of B on each deal both played in full, and how many deals were not whole.
+                  ) -> tuple[dict[int, tuple[float, int]], int]:
+    """A's results against B summed on each deal both played in full, with how many (a deal's
+    share is their ratio), and how many deals were not whole.
 
     A deal counts once every game of it seating both is stored (an error leaves it out):
     a half-played deal would weigh some seats more than others.
@@ -73,7 +74,7 @@ def deal_outcomes(rows: Sequence[Any], a: int, b: int, entrants: int, table_size
     outcomes, partial = {}, 0
     for seed, results in pair_results(rows, a, b).items():
         if len(results) == comparisons_per_deal(entrants, size_of[seed]) and size_of[seed] in table_sizes:
-            outcomes[seed] = sum(results) / len(results)
+            outcomes[seed] = (sum(results), len(results))
         else:
             partial += 1
     return outcomes, partial
@@ -95,22 +96,29 @@ class PairComparison:
                 "a_ahead_share": self.share.to_json(), "verdict": self.verdict}
 
 
-def compare(a_name: str, b_name: str, outcomes: Sequence[float], partial: int) -> PairComparison:
-    """The comparison and its verdict at 95%: "A ahead", "B ahead" or "indistinguishable so far"."""
-    share = mean_interval(outcomes)
-    if share.value is not None and len(outcomes) >= 2 and float(np.std(outcomes)) == 0.0:
-        share = attrs.evolve(wilson_interval(share.value * len(outcomes), len(outcomes)), value=share.value)
-    elif share.low is not None and share.high is not None:  # a share: a t interval of few deals may overshoot
-        share = attrs.evolve(share, low=max(0.0, share.low), high=min(1.0, share.high))
+def compare(a_name: str, b_name: str, outcomes: Sequence[float], partial: int,
+            trials: Sequence[float] | None = None) -> PairComparison:
+    """The comparison and its verdict at 95%: "A ahead", "B ahead" or "indistinguishable so far".
+
+    ``outcomes``: A's results against B on each deal, summed over the ``trials`` comparisons of
+    that deal (default: one each, the deal's share). The share is Wilson's interval clustered by
+    deal (:func:`tournaments.statistics.share_interval`): bounded by 0 and 1 however few the deals,
+    and drawn from the results themselves, ties included (a pair level on every deal gets the
+    interval its comparisons give, not one from a count of wins it never had).
+    """
+    ahead_sums = np.asarray(outcomes, dtype=float)
+    counts = np.ones(len(ahead_sums)) if trials is None else np.asarray(trials, dtype=float)
+    share = share_interval(ahead_sums, counts)
+    deals = int(np.count_nonzero(counts > 0))
     if share.low is not None and share.low > 0.5:
         verdict = f"{a_name} ahead (95%)"
     elif share.high is not None and share.high < 0.5:
         verdict = f"{b_name} ahead (95%)"
-    elif len(outcomes) < 2:
+    elif share.low is None:
         verdict = "too few deals"
     else:
         verdict = "indistinguishable so far"
-    return PairComparison(a_name, b_name, len(outcomes), partial, share, verdict)
+    return PairComparison(a_name, b_name, deals, partial, share, verdict)
 
 
 def paired_comparisons(rows: Sequence[Any], names: Sequence[str], table_sizes: Sequence[int]) -> list[PairComparison]:
@@ -118,7 +126,9 @@ def paired_comparisons(rows: Sequence[Any], names: Sequence[str], table_sizes: S
     comparisons = []
     for a, b in combinations(range(len(names)), 2):
         outcomes, partial = deal_outcomes(rows, a, b, len(names), table_sizes)
-        comparisons.append(compare(names[a], names[b], list(outcomes.values()), partial))
+        found = list(outcomes.values())
+        comparisons.append(compare(names[a], names[b], [total for total, _ in found], partial,
+                                   [count for _, count in found]))
     return comparisons
 
 
@@ -202,9 +212,12 @@ def duplicate_gains(rows: Sequence[Any], entrants: int, table_size: int, bootstr
         if bootstrap:
             weights = np.vstack([weights, resample_counts(len(seeds), bootstrap, rng)])
         ratios = _variance_ratio(weights, sums, counts, squares)
-        low, high = percentiles(ratios[1:])
-        gains.append(DuplicateGain(table_size, measure, int(counts.sum()), len(seeds),
-                                   Interval(float(ratios[0]), low, high)))
+        value = float(ratios[0]) if np.isfinite(ratios[0]) else None
+        if len(seeds) < MIN_DEALS:
+            ratio = Interval(value, None, None, too_few(len(seeds)))
+        else:
+            ratio = Interval(value, *percentiles(ratios[1:]))
+        gains.append(DuplicateGain(table_size, measure, int(counts.sum()), len(seeds), ratio))
     return gains
 
 

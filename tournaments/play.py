@@ -50,6 +50,8 @@ class Plan:
     workdir: str | None = None  # where external (exec:) bots run: the config's folder
     #: Measure each game as it is played (an analysis: :mod:`tournaments.analysis.measure`).
     measure: bool = False
+    #: The first decisions of every game taken at random, seeded by the deal (:class:`OpeningPlayer`).
+    opening: int = 0
 
 
 @attrs.frozen
@@ -128,6 +130,8 @@ def play_one(plan: Plan, game: GameSpec, watch: Callable[[int | None, str | None
             if watch is not None:
                 watch(seat, "make_player")
             player = make_player(spec, bot_seed(game.deal_seed, names[seat]), available, rules, plan.workdir)
+            if plan.opening:
+                player = OpeningPlayer(player, plan.opening, game.deal_seed)
             players.append(player if watch is None else WatchedPlayer(player, seat, watch))
         if watch is not None:
             watch(None, None)
@@ -201,6 +205,51 @@ class WatchedPlayer(Player):
 
     def close(self) -> None:
         self._call("close")
+
+
+class OpeningPlayer(Player):
+    """A player whose decisions among the game's first ``moves`` are drawn at random, seeded by the deal
+    and the decision's number, and the rest its own.
+
+    A game without chance played by deterministic bots is the same game on every deal; a random
+    opening makes each deal a game of its own. Every table of a deal (and both rulesets of a
+    comparison, where the same actions are legal) opens alike, so deals stay paired.
+    """
+
+    def __init__(self, inner: Player, moves: int, deal_seed: int) -> None:
+        self.inner = inner
+        self.moves = moves
+        self.deal_seed = deal_seed
+        self.timed = inner.timed
+        self.keeps_time = inner.keeps_time
+
+    @property  # type: ignore[override]
+    def budget(self) -> Budget:
+        return self.inner.budget
+
+    @budget.setter
+    def budget(self, value: Budget) -> None:
+        self.inner.budget = value
+
+    def start_game(self, rules: Any, seat: int, seat_count: int) -> None:
+        self.inner.start_game(rules, seat, seat_count)
+
+    def choose(self, state: Any) -> Any:
+        if state.turns < self.moves:
+            import random
+
+            legal = list(state.legal_actions())
+            return random.Random(f"opening:{self.deal_seed}:{state.turns}").choice(legal)
+        return self.inner.choose(state)
+
+    def observe(self, seat: int, action: Any, event: Any) -> None:
+        self.inner.observe(seat, action, event)
+
+    def end_game(self, state: Any) -> None:
+        self.inner.end_game(state)
+
+    def close(self) -> None:
+        self.inner.close()
 
 
 def _fault_dict(fault: Any) -> dict[str, Any]:

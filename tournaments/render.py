@@ -25,7 +25,7 @@ def _interval(interval: Interval, digits: int = 0, percent: bool = False) -> str
         return None if v is None else v * factor
     value = _number(scaled(interval.value), digits) + ("%" if percent and interval.value is not None else "")
     if interval.low is None or interval.high is None:
-        return value
+        return value + (f" ({interval.why})" if interval.why and interval.value is not None else "")
     return f"{value} [{_number(scaled(interval.low), digits)}, {_number(scaled(interval.high), digits)}]"
 
 
@@ -62,13 +62,13 @@ def print_report(report: Report, console: Console) -> None:
 
     if report.seat_effects:
         console.print("Seat order: each seat's mean score and win rate (every entrant sits in every seat equally "
-                      "often).")
+                      "often), with 95% intervals over deals.")
         seats = Table(title="Seat order")
-        for column in ("table", "seat", "games", "mean score [95%]", "win rate"):
+        for column in ("table", "seat", "games", "mean score [95%]", "win rate [95%]"):
             seats.add_column(column, justify="right")
         for e in report.seat_effects:
             seats.add_row(str(e.table_size), str(e.seat + 1), str(e.games), _interval(e.mean_score, 1),
-                          _number(None if e.win_rate is None else e.win_rate * 100, 1) + "%")
+                          _interval(e.win_rate, 1, percent=True))
         console.print(seats)
 
     if report.pairs:

@@ -33,7 +33,18 @@ from tournaments.paired import DuplicateGain, PairComparison, cross_table, dupli
 from tournaments.play import ERROR
 from tournaments.schedule import games_per_deal, tables_from_json
 from tournaments.sprt import SprtMonitor, SprtSettings, SprtState
-from tournaments.statistics import Interval, bootstrap_draws, draw_counts, mean_interval, percentiles, wilson_interval
+from tournaments.statistics import (
+    MIN_DEALS,
+    Interval,
+    bootstrap_draws,
+    draw_counts,
+    mean_of_deals_interval,
+    percentiles,
+    resample_counts,
+    share_interval,
+    no_spread,
+    too_few,
+)
 from tournaments.store import GameRow
 
 #: The rating scale: Elo's, with the field's average at 1500.
@@ -61,8 +72,8 @@ class SeatEffect:
     table_size: int
     seat: int
     games: int
-    mean_score: Interval  # normal-approximation interval
-    win_rate: float | None
+    mean_score: Interval  # over deals (a deal's games together), tournaments.statistics.mean_of_deals_interval
+    win_rate: Interval  # Wilson's, clustered by deal
 
 
 @attrs.frozen
@@ -84,8 +95,8 @@ class SolitaireStanding:
 
     name: str
     games: int
-    completed: Interval  # the share of games completed, Wilson interval
-    placed: Interval  # mean tiles placed, t interval
+    completed: Interval  # the share of games completed, Wilson interval (each game a deal of its own)
+    placed: Interval  # mean tiles placed, tournaments.statistics.mean_of_deals_interval
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "games": self.games, "completion_rate": self.completed.to_json(),
@@ -161,7 +172,7 @@ class Report:
             "by_table_size": {str(t.table_size): t.to_json() for t in self.by_table_size},
             "solitaire": [s.to_json() for s in self.solitaire],
             "seat_effects": [{"table_size": e.table_size, "seat": e.seat, "games": e.games,
-                              "mean_score": e.mean_score.to_json(), "win_rate": e.win_rate}
+                              "mean_score": e.mean_score.to_json(), "win_rate": e.win_rate.to_json()}
                              for e in self.seat_effects],
             "head_to_head": {a: {b: {"ahead": self.head_to_head[i][j], "games": self.head_to_head_games[i][j]}
                                  for j, b in enumerate(names) if i != j} for i, a in enumerate(names)},
@@ -325,7 +336,8 @@ def build_report(config: dict[str, Any], rows: Sequence[GameRow], bootstrap: int
         progress = attrs.evolve(progress, decided=sprt.state.verdict is not None)
     return Report(config["name"], config["ruleset"], len(rows), dict(sorted(statuses.items())),
                   len({c.group for c in contests}), bootstrap if contests else 0, progress, pooled,
-                  sizes if len(sizes) > 1 else [], by_size, solitaire_standings(rows, names), seat_effects(rows),
+                  sizes if len(sizes) > 1 else [], by_size, solitaire_standings(rows, names, bootstrap, rng),
+                  seat_effects(rows, bootstrap, rng),
                   names, matrix, counts, cross_table(rows, n), paired_comparisons(rows, names, sizes), duplicate,
                   {name: dict(counter) for name, counter in fault_counts.items() if counter}, dict(fault_games),
                   engine_errors, sprt)
@@ -361,33 +373,37 @@ def _standings(contests: Sequence[Outcome], entrants: Sequence[dict[str, Any]], 
     strengths = fit_ratings(n, contests)
     samples = bootstrap_draws(len(groups), bootstrap, rng) if groups and bootstrap else None
     boot_strengths = []
-    boot_scores, boot_wins = None, None
-    if samples is not None:
-        weights = draw_counts(samples, len(groups))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            boot_scores = (weights @ score_sum) / (weights @ score_count)
-            boot_wins = (weights @ wins) / (weights @ played)
+    weights = draw_counts(samples, len(groups)) if samples is not None else np.zeros((0, len(groups)))
+    if samples is not None and len(groups) >= MIN_DEALS:
         for sample in samples:
             boot_strengths.append(fit_ratings(n, [c for g in sample for c in by_group[g]], strengths))
     boot_matrix = np.array(boot_strengths) if boot_strengths else None
 
     standings = []
-    total_score, total_count = score_sum.sum(0), score_count.sum(0)
-    total_wins, total_played = wins.sum(0), played.sum(0)
+    total_played = played.sum(0)
     for e in range(n):
+        rating = Interval(to_rating(strengths[e]), *_percentiles(boot_matrix, e, to_rating))
+        if len(groups) < MIN_DEALS:
+            rating = Interval(rating.value, None, None, too_few(len(groups)))
+        elif rating.low is not None and rating.high is not None and rating.high - rating.low < 1e-9:
+            rating = Interval(rating.value, None, None, no_spread(len(groups)))
+        played_in = score_count[:, e] > 0
         standings.append(Standing(
-            name=names[e], player=_spec(entrants[e]), games=int(total_played[e]),
-            rating=Interval(to_rating(strengths[e]), *_percentiles(boot_matrix, e, to_rating)),
-            mean_score=Interval(_ratio(total_score[e], total_count[e]), *_percentiles(boot_scores, e)),
-            win_rate=Interval(_ratio(total_wins[e], total_played[e]), *_percentiles(boot_wins, e)),
+            name=names[e], player=_spec(entrants[e]), games=int(total_played[e]), rating=rating,
+            mean_score=mean_of_deals_interval(np.column_stack([score_sum[played_in, e], score_count[played_in, e]]),
+                                              weights[:, played_in]),
+            win_rate=share_interval(wins[:, e], played[:, e]),
             faults=faults_of[names[e]],
         ))
     standings.sort(key=lambda s: -(s.rating.value or 0))
     return standings
 
 
-def solitaire_standings(rows: Sequence[GameRow], names: Sequence[str]) -> list[SolitaireStanding]:
-    """Each entrant's solitaire games: the share completed (the rules declare it the winner) and tiles placed."""
+def solitaire_standings(rows: Sequence[GameRow], names: Sequence[str], bootstrap: int = 100,
+                        rng: np.random.Generator | None = None) -> list[SolitaireStanding]:
+    """Each entrant's solitaire games: the share completed (the rules declare it the winner) and tiles placed.
+    An entrant plays each deal once, so its games are its deals."""
+    rng = rng or np.random.default_rng(0)
     completed: dict[int, list[bool]] = defaultdict(list)
     placed: dict[int, list[float]] = defaultdict(list)
     for row in rows:
@@ -401,19 +417,16 @@ def solitaire_standings(rows: Sequence[GameRow], names: Sequence[str]) -> list[S
     found = []
     for entrant in sorted(set(completed) | set(placed)):
         games = max(len(completed[entrant]), len(placed[entrant]))
-        found.append(SolitaireStanding(names[entrant], games,
-                                       wilson_interval(sum(completed[entrant]), len(completed[entrant])),
-                                       mean_interval(placed[entrant])))
+        done = np.array(completed[entrant], dtype=float)
+        tiles = np.column_stack([np.array(placed[entrant], dtype=float), np.ones(len(placed[entrant]))])
+        found.append(SolitaireStanding(names[entrant], games, share_interval(done, np.ones(len(done))),
+                                       mean_of_deals_interval(tiles, resample_counts(len(tiles), bootstrap, rng))))
     return sorted(found, key=lambda s: (-(s.completed.value or 0), -(s.placed.value or 0)))
 
 
 def _spec(entrant: dict[str, Any]) -> str:
     params = entrant.get("params") or {}
     return entrant["player"] + ("(" + ", ".join(f"{k}={v}" for k, v in params.items()) + ")" if params else "")
-
-
-def _ratio(total: float, count: float) -> float | None:
-    return float(total / count) if count else None
 
 
 def _percentiles(samples: np.ndarray | None, column: int, transform: Any = float) -> tuple[float | None, float | None]:
@@ -439,28 +452,32 @@ def head_to_head(n: int, contests: Sequence[Outcome]) -> tuple[list[list[float |
     return matrix, shared.tolist()
 
 
-def seat_effects(rows: Sequence[GameRow]) -> list[SeatEffect]:
-    """Mean score and win rate of each seat, per table size (seats are balanced, so this is the seat's edge)."""
-    scores: dict[tuple[int, int], list[int]] = defaultdict(list)
-    wins: dict[tuple[int, int], float] = defaultdict(float)
+def seat_effects(rows: Sequence[GameRow], bootstrap: int = 100, rng: np.random.Generator | None = None
+                 ) -> list[SeatEffect]:
+    """Mean score and win rate of each seat, per table size (seats are balanced, so this is the seat's edge),
+    with intervals over deals: the games of a deal, replayed under each seating, share its luck, so the
+    deal, not the game, is the unit (games taken as independent give intervals about half as wide as
+    they should be at tables of two)."""
+    rng = rng or np.random.default_rng(0)
+    per_deal: dict[tuple[int, int], dict[int, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0] * 4))
     games: Counter[tuple[int, int]] = Counter()
     for row in rows:
         if row.table_size < 2 or row.ranks is None:
             continue
         winners = sum(r == 1 for r in row.ranks)
         for seat in range(row.table_size):
-            games[(row.table_size, seat)] += 1
-            if row.ranks[seat] == 1:
-                wins[(row.table_size, seat)] += 1 / winners
+            key = (row.table_size, seat)
+            games[key] += 1
+            sums = per_deal[key][row.deal_seed]  # wins, games, score sum, scored games
+            sums[0] += 1 / winners if row.ranks[seat] == 1 else 0.0
+            sums[1] += 1
             if row.scores is not None:
-                scores[(row.table_size, seat)].append(row.scores[seat])
+                sums[2] += row.scores[seat]
+                sums[3] += 1
     effects = []
     for key in sorted(games):
-        values = np.array(scores[key], dtype=float)
-        if len(values) > 1:
-            mean, half = float(values.mean()), float(1.96 * values.std(ddof=1) / math.sqrt(len(values)))
-            interval = Interval(mean, mean - half, mean + half)
-        else:
-            interval = Interval(float(values.mean()) if len(values) else None, None, None)
-        effects.append(SeatEffect(key[0], key[1], games[key], interval, wins[key] / games[key]))
+        table = np.array(list(per_deal[key].values()))
+        scored = table[table[:, 3] > 0]
+        mean = mean_of_deals_interval(scored[:, 2:4], resample_counts(len(scored), bootstrap, rng))
+        effects.append(SeatEffect(key[0], key[1], games[key], mean, share_interval(table[:, 0], table[:, 1])))
     return effects

@@ -328,7 +328,7 @@ def make_plan(config: TournamentConfig, output: Path, workers_share_disk: bool =
         ruleset = os.path.relpath(ruleset, records)
     return Plan(config.ruleset, dict(config.options), tuple(e.name for e in config.entrants),
                 tuple(e.spec() for e in config.entrants), ruleset, str(records) if workers_share_disk else None,
-                config.budget, config.fault_policy, config.workdir, config.measure)
+                config.budget, config.fault_policy, config.workdir, config.measure, config.opening)
 
 
 def split(games: Iterable[GameSpec], count: int, workers: int) -> Iterator[list[GameSpec]]:

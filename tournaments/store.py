@@ -53,7 +53,7 @@ CREATE TABLE IF NOT EXISTS games (
 #: Columns added since the first version of the table, added to an older database on opening.
 _ADDED_COLUMNS = {"winners": "TEXT", "placed": "INTEGER", "measures": "TEXT"}
 #: Keys of the config document that must not change between runs on one folder.
-_FIXED_KEYS = ("ruleset", "ruleset_digest", "options", "seed", "budget", "fault_policy", "measure")
+_FIXED_KEYS = ("ruleset", "ruleset_digest", "options", "seed", "budget", "fault_policy", "measure", "opening")
 
 
 class StoreError(ValueError):

@@ -53,6 +53,11 @@ def analyze_command(
     deals: Annotated[int, typer.Option(min=1, help="Deals at each table size (shared by both rulesets).")
                      ] = DEFAULT_DEALS,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the deals.")] = DEFAULT_SEED,
+    opening: Annotated[int | None, typer.Option(min=0, help="Decisions drawn at random at the start of every game, "
+                                                           "seeded by the deal (default: 4 in a ruleset without "
+                                                           "chance, else 0).")] = None,
+    null: Annotated[bool, typer.Option("--null", help="Compare RULESET with itself on independent deals: what "
+                                                      "no difference looks like.")] = False,
     workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: one per core).")] = None,
     backend: Annotated[str, typer.Option(help="local (a process pool) or ray.")] = "local",
     address: Annotated[str | None, typer.Option(help="With --backend ray: a cluster, HOST:PORT.")] = None,
@@ -86,7 +91,8 @@ def analyze_command(
         ruleset=ruleset, options={**shared, **_options(option_a, "--option-a")}, against=against,
         against_options={**shared, **_options(option_b, "--option-b")}, seats=_seats(seats),
         bots=tuple(split_seats(bots)) if bots.strip() else (), player=player, deals=deals, seed=seed,
-        workers=workers, backend=backend, address=address, output=output, resamples=bootstrap, quiet=quiet)
+        workers=workers, backend=backend, address=address, output=output, resamples=bootstrap, quiet=quiet,
+        opening=opening, null=null)
     resume = shlex.join(["contack", *sys.argv[1:]]) if output is not None else None
     if plot is not None:
         from tournaments.analysis.plot import PlotError, check_plotting

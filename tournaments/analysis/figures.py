@@ -47,7 +47,7 @@ from tournaments.analysis.plan import AnalysisPlan, Rung
 from tournaments.paired import ahead, compare
 from tournaments.play import FAULTED, OK
 from tournaments.schedule import Table
-from tournaments.statistics import Interval, Statistic, bootstrap_interval
+from tournaments.statistics import Interval, Statistic, bootstrap_interval, mean_of_deals_interval, share_interval
 from tournaments.store import GameRow
 
 #: The groups of figures, in the order they are shown.
@@ -91,8 +91,9 @@ class Figure:
     columns: tuple[str, ...] = ()
     statistic: Statistic | None = None
     na: str | None = None
-    #: A paired comparison of two bots (skill depth): its own interval and verdict, as a tournament report's.
-    verdict: Callable[[Sequence[float]], Any] | None = None
+    #: A paired comparison of two bots (skill depth), from each deal's (results, comparisons): its own
+    #: interval and verdict, as a tournament report's.
+    verdict: Callable[[np.ndarray, np.ndarray], Any] | None = None
     #: Why it has no value when no game measured it (its denominator is 0: no game was won, say).
     empty: str = "no game measured it"
 
@@ -111,11 +112,21 @@ class Figure:
             return Interval(None, None, None), None
         if self.verdict is not None:
             per_deal = self.per_deal()
-            with np.errstate(invalid="ignore", divide="ignore"):
-                outcomes = [float(v) for v in self.statistic(per_deal) if math.isfinite(v)]
-            comparison = self.verdict(outcomes)
+            comparison = self.verdict(per_deal[:, 0], per_deal[:, 1])
             return comparison.share, comparison.verdict
-        return bootstrap_interval(self.statistic, self.per_deal(), counts(len(self.deals))), None
+        return self.interval(self.per_deal(), counts(len(self.deals))), None
+
+    def interval(self, per_deal: np.ndarray, counts: np.ndarray) -> Interval:
+        """The figure over these deals with its 95% interval: a share (a ratio of counts shown as a
+        percentage) by Wilson's interval clustered by deal, a mean (any other ratio) by the studentised
+        bootstrap and t interval together, anything else by the BCa bootstrap
+        (:mod:`tournaments.statistics`)."""
+        assert self.statistic is not None
+        if self.statistic is ratio and self.unit == SHARE:
+            return share_interval(per_deal[:, 0], per_deal[:, 1])
+        if self.statistic is ratio:
+            return mean_of_deals_interval(per_deal, counts)
+        return bootstrap_interval(self.statistic, per_deal, counts)
 
 
 def not_applicable(key: str, group: str, label: str, unit: str, about: str, reason: str) -> Figure:
@@ -206,6 +217,7 @@ def metrics_game_sums(row: GameRow, sides: Sequence[Sequence[int]], limits: froz
         sums[f"win_{seat}"] = share
         sums[f"score_{seat}"] = scores[seat]
     sums["won"] = 1.0 if row.winners else 0.0
+    sums["nobody"] = 1.0 - sums["won"]
     sums["hands"] = len(hands)
     for hand in hands:
         sums[f"reason:{hand['reason']}"] += 1
@@ -358,7 +370,7 @@ def _completion_figures(rules: Rules, games: Aggregates, limits: frozenset[str])
                                   f"{rules.id} has no turn limit: every game ends by its rules"))
     out.append(Figure("no_winner", "completion", "games nobody won", SHARE,
                       "the share of games the rules declared no winner (a tie, a blocked board, a move cap)",
-                      games, ("won", "games"), lambda sums: 1.0 - sums[:, 0] / sums[:, 1]))
+                      games, ("nobody", "games"), ratio))
     return out
 
 
@@ -434,7 +446,7 @@ def _skill_figures(plan: AnalysisPlan, size: int, by_table: Mapping[Table, Mappi
         source = aggregate(rung_outcomes(rung, plan, size, by_table))
         out.append(Figure(f"skill.{rung.stronger}>{rung.weaker}", "skill depth", rung.label, SHARE, about, source,
                           ("ahead", "pairs"), ratio,
-                          verdict=lambda outcomes, r=rung: compare(r.stronger, r.weaker, outcomes, 0)))
+                          verdict=lambda ahead, pairs, r=rung: compare(r.stronger, r.weaker, ahead, 0, pairs)))
     return out
 
 

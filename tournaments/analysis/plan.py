@@ -94,7 +94,7 @@ def check_bot(spec: str, rules: Rules, available: Mapping[str, Any]) -> str | No
 
 
 def build_plan(rules: Rules, ruleset: str, options: Mapping[str, Any], seats: Sequence[int], bots: Sequence[str],
-               player: str, deals: int, seed: int, output: Path) -> AnalysisPlan:
+               player: str, deals: int, seed: int, output: Path, opening: int = 0) -> AnalysisPlan:
     """The tournament an analysis plays (see the module's docstring), checked against the ruleset."""
     low, high = rules.players
     for size in seats:
@@ -106,6 +106,8 @@ def build_plan(rules: Rules, ruleset: str, options: Mapping[str, Any], seats: Se
             raise PlanError(f"tables of {size}: {error}") from None
     if not 1 <= deals <= MAX_DEALS:
         raise PlanError(f"deals must be from 1 to {MAX_DEALS:,}, not {deals}")
+    if opening < 0:
+        raise PlanError(f"--opening takes a number of decisions, 0 or more, not {opening}")
     if len(set(bots)) != len(bots):
         raise PlanError(f"a bot appears twice on the ladder: {', '.join(bots)}")
     available = installed_players()
@@ -149,7 +151,7 @@ def build_plan(rules: Rules, ruleset: str, options: Mapping[str, Any], seats: Se
         name=f"analysis-{rules.id}", ruleset=ruleset, options=dict(options),
         entrants=tuple(_entrant(bot, number) for bot, number in entrants), seats=tuple(sorted(seats)),
         deals=deals, seed=seed, budget=Budget(), fault_policy="pass", output=output, source="contack analyze",
-        tables=tables, measure=True)
+        tables=tables, measure=True, opening=opening)
     return AnalysisPlan(config, player, tuple(ladder), refused, rungs,
                         {index: bot for index, (bot, _) in enumerate(entrants)})
 
@@ -157,3 +159,11 @@ def build_plan(rules: Rules, ruleset: str, options: Mapping[str, Any], seats: Se
 def _entrant(bot: str, number: int) -> Entrant:
     name, params = parse_seat(bot) if not bot.startswith("exec:") else ("exec", {"command": bot[len("exec:"):]})
     return Entrant(f"{bot}#{number}", name, params)
+
+
+def has_chance(rules: Rules, seats: int) -> bool:
+    """Whether a game of ``rules`` starts with chance (a shuffle, a deal): without it, and with
+    deterministic bots, every deal would be the same game."""
+    from contack_core.engine.referee import RefereedGame
+
+    return bool(RefereedGame(rules, seats).is_chance_node())

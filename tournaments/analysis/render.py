@@ -59,6 +59,7 @@ def print_analysis(analysis: Analysis, console: Console) -> None:
                   f"{analysis.deals} deals (seed {analysis.seed}), {sum(analysis.statuses.values())} games "
                   f"({statuses}); metrics games: {analysis.player} in every seat; ladder: {ladder_text(analysis)}; "
                   f"{100 * CONFIDENCE:.0f}% intervals from {analysis.resamples} bootstrap resamples of the deals")
+    _opening(analysis, console)
     _missing(analysis, console)
     for size in analysis.sizes:
         table = Table(title=_size_title(size), title_justify="left")
@@ -74,11 +75,18 @@ def print_analysis(analysis: Analysis, console: Console) -> None:
                 if figure.na is not None:
                     table.add_row(f"  {figure.label}", "n/a", figure.na)
                 else:
-                    table.add_row(f"  {figure.label}", interval_text(figure.value, figure.unit), figure.verdict or "")
+                    note = "; ".join(part for part in (figure.verdict, figure.value.why) if part)
+                    table.add_row(f"  {figure.label}", interval_text(figure.value, figure.unit), note)
         console.print(table)
         if size.levels is not None:
             console.print(f"Levels of play at tables of {size.size}: {size.levels} (the rungs whose stronger bot "
                           f"is ahead at 95%, plus one)")
+
+
+def _opening(analysis: Analysis, console: Console) -> None:
+    if analysis.opening:
+        console.print(f"Random openings: the first {analysis.opening} decisions of every game are drawn at random, "
+                      f"seeded by the deal, so that each deal is a game of its own ({analysis.opening_why}).")
 
 
 def _size_title(size: SizeAnalysis) -> str:
@@ -95,10 +103,16 @@ def print_comparison(comparison: Comparison, console: Console) -> None:
     first, second = comparison.first, comparison.second
     tiles = ("the same shuffles (the same tiles)" if comparison.same_tiles else
              "the same deal seeds, but the tile sets differ, so the shuffles do too")
-    console.print(f"[bold]{first.label}[/bold] against [bold]{second.label}[/bold]: tables of "
+    first_label, second_label = first.label, second.label
+    if comparison.independent:
+        first_label, second_label = f"{first.label}, seed {first.seed}", f"{second.label}, seed {second.seed}"
+        tiles = (f"--null: the same ruleset on independent deals (seeds {first.seed} and {second.seed}), so every "
+                 f"difference is chance and a verdict other than 'no clear difference' a false one")
+    console.print(f"[bold]{first_label}[/bold] against [bold]{second_label}[/bold]: tables of "
                   f"{sizes_text([s.size for s in comparison.sizes])}, {first.deals} deals (seed {first.seed}), "
                   f"{tiles}; metrics games: {first.player} in every seat; ladder: {ladder_text(first)}")
-    console.print(f"difference = {first.label} less {second.label}, with its paired {100 * CONFIDENCE:.0f}% "
+    _opening(first, console)
+    console.print(f"difference = {first_label} less {second_label}, with its paired {100 * CONFIDENCE:.0f}% "
                   f"interval over the deals; p: a paired permutation test ({comparison.permutations} swaps of the "
                   f"sides), adjusted over the {comparison.tests} figures compared (max-T), so that when the "
                   f"rulesets do not differ the chance of any figure called higher or lower is at most "
@@ -108,8 +122,8 @@ def print_comparison(comparison: Comparison, console: Console) -> None:
     for size in comparison.sizes:
         table = Table(title=f"Tables of {size.size}", title_justify="left")
         table.add_column("figure")
-        table.add_column(first.label, justify="right")
-        table.add_column(second.label, justify="right")
+        table.add_column(first_label, justify="right")
+        table.add_column(second_label, justify="right")
         table.add_column("difference", justify="right")
         table.add_column("p", justify="right")
         table.add_column("verdict")
@@ -123,6 +137,8 @@ def print_comparison(comparison: Comparison, console: Console) -> None:
                     table.add_row(f"  {d.label}", "n/a", "n/a", "", "", f"n/a: {d.na}")
                     continue
                 verdict = f"[bold]{d.verdict}[/bold]" if d.significant else d.verdict
+                if d.difference.why and not d.identical:
+                    verdict += f"; {d.difference.why}"
                 table.add_row(f"  {d.label}", interval_text(d.first, d.unit), interval_text(d.second, d.unit),
                               interval_text(d.difference, d.unit, signed=True), p_text(d.adjusted), verdict)
         console.print(table)

@@ -87,6 +87,9 @@ class Analysis:
     sizes: tuple[SizeAnalysis, ...]
     #: The games not yet played (a run stopped early): every figure covers only those stored.
     missing: int = 0
+    #: The first decisions of every game drawn at random (seeded by the deal), and why.
+    opening: int = 0
+    opening_why: str = ""
     #: Each table size's figures before they were summarised (a comparison pairs them deal by deal).
     raw: dict[int, list[Figure]] = attrs.field(factory=dict, eq=False, repr=False)
 
@@ -101,6 +104,7 @@ class Analysis:
                 "deals": self.deals, "player": self.player, "ladder": list(self.ladder),
                 "not_on_the_ladder": self.refused, "bootstrap_resamples": self.resamples,
                 "games": self.statuses, "games_missing": self.missing,
+                "random_opening": {"decisions": self.opening, "why": self.opening_why or None},
                 "table_sizes": [size.to_json() for size in self.sizes]}
 
 
@@ -131,7 +135,7 @@ def analyse(plan: AnalysisPlan, rules: Rules, ruleset: str, rows: Sequence[GameR
     missing = max(0, (scheduled or 0) - len(rows))
     return Analysis(ruleset, rules.id, rules.match.counter, dict(plan.config.options), plan.config.seed,
                     plan.config.deals, plan.player, plan.ladder, dict(plan.refused), resamples, statuses,
-                    tuple(sizes), missing, raw)
+                    tuple(sizes), missing, raw=raw)
 
 
 # --------------------------------------------------------------------------- comparing two rulesets
@@ -197,6 +201,8 @@ class Comparison:
     same_tiles: bool  # the same tile set, so the same deals are the same shuffles
     permutations: int
     sizes: tuple[SizeComparison, ...]
+    #: --null: one ruleset against itself on independent deals (the second side's from another seed).
+    independent: bool = False
 
     @property
     def tests(self) -> int:
@@ -204,6 +210,7 @@ class Comparison:
 
     def to_json(self) -> dict[str, Any]:
         return {"first": self.first.to_json(), "second": self.second.to_json(), "same_tiles": self.same_tiles,
+                "independent_deals": self.independent,
                 "error_rate": ERROR_RATE, "permutations": self.permutations, "figures_tested": self.tests,
                 "table_sizes": [size.to_json() for size in self.sizes]}
 
@@ -247,14 +254,16 @@ def compare_figures(size: int, pairs: Sequence[tuple[Figure, Figure | None, list
             out.append((FigureDifference(mine.key, mine.group, mine.label, mine.unit, mine.about, paired.first,
                                          paired.second, blank, paired.deals, na=why), None))
             continue
-        out.append((FigureDifference(mine.key, mine.group, mine.label, mine.unit, mine.about, paired.first,
-                                     paired.second, paired.difference, paired.deals, paired.p_value,
+        shared = counts(len(deals))  # each side alone as the analysis shows it, on the deals both measured
+        out.append((FigureDifference(mine.key, mine.group, mine.label, mine.unit, mine.about,
+                                     mine.interval(a, shared), other.interval(b, shared),
+                                     paired.difference, paired.deals, paired.p_value,
                                      identical=bool(np.array_equal(a, b))), paired.null))
     return out
 
 
 def compare_analyses(first: Analysis, second: Analysis, same_tiles: bool, resamples: int = RESAMPLES,
-                     permutations: int = PERMUTATIONS) -> Comparison:
+                     permutations: int = PERMUTATIONS, independent: bool = False) -> Comparison:
     """Every figure of every table size both analysed, compared deal by deal, verdicts adjusted together.
 
     Every figure is tested on the same random swaps of the two sides, deal by deal (a deal is a
@@ -282,5 +291,5 @@ def compare_analyses(first: Analysis, second: Analysis, same_tiles: bool, resamp
                           [null for _, null in flat]))
     result = [SizeComparison(size, tuple(attrs.evolve(d, adjusted=next(adjusted)) for d, _ in compared[size]))
               for size in sizes]
-    return Comparison(first, second, same_tiles, permutations, tuple(result))
+    return Comparison(first, second, same_tiles, permutations, tuple(result), independent)
 

@@ -20,8 +20,15 @@ from rich.console import Console
 
 from contack_core.language.problems import RulesetError
 from contack_core.primitives.loading import load_rules
-from tournaments.analysis import DEFAULT_DEALS, DEFAULT_LADDER, DEFAULT_PLAYER, DEFAULT_SEED
-from tournaments.analysis.plan import AnalysisPlan, PlanError, build_plan, resolve_ruleset
+from tournaments.analysis import (
+    DEFAULT_DEALS,
+    DEFAULT_LADDER,
+    DEFAULT_OPENING,
+    DEFAULT_PLAYER,
+    DEFAULT_SEED,
+    NULL_SEED_OFFSET,
+)
+from tournaments.analysis.plan import AnalysisPlan, PlanError, build_plan, has_chance, resolve_ruleset
 from tournaments.analysis.report import PERMUTATIONS, RESAMPLES, Analysis, Comparison, analyse, compare_analyses
 from tournaments.play import ERROR
 from tournaments.schedule import games_per_deal
@@ -60,6 +67,11 @@ class Request:
     resamples: int = RESAMPLES
     permutations: int = PERMUTATIONS
     quiet: bool = False
+    #: Decisions drawn at random at the start of every game; None: DEFAULT_OPENING for a ruleset without
+    #: chance, else none.
+    opening: int | None = None
+    #: Compare the ruleset with itself on independent deals (what no difference looks like).
+    null: bool = False
 
 
 def folder_name(ruleset: str, options: Mapping[str, str]) -> str:
@@ -82,31 +94,49 @@ def analyze(request: Request, resume: str | None = None, console: Console | None
     Both rulesets' plans are checked before a game is played. ``resume``: the command that goes
     on with a stopped run (said when a signal stops it).
     """
-    sides = [(request.ruleset, request.options)]
+    if request.null and request.against is not None:
+        raise AnalysisError("--null compares the ruleset with itself on independent deals: leave out --against")
+    sides = [(request.ruleset, request.options, request.seed)]
     if request.against is not None:
-        sides.append((request.against, request.against_options))
-    loaded = [_load(ruleset, options) for ruleset, options in sides]
+        sides.append((request.against, request.against_options, request.seed))
+    if request.null:
+        sides.append((request.ruleset, request.options, request.seed + NULL_SEED_OFFSET))
+    loaded = [_load(ruleset, options) for ruleset, options, _ in sides]
     seats = request.seats or (max(rules.players[0] for rules in loaded),)
+    opening, why = _opening(request, loaded, sides, seats)
     temporary = None if request.output is not None else tempfile.mkdtemp(prefix="contack-analysis-")
     output = request.output or Path(str(temporary))
     try:
         plans = []
-        for (ruleset, options), rules in zip(sides, loaded):
+        for (ruleset, options, seed), rules in zip(sides, loaded):
+            folder = folder_name(ruleset, options) + (f"+seed={seed}" if seed != request.seed else "")
             try:
                 plans.append(build_plan(rules, resolve_ruleset(ruleset), options, seats, request.bots,
-                                        request.player, request.deals, request.seed,
-                                        output / folder_name(ruleset, options)))
+                                        request.player, request.deals, seed, output / folder, opening))
             except PlanError as error:
                 raise AnalysisError(str(error) if len(sides) == 1 else f"{ruleset}: {error}") from None
-        analyses = [_play_and_analyse(request, plan, rules, ruleset, resume, temporary is not None, console)
-                    for plan, rules, (ruleset, _) in zip(plans, loaded, sides)]
+        analyses = [attrs.evolve(_play_and_analyse(request, plan, rules, ruleset, resume, temporary is not None,
+                                                   console), opening=opening, opening_why=why)
+                    for plan, rules, (ruleset, _, _) in zip(plans, loaded, sides)]
         if len(analyses) == 1:
             return analyses[0]
         return compare_analyses(analyses[0], analyses[1], _same_tiles(*loaded), request.resamples,
-                                request.permutations)
+                                request.permutations, independent=request.null)
     finally:
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)
+
+
+def _opening(request: Request, loaded: list[Any], sides: list[tuple[str, Any, int]], seats: tuple[int, ...]
+             ) -> tuple[int, str]:
+    """How many decisions open every game at random, and why (the same for both sides, so deals stay paired)."""
+    if request.opening is not None:
+        return request.opening, "--opening" if request.opening else ""
+    without = [ruleset for (ruleset, _, _), rules in zip(sides, loaded)  # a size the ruleset refuses: the plan says
+               if rules.players[0] <= min(seats) <= rules.players[1] and not has_chance(rules, min(seats))]
+    if not without:
+        return 0, ""
+    return DEFAULT_OPENING, f"{' and '.join(dict.fromkeys(without))} has no chance, so deals would not differ"
 
 
 def _same_tiles(first: Any, second: Any) -> bool:
