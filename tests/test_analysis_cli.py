@@ -42,13 +42,14 @@ def test_an_analysis_shows_every_group_with_intervals() -> None:
     assert "Levels of play at tables of 2:" in output
 
 
-@pytest.mark.parametrize("ruleset", shipped_ruleset_ids())
-def test_every_shipped_ruleset_analyses(ruleset: str) -> None:
+@pytest.mark.parametrize("ruleset", [*shipped_ruleset_ids(), *shipped_example_ids()])
+def test_every_shipped_ruleset_and_example_analyses(ruleset: str) -> None:
     rules = load_rules(ruleset, {})
     document = analyze_json(ruleset, "--deals", "2")
     found = figures_of(document)
     assert document["table_sizes"][0]["seats"] == rules.players[0]
     assert document["table_sizes"][0]["deals"] == 2
+    assert set(GROUPS) <= {figure["group"] for figure in found.values()}
     assert all((figure["value"] is None) == (figure["na"] is not None) or figure["deals"] == 0
                for figure in found.values())
     if rules.players[0] == 1:
@@ -59,8 +60,10 @@ def test_every_shipped_ruleset_analyses(ruleset: str) -> None:
         assert found["seat.1.win_rate"]["value"] is not None
 
 
-@pytest.mark.parametrize("example", shipped_example_ids())
-def test_every_example_against_the_ruleset_it_extends(example: str) -> None:
+def test_an_example_against_the_ruleset_it_extends() -> None:
+    """A comparison names both sides, and every figure has both values, the difference and a verdict
+    (that each example is analysed at all is the test above: a comparison plays the same games twice)."""
+    example = "examples/two-discard-piles"
     base = load_rules(example, {}).chain[-2]
     document = analyze_json(example, "--against", base, "--deals", "2")
     assert document["first"]["ruleset"] == example and document["second"]["ruleset"] == base

@@ -16,6 +16,9 @@ from contack_core.records.audit import audit_record
 #: Each built-in bot but human, with the search small enough for a test.
 BOTS = {"random": "random", "greedy": "greedy", "cautious": "cautious", "mcts": "mcts:iterations=12,depth=8"}
 RULESETS = [*shipped_ruleset_ids(), *shipped_example_ids()]
+#: A move cap of 1,000 turns (Klauber's default) is what most games of these bots reach; 200 turns
+#: go through every rule of a game and its cap as well, at a fifth of the cost.
+MOVE_CAP = 200
 
 
 def test_the_bots_played_are_every_built_in_bot_but_human() -> None:
@@ -30,8 +33,9 @@ def test_a_bot_plays_a_seeded_game_that_audits_sound(ruleset: str, bot: str, tmp
     rules = load_rules(ruleset)
     seats = [BOTS[bot]] + ["random"] * (max(rules.players[0], 2 if rules.players[1] > 1 else 1) - 1)
     record = tmp_path / "game.jsonl"
+    capped = ["--option", f"move_cap={MOVE_CAP}"] if rules.options.get("move_cap", 0) > MOVE_CAP else []
     result = run_cli("play", ruleset, "--seats", ",".join(seats), "--seed", "11", "--record", record, "--quiet",
-                     "--time-limit", "0")
+                     "--time-limit", "0", *capped)
     assert result.exit_code == 0, result.output
     lines = read_lines(record)
     assert not [line for line in lines if line.get("event") == "fault"], lines[-1]
