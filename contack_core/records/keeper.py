@@ -39,6 +39,10 @@ from contack_core.records.narration import Narrator
 from contack_core.records.sheet import ScoreSheet
 
 
+#: The longest seat name a record's header may hold (its schema's limit).
+MAX_SEAT_NAME = 200
+
+
 class KeeperError(Exception):
     """A record that cannot be started or carried on; ``code`` is the exit status (1, or 2 unreadable)."""
 
@@ -85,6 +89,8 @@ class Keeper:
         """A new record at ``path`` (which must not exist: an unfinished one is resumed instead)."""
         if len(set(seats)) != len(seats) or not all(name.strip() for name in seats):
             raise KeeperError(f"--seats names each seat once, none blank: {', '.join(seats)}", 2)
+        if any(len(name) > MAX_SEAT_NAME for name in seats):
+            raise KeeperError(f"a seat's name is at most {MAX_SEAT_NAME} characters (as a record's header holds it)", 2)
         low, high = rules.players
         if not low <= len(seats) <= high:
             raise KeeperError(f"{rules.id} is for {low} to {high} players; --seats names {len(seats)}")
