@@ -123,3 +123,16 @@ def wait_for(condition: object, within: float, every: float = 0.05) -> bool:
             return True
         time.sleep(every)
     return False
+
+
+def run_cpu_limited(args: list[str], cpu_seconds: int, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    """Run ``args`` with at most ``cpu_seconds`` of CPU time (the kernel kills it past that, SIGXCPU
+    then SIGKILL): a test that catches runaway work without asserting the wall clock. The
+    ``timeout`` only guards against a hang (a process waiting, using no CPU)."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+
+    return subprocess.run(args, preexec_fn=limit, capture_output=True, text=True,  # type: ignore[call-overload]
+                          timeout=max(120, 10 * cpu_seconds), **kwargs)

@@ -476,3 +476,50 @@ def test_a_house_rule_with_two_discard_piles_is_kept(tmp_path: Path) -> None:
     assert "refused: say which pile the tile is laid on: left, right" in said
     assert any(text.startswith(f"nearest legal: 1. lays aside {source[discard]['tile']} on ") for text in said)
     assert len(record_lines(path)) == discard  # nothing written for it
+
+
+def test_an_entry_is_told_back_only_once_it_is_synced_to_the_record(parker_game, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33 item 6: the keeper showed an entry as accepted (narrated it) before writing and syncing
+    it, so a kill in between lost an acknowledged entry. Every word said about an entry must come
+    after the entry's lines are in the file and fsync'd."""
+    source, entries = parker_game
+    path = tmp_path / "g.jsonl"
+    synced: list[int] = []  # the file's size at each fsync
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        real_fsync(fd)
+        synced.append(os.fstat(fd).st_size)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    said: list[tuple[str, int, int]] = []  # what was said while an entry was entered: (text, size, size synced)
+    entering = [False]
+
+    def say(text: str) -> None:
+        if entering[0]:
+            said.append((text, path.stat().st_size, synced[-1] if synced else -1))
+
+    keeper = Keeper.start(PARKER, SEATS, path, say)
+    enter = keeper.enter
+    told = 0
+
+    def entered(action: object) -> None:
+        nonlocal told
+        said.clear()
+        entering[0] = True
+        try:
+            enter(action)  # type: ignore[arg-type]
+        finally:
+            entering[0] = False
+        size = path.stat().st_size
+        for text, seen, last_synced in said:
+            assert seen == size, f"{text!r} was said with {seen} of the record's {size} bytes written"
+            assert last_synced == size, f"{text!r} was said before the record was synced"
+        told += len(said)
+
+    keeper.enter = entered  # type: ignore[method-assign]
+    fed = iter(entries[:30])
+    Table(keeper, lambda prompt: next(fed, None), say, interactive=False).run()
+    keeper.close()
+    assert told >= 30

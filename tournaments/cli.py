@@ -83,6 +83,10 @@ def print_summary(summary: Any, backend: str, resume: str) -> None:
                f"({summary.games_per_s:.1f} games/s; {summary.startup:.1f} s starting the {backend} backend)")
     if summary.grown:
         typer.echo(f"the tournament grew: {'; '.join(summary.grown)}")
+    if summary.replayed:
+        count = len(summary.replayed)
+        typer.echo(f"{count} stored game{'s' if count != 1 else ''} had a missing or damaged record and "
+                   f"{'were' if count != 1 else 'was'} played again (e.g. {summary.replayed[0]})")
     if summary.fault_lines:
         typer.echo("faults and errors, by bot:")
         for line in summary.fault_lines:
@@ -170,6 +174,28 @@ def sprt(
     else:
         typer.echo(sprt_sentence(first, second, monitor.state) + f" (from the {monitor.state.deals} deals stored "
                    f"in {folder}; nothing more to play)")
+
+
+@app.command("repair")
+def repair(
+    directory: Annotated[Path, typer.Argument(help="A tournament's results folder.")],
+) -> None:
+    """Rebuild the results database from the records (a database damaged or lost); the old one is kept aside."""
+    from tournaments.store import StoreError
+    from tournaments.store import repair as rebuild
+
+    if not directory.is_dir():
+        fail(f"{directory} is not a folder")
+    try:
+        done = rebuild(directory)
+    except StoreError as error:
+        fail(str(error))
+    kept = f"; the old database is kept as {done.kept_as.name}" if done.kept_as is not None else ""
+    typer.echo(f"{directory}: rebuilt {done.rebuilt:,} game{'s' if done.rebuilt != 1 else ''} from "
+               f"{'their' if done.rebuilt != 1 else 'its'} records{kept}")
+    if done.left_out:
+        typer.echo(f"{len(done.left_out)} record{'s' if len(done.left_out) != 1 else ''} left out (the next run plays "
+                   f"{'those games' if len(done.left_out) != 1 else 'that game'} again), e.g. {done.left_out[0]}")
 
 
 @app.command("report")

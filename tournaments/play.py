@@ -8,6 +8,7 @@ a tournament never dies of one game. The result of a game depends only on its id
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -283,12 +284,32 @@ def warm_worker(plan: Plan) -> None:
     record_header(plan, [], [], 0)
 
 
+class StorageFailure(Exception):
+    """A record that could not be written (a full disk, a folder gone): the run stops, saying so once."""
+
+
 def write_record(records_dir: str, key: str, text: str) -> None:
-    """Write a record under a temporary name, then rename: a record file is always whole."""
+    """Write a record under a temporary name, sync it, then rename: a record file is always whole,
+    and on the disk before the main process commits its row (it syncs the folder once a
+    transaction, :meth:`tournaments.store.Store.save`). :class:`StorageFailure` if it cannot be."""
     path = os.path.join(records_dir, key + ".jsonl")
-    with open(path + ".tmp", "w", encoding="utf-8") as stream:
-        stream.write(text)
-    os.replace(path + ".tmp", path)
+    try:
+        with open(path + ".tmp", "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(path + ".tmp", path)
+    except OSError as error:
+        try:
+            os.unlink(path + ".tmp")
+        except OSError:
+            pass
+        raise StorageFailure(f"cannot write the record {path}: {error.strerror or error}") from None
+
+
+def record_fingerprint(data: bytes) -> tuple[int, str]:
+    """A record's size and digest, as its row stores them: a resumed run checks the file against them."""
+    return len(data), "sha256:" + hashlib.sha256(data).hexdigest()
 
 
 #: A game's row in the results database, in the column order of the store's ``games`` table.
@@ -322,9 +343,13 @@ class PlayedBatch:
     records: list[str] | None = None
 
 
-def game_row(plan: Plan, game: GameSpec, result: GameResult) -> Row:
-    """The database row of a played game (the store's ``games`` columns, in order)."""
+def game_row(plan: Plan, game: GameSpec, result: GameResult, record: str | bytes | None = None) -> Row:
+    """The database row of a played game (the store's ``games`` columns, in order); ``record``: its
+    record as written (default: the result's), whose size and digest the row keeps."""
     key = game.key
+    record = result.record if record is None else record
+    size, digest = (None, None) if record is None else record_fingerprint(
+        record.encode("utf-8") if isinstance(record, str) else record)
     return (
         key, game.deal_seed, game.deal_index, game.table_size, game.rotation,
         json.dumps(list(game.seating)), json.dumps([plan.names[e] for e in game.seating]),
@@ -333,7 +358,7 @@ def game_row(plan: Plan, game: GameSpec, result: GameResult) -> Row:
         result.duration, result.status, json.dumps(list(result.faults), default=str),
         f"{RECORDS_FOLDER}/{key}.jsonl", time.time(),
         json.dumps(list(result.winners)) if result.winners is not None else None, result.placed,
-        json.dumps(result.measures) if result.measures is not None else None,
+        json.dumps(result.measures) if result.measures is not None else None, size, digest,
     )
 
 
@@ -346,7 +371,7 @@ def play_batch(plan: Plan, games: Sequence[GameSpec]) -> PlayedBatch:
     """
     cpu = time.process_time()
     results = [play_one(plan, game) for game in games]
-    rows = [game_row(plan, game, result) for game, result in zip(games, results)]
+    rows = [game_row(plan, game, result, result.record or "") for game, result in zip(games, results)]
     outcomes = [Outcome(result.deal_seed, result.seating, result.scores, result.ranks, result.status)
                 for result in results]
     if plan.records_dir is None:

@@ -42,9 +42,11 @@ from tournaments.play import (
     Plan,
     PlayedBatch,
     Row,
+    StorageFailure,
     forfeit_ranks,
     game_row,
     record_header,
+    write_record,
 )
 from tournaments.schedule import GameSpec
 from tournaments.stop import StopRequest
@@ -120,6 +122,7 @@ class LocalBackend:
         self.plan: Plan | None = None
         self.start_failures = 0
         self.crashes = 0  # workers lost while playing
+        self.failure: str | None = None  # a worker's storage failure: the run stops once what came is stored
 
     # ----------------------------------------------------------------- starting and stopping
     def start(self, plan: Plan) -> None:
@@ -206,6 +209,8 @@ class LocalBackend:
                     arrived.extend(self._lost(worker, retries))
             if arrived:
                 yield _batch(arrived)
+            if self.failure is not None:
+                raise StorageFailure(self.failure)
 
     def _take(self, worker: Worker, message: tuple[Any, ...], arrived: list[tuple[Row, Outcome, float]]) -> None:
         kind = message[0]
@@ -215,6 +220,8 @@ class LocalBackend:
             worker.done += len(message[1])
         elif kind == "watch":
             worker.call = (message[1], message[2])
+        elif kind == "storage":  # a record could not be written: the games that came first are stored,
+            self.failure = self.failure or message[1]  # then the run stops
         elif kind == "idle":
             worker.games, worker.done, worker.watched = [], 0, False
         elif kind == "ready":
@@ -300,8 +307,6 @@ def crashed_game(plan: Plan, game: GameSpec, call: tuple[int | None, str | None]
         reason = f"the worker process {how} outside any bot's call, twice"
         result = GameResult(game.deal_seed, game.seating, None, None, 0.0, ERROR,
                             ({"seat": None, "kind": "error", "reason": reason},), None)
-    with open(path + ".tmp", "w", encoding="utf-8") as stream:
-        stream.writelines(lines)
-    os.replace(path + ".tmp", path)
-    return game_row(plan, game, result), Outcome(result.deal_seed, result.seating, result.scores, result.ranks,
+    write_record(plan.records_dir, game.key, "".join(lines))
+    return game_row(plan, game, result, "".join(lines)), Outcome(result.deal_seed, result.seating, result.scores, result.ranks,
                                                  result.status)

@@ -44,6 +44,7 @@ from tournaments.play import (
     Outcome,
     Plan,
     PlayedBatch,
+    StorageFailure,
     game_row,
     play_batch,
     record_header,
@@ -310,6 +311,8 @@ class RunSummary:
     grown: tuple[str, ...] = ()
     #: Worker processes lost (and replaced) while playing.
     crashes: int = 0
+    #: Stored games whose record was missing or damaged, played again: "KEY (what was wrong)".
+    replayed: tuple[str, ...] = ()
 
     @property
     def games_per_s(self) -> float:
@@ -382,6 +385,8 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
         entrants, per_deal = len(config.entrants), games_per_deal(len(config.entrants), config.seats, config.tables)
         total = per_deal * config.deals
         with Store.create_or_resume(output, config.fingerprint_document(rules.digest())) as store:
+            damaged = store.damaged_records()  # the records are the truth: a row without its record goes
+            store.forget(damaged)
             finished = store.finished_keys()
             for key, value in (meta or {}).items():
                 store.set_meta(key, value)
@@ -417,6 +422,10 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
                         seconds, main_cpu = time.perf_counter() - ready, time.process_time() - ready_cpu
                     except WorkerStartError as error:
                         raise RunError(str(error)) from None
+                    except StorageFailure as failure:
+                        raise RunError(f"{failure}; the run stopped with {store.count():,} of {total:,} games "
+                                       f"stored, each with its record: free some space and run the same command "
+                                       f"to go on") from None
                     finally:
                         if backend_instance is None:
                             engine.close()
@@ -427,7 +436,8 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
     played = sum(tally.statuses.values())
     return RunSummary(output, total, skipped, played, seconds, startup, dict(tally.statuses), worker_cpu, main_cpu,
                       tuple(live.standings()) if live is not None else (), tuple(tally.lines()),
-                      stop_reason, stop_signal, tuple(store.grown), crashes)
+                      stop_reason, stop_signal, tuple(store.grown), crashes,
+                      tuple(f"{key} ({why})" for key, why in sorted(damaged.items())))
 
 
 def _play_all(engine: Backend, plan: Plan, batches: Iterator[list[GameSpec]], store: Store, tally: Tally,
@@ -484,9 +494,9 @@ def lost_on_ray(plan: Plan, game: GameSpec, error: Exception) -> PlayedBatch:
     record = json.dumps({"record": "contack-record/1", **record_header(plan, names, specs, game.deal_seed)}) + "\n"
     outcome = Outcome(game.deal_seed, game.seating, None, None, ERROR)
     if plan.records_dir is None:
-        return PlayedBatch([game_row(plan, game, result)], [outcome], 0.0, [record])
+        return PlayedBatch([game_row(plan, game, result, record)], [outcome], 0.0, [record])
     write_record(plan.records_dir, game.key, record)
-    return PlayedBatch([game_row(plan, game, result)], [outcome], 0.0)
+    return PlayedBatch([game_row(plan, game, result, record)], [outcome], 0.0)
 
 
 class TimeLeftColumn(ProgressColumn):

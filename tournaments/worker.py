@@ -27,7 +27,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from players.keeper import die_with_parent
-from tournaments.play import Outcome, Plan, game_row, play_one, warm_worker, write_record
+from tournaments.play import Outcome, Plan, StorageFailure, game_row, play_one, warm_worker, write_record
 from tournaments.schedule import GameSpec
 
 #: Exit status of a worker whose main process went away.
@@ -100,6 +100,11 @@ class Outbox:
         with self.held():
             self._flush()
 
+    def add_failure(self, message: str) -> None:
+        """Send what waits, then the storage failure that stops this batch (call within :meth:`held`)."""
+        self._flush()
+        self.connection.send(("storage", message))
+
     def _flush(self) -> None:
         if self.waiting:
             self.connection.send(("games", self.waiting))
@@ -118,23 +123,37 @@ def play_games(outbox: Outbox, plan: Plan, games: Sequence[GameSpec], watched: b
         cpu = time.process_time()
         if watched and plan.records_dir is not None:
             partial = os.path.join(plan.records_dir, game.key + ".jsonl.tmp")
-            with open(partial, "w", encoding="utf-8") as stream:
-                result = play_one(plan, game, lambda seat, method: outbox.send(("watch", seat, method)), stream)
+            try:
+                with open(partial, "w", encoding="utf-8") as stream:
+                    result = play_one(plan, game, lambda seat, method: outbox.send(("watch", seat, method)),
+                                      stream)
+                    stream.flush()
+                    os.fsync(stream.fileno())
+                with open(partial, "rb") as stream:
+                    written = stream.read()
+            except OSError as error:
+                outbox.send(("storage", f"cannot write the record {partial}: {error.strerror or error}"))
+                return
             with outbox.held():
                 os.replace(partial, partial.removesuffix(".tmp"))
-                outbox.add(_finished(plan, game, result, cpu, written=True), now=True)
+                outbox.add(_finished(plan, game, result, cpu, True, written), now=True)
             continue
         result = play_one(plan, game)
         with outbox.held():
             if plan.records_dir is not None:
-                write_record(plan.records_dir, game.key, result.record or "")
-            outbox.add(_finished(plan, game, result, cpu, written=plan.records_dir is not None))
+                try:
+                    write_record(plan.records_dir, game.key, result.record or "")
+                except StorageFailure as failure:  # the main stops the run, saying so; the games sent stand
+                    outbox.add_failure(str(failure))
+                    return
+            outbox.add(_finished(plan, game, result, cpu, plan.records_dir is not None, result.record or ""))
     outbox.flush()
 
 
-def _finished(plan: Plan, game: GameSpec, result: Any, cpu: float, written: bool) -> tuple[Any, ...]:
+def _finished(plan: Plan, game: GameSpec, result: Any, cpu: float, written: bool,
+              record: str | bytes) -> tuple[Any, ...]:
     outcome = Outcome(result.deal_seed, result.seating, result.scores, result.ranks, result.status)
-    return (game_row(plan, game, result), outcome, time.process_time() - cpu,
+    return (game_row(plan, game, result, record), outcome, time.process_time() - cpu,
             None if written else (result.record or ""))
 
 

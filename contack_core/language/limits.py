@@ -35,6 +35,9 @@ MAX_POWER_BITS = 1_024
 #: How many evaluations load may spend checking one formula over every value its names can
 #: take (a formula over a wider domain is checked only in play).
 MAX_DOMAIN_EVALUATIONS = 100_000
+#: The most seats a ruleset may allow (``players.max``): every seat is dealt, observed and
+#: scored, so a formula giving 10**30 seats would make loading and play run for ever.
+MAX_PLAYERS = 64
 
 #: Every limit with what it bounds, as docs/house-rules.md lists them.
 LIMITS: dict[str, tuple[int, str]] = {
@@ -50,4 +53,5 @@ LIMITS: dict[str, tuple[int, str]] = {
     "MAX_POWER_BITS": (MAX_POWER_BITS, "bits in a number `**` makes"),
     "MAX_DOMAIN_EVALUATIONS": (MAX_DOMAIN_EVALUATIONS,
                                "evaluations spent checking a formula over all its values at load"),
+    "MAX_PLAYERS": (MAX_PLAYERS, "seats a ruleset may allow (`players.max`)"),
 }

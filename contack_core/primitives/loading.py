@@ -14,6 +14,7 @@ from contack_core.engine.rules import DEFAULT_TERMS, Rules
 from contack_core.language.documents import Document, ParsedFiles, find_ruleset, read_document, shipped_rulesets_dir
 from contack_core.language.expressions import ExpressionError, compile_expression, evaluate_safely, formula_constants
 from contack_core.language.options import choose_options
+from contack_core.language.limits import MAX_PLAYERS
 from contack_core.language.problems import KeyPath, Problem, RulesetError
 from contack_core.language.quickschema import QuickSchema
 from contack_core.language.schema import SLOTS, check_schema
@@ -126,6 +127,10 @@ def _seat_range(document: Document, context: BuildContext) -> tuple[int, int]:
         if not isinstance(seats[key], int) or isinstance(seats[key], bool) or seats[key] < 1:
             problems.append(document.problem(f"players.{key} must be a whole number of at least 1, "
                                              f"found {seats[key]!r}", ("players", key)))
+        elif seats[key] > MAX_PLAYERS:  # every seat is dealt, observed and scored: bounded before any is
+            shown = str(seats[key]) if seats[key] < 10**12 else f"a {len(str(seats[key]))}-digit number"
+            problems.append(document.problem(f"players.{key} is {shown}: a ruleset allows at most {MAX_PLAYERS} "
+                                             f"seats (MAX_PLAYERS)", ("players", key)))
     if not problems and seats["min"] > seats["max"]:
         problems.append(document.problem(f"players.min ({seats['min']}) is more than players.max ({seats['max']})",
                                          ("players",)))

@@ -63,6 +63,10 @@ def tile_readings(text: str, tiles: TileSet) -> list[int]:
                    for values in _rotations(candidate) for t in by_values.get(values, [])})
 
 
+#: The most characters an entry may hold: a deal of every tile of a large set, written out in
+#: full, takes a few hundred. Longer entries are refused before anything reads them.
+MAX_ENTRY_CHARS = 1000
+
 def read_tile(text: str, tiles: TileSet) -> int:
     """The one tile ``text`` names, or :class:`EntryError` saying why not."""
     found = tile_readings(text, tiles)
@@ -93,8 +97,12 @@ def nearest_tiles(text: str, tiles: TileSet, count: int = 3) -> list[int]:
     return [t for t in ranked[:count] if distance(t) <= 2]
 
 
-def name_distance(a: str, b: str) -> int:
-    """Characters to change, insert or delete to turn ``a`` into ``b`` (Levenshtein)."""
+def name_distance(a: str, b: str, limit: int = 8) -> int:
+    """Characters to change, insert or delete to turn ``a`` into ``b`` (Levenshtein), or ``limit + 1``
+    when their lengths alone differ by more than ``limit``: a name typed a megabyte long costs no
+    more to rank than one typed right (the full table would take its length times the other's)."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
     previous = list(range(len(b) + 1))
     for i, char in enumerate(a, 1):
         current = [i]

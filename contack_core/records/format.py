@@ -192,7 +192,9 @@ class RecordSchema:
         error = errors[0]
         where = ".".join(str(p) for p in error.absolute_path)
         message = error.message
-        if error.validator == "type" and isinstance(error.instance, int) and not isinstance(error.instance, bool):
+        if error.validator == "maxLength" and isinstance(error.instance, str):
+            message = f"a name of {len(error.instance):,} characters is too long (at most {error.validator_value})"
+        elif error.validator == "type" and isinstance(error.instance, int) and not isinstance(error.instance, bool):
             digits = len(str(abs(error.instance)))
             shown = str(error.instance) if digits <= 24 else f"a {digits}-digit integer"
             message = f"{shown} is too large for any field (at most {INTEGER_LIMIT} either way)"

@@ -5,7 +5,8 @@ actions (the tiles dealt, each play, draw, pass, discard or move); each is appli
 game state, which refuses an illegal one and changes nothing, and everything that follows
 from it (chips changing hands, a hand's end, the next hand, the game's end) is worked out
 by the engine and written to the record with it, in one write, flushed and synced: a kill
-loses nothing accepted. Shuffles are the table's own (a record never states one), and a
+loses nothing accepted. What the entry did is told (narrated) only after the sync, so nothing
+is shown as accepted before it is on the disk. Shuffles are the table's own (a record never states one), and a
 set-up step that leaves no choice (the lowest tile opens) is taken at once.
 
 Undo and resume read the record back: the game is replayed from its lines, so the state
@@ -36,6 +37,10 @@ from contack_core.records.audit import audit_record
 from contack_core.records.format import UnreadableRecord, event_line, game_end_line, header_for
 from contack_core.records.narration import Narrator
 from contack_core.records.sheet import ScoreSheet
+
+
+#: The longest seat name a record's header may hold (its schema's limit).
+MAX_SEAT_NAME = 200
 
 
 class KeeperError(Exception):
@@ -74,7 +79,9 @@ class Keeper:
         self.entries: list[int] = []
         self.size = 0
         self._results_seen = 0
-        self._narrator = Narrator(self.seats, say)
+        #: What the narrator said of lines not yet synced: told only once they are on the disk.
+        self._untold: list[str] = []
+        self._narrator = Narrator(self.seats, self._untold.append)
 
     # ------------------------------------------------------------------ starting, resuming
     @classmethod
@@ -82,6 +89,8 @@ class Keeper:
         """A new record at ``path`` (which must not exist: an unfinished one is resumed instead)."""
         if len(set(seats)) != len(seats) or not all(name.strip() for name in seats):
             raise KeeperError(f"--seats names each seat once, none blank: {', '.join(seats)}", 2)
+        if any(len(name) > MAX_SEAT_NAME for name in seats):
+            raise KeeperError(f"a seat's name is at most {MAX_SEAT_NAME} characters (as a record's header holds it)", 2)
         low, high = rules.players
         if not low <= len(seats) <= high:
             raise KeeperError(f"{rules.id} is for {low} to {high} players; --seats names {len(seats)}")
@@ -236,11 +245,15 @@ class Keeper:
 
     # ------------------------------------------------------------------ the file
     def _write(self, lines: list[dict[str, Any]]) -> None:
-        if not lines:
-            return
-        data = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode("utf-8")
-        self.stream.write(data)
-        self._sync()
+        """Write and sync ``lines``, then tell what the narrator said of them: an entry is shown as
+        accepted only once a kill can no longer lose it."""
+        told, self._untold[:] = list(self._untold), []
+        if lines:
+            data = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode("utf-8")
+            self.stream.write(data)
+            self._sync()
+        for text in told:
+            self.say(text)
 
     def _sync(self) -> None:
         self.stream.flush()

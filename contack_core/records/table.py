@@ -26,7 +26,7 @@ from contack_core.engine.state import GameState
 from contack_core.language.problems import RulesetError
 from contack_core.primitives.loading import load_rules
 from contack_core.records.board_words import piece_name, state_board_text
-from contack_core.records.entries import EntryError, read_cell, read_points, read_tile, read_tiles, tile_readings
+from contack_core.records.entries import MAX_ENTRY_CHARS, EntryError, read_cell, read_points, read_tile, read_tiles, tile_readings
 from contack_core.records.keeper import Due, Keeper, KeeperError
 from contack_core.records.suggest import next_events, ranked
 
@@ -118,6 +118,8 @@ class Table:
 
     def handle(self, text: str, due: Due) -> None:
         """Do what ``text`` says: a command, or an entry (accepted, or :class:`Refused`)."""
+        if len(text) > MAX_ENTRY_CHARS:  # refused before any reading or matching, whose cost grows with it
+            raise EntryError(f"an entry is at most {MAX_ENTRY_CHARS:,} characters; this one has more")
         lowered = text.lower()
         if not text:
             self._default(due)
@@ -180,6 +182,8 @@ class Table:
             answer = self.ask("which tile was drawn? ")
             if answer is None:
                 raise Refused("no tile named for the draw")
+            if len(answer) > MAX_ENTRY_CHARS:
+                raise EntryError(f"an entry is at most {MAX_ENTRY_CHARS:,} characters; this one has more")
             action = Draw(read_tile(answer, self.state.rules.tiles))
         hands = len(self.state.hand_results)
         try:
@@ -598,10 +602,22 @@ def _reader(source: TextIO, interactive: bool, echo: Callable[[str], None]) -> C
 
     def read(prompt: str) -> str | None:
         while True:
-            line = source.readline()
+            line = _bounded_line(source)
             if not line:
                 return None
             if line.strip() and not line.lstrip().startswith("# ") and line.strip() != "#":
                 echo(prompt + line.strip())
                 return line
     return read
+
+
+def _bounded_line(source: TextIO) -> str:
+    """The next line of ``source`` (\"\" at its end), read in bounded pieces: a line longer than an
+    entry may be comes back cut to ``MAX_ENTRY_CHARS + 1`` characters (so it is refused as too
+    long), the rest of it read and dropped a piece at a time, never held whole."""
+    line = source.readline(MAX_ENTRY_CHARS + 1)
+    if len(line) <= MAX_ENTRY_CHARS or line.endswith("\n"):
+        return line
+    while (rest := source.readline(1 << 16)) and not rest.endswith("\n"):
+        pass
+    return line

@@ -1,0 +1,87 @@
+"""Issue 33 item 4: long strings must not burn CPU or memory. A name or an entry longer than any
+the game can use is refused early, with a message that says so (and does not quote it whole).
+Each child runs under a CPU-time limit (RLIMIT_CPU): a regression is killed, never timed."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+from processes import run_cpu_limited
+
+from contack_core.records.entries import MAX_ENTRY_CHARS
+
+#: Seconds of CPU each command may use: a few times what starting Python and auditing a short record takes.
+CPU_LIMIT = 10
+HUGE = "1" * ((1 << 20) - 200)  # a name of 1 MiB, less than a record's longest line
+
+
+def contack(*args: object) -> list[str]:
+    return [sys.executable, "-m", "contack_core.cli", *map(str, args)]
+
+
+@pytest.fixture(scope="module")
+def game_lines(tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
+    from contack_core.engine.bots import make_player
+    from contack_core.engine.referee import play_game, seat_seed
+    from contack_core.primitives.loading import load_rules
+    from contack_core.records.format import RecordWriter, header_for
+    import io
+
+    rules = load_rules("parker-1939")
+    stream = io.StringIO()
+    players = [make_player("random", seat_seed(1, seat), rules=rules) for seat in range(2)]
+    play_game(rules, players, 1, [RecordWriter(stream, header_for(rules, ["a", "b"], 1))])
+    return [json.loads(line) for line in stream.getvalue().splitlines()]
+
+
+def _cut_at(lines: list[dict], kind: str, change: str) -> list[dict]:
+    """The record up to the first ``kind`` line after the first hand's deals, that line's tile 1 MiB long."""
+    index = next(i for i, line in enumerate(lines) if line.get("event") == kind and i > 4)
+    bad = dict(lines[index])
+    if change == "tiles":
+        bad["tiles"] = [HUGE, *bad["tiles"][1:]]
+    else:
+        bad[change] = HUGE
+    return [*lines[:index], bad]
+
+
+@pytest.mark.parametrize(("kind", "field"), [("play", "tile"), ("draw", "tile"), ("deal", "tiles")])
+def test_a_tile_name_of_a_mebibyte_in_a_record_is_refused_at_once(game_lines: list[dict], tmp_path: Path,
+                                                                 kind: str, field: str) -> None:
+    path = tmp_path / "long.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in _cut_at(game_lines, kind, field)))
+    result = run_cpu_limited(contack("audit", path), CPU_LIMIT)
+    assert result.returncode != -signal.SIGKILL and result.returncode != -signal.SIGXCPU, "ran out of CPU time"
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert "Traceback" not in result.stderr
+    assert "too long" in result.stdout + result.stderr
+    assert len(result.stdout) + len(result.stderr) < 10_000  # the name is not printed whole
+
+
+def test_a_keeper_entry_of_a_megabyte_is_refused_at_once(tmp_path: Path) -> None:
+    entries = tmp_path / "entries.txt"
+    entries.write_text("06-02-05 08-09-10 08-09-06 05-09-10 07-03-06\n" + "7" * 1_000_000 + "\n")
+    result = run_cpu_limited(contack("keep", "parker-1939", "--seats", "a,b", "--record", tmp_path / "g.jsonl",
+                                     "--input", entries), CPU_LIMIT)
+    assert result.returncode == 1, (result.returncode, result.stdout[-2000:], result.stderr[-2000:])
+    assert f"an entry is at most {MAX_ENTRY_CHARS:,} characters" in result.stdout
+    assert len(result.stdout) < 10_000
+
+
+def test_a_keeper_line_of_a_hundred_megabytes_is_refused_without_reading_it_whole(tmp_path: Path) -> None:
+    """A 100 MB line with no end: a sparse file (no disk used). Read in bounded pieces, it costs
+    little memory and CPU; read whole and matched, it cost 625 MB and hours (and was echoed whole)."""
+    entries = tmp_path / "entries.txt"
+    with entries.open("wb") as stream:
+        stream.truncate(100_000_000)
+    script = (f"import resource, sys; resource.setrlimit(resource.RLIMIT_AS, ({600 << 20}, {600 << 20})); "
+              "from contack_core.cli import main; sys.argv[0] = 'contack'; main()")
+    result = run_cpu_limited([sys.executable, "-c", script, "keep", "parker-1939", "--seats", "a,b", "--record",
+                              str(tmp_path / "g.jsonl"), "--input", str(entries)], CPU_LIMIT)
+    assert result.returncode == 1, (result.returncode, result.stdout[-2000:], result.stderr[-2000:])
+    assert f"an entry is at most {MAX_ENTRY_CHARS:,} characters" in result.stdout
+    assert len(result.stdout) < 10_000
