@@ -26,7 +26,7 @@ from contack_core.engine.digests import text_digest
 from contack_core.engine.events import ChipsMoved, Event, Moved, Played
 from contack_core.engine.ruleset_faults import ruleset_fault
 from contack_core.engine.state import GameState
-from contack_core.language.documents import shipped_ruleset_ids
+from contack_core.language.documents import read_document, shipped_ruleset_ids
 from contack_core.language.problems import RulesetError
 from contack_core.language.quick import quick_constructor
 from contack_core.primitives.cache import RulesetCache
@@ -484,24 +484,40 @@ def _load_named_ruleset(reference: str, options: dict[str, Any], record: Path, g
             raise RulesetUnavailable(f"no ruleset file {given}")
         source = given
     else:
+        # One message whether the file is missing or is no ruleset: a record must not tell
+        # its reader which files exist (nor quote them).
+        unavailable = RulesetUnavailable(
+            f"cannot find or load the ruleset {reference!r} the header names (a shipped ruleset id, or a ruleset "
+            f"file relative to the record's folder {record.parent}); `contack rulesets validate` on the file says "
+            f"why, or point at one with --ruleset FILE")
         try:
             source = rulesets.locate(reference, record.parent)
         except RulesetError:
-            raise RulesetUnavailable(
-                f"cannot find the ruleset {reference!r} the header names: no such file relative to the record "
-                f"({record.parent / reference}) and no shipped ruleset of that id; point at it with "
-                f"--ruleset FILE") from None
+            raise unavailable from None
     try:
         return rulesets.load(source, options)
     except RulesetError as error:
         located = [problem.mark for problem in error.problems if problem.mark is not None]
         if not located:  # the header's options, or reading the file: nothing of the file's text
+            if given is None and not _is_ruleset(source):
+                raise unavailable from None
             raise _Unsound(1, f"ruleset {reference!r}: {error}") from None
+        if given is None:
+            raise unavailable from None
         first = min(located, key=lambda mark: (mark.file != located[0].file, mark.line, mark.column))
         raise RulesetUnavailable(
-            f"cannot load the ruleset {reference!r} the header names, from {source}: it is not a valid ruleset "
-            f"({len(located)} problem{'s' if len(located) > 1 else ''}, the first at {first.file}:{first.line}:"
-            f"{first.column}; `contack rulesets validate {source}` lists them)") from None
+            f"cannot load the ruleset {given}: it is not a valid ruleset ({len(located)} "
+            f"problem{'s' if len(located) > 1 else ''}, the first at {first.file}:{first.line}:{first.column}; "
+            f"`contack rulesets validate {given}` lists them)") from None
+
+
+def _is_ruleset(path: Path) -> bool:
+    """Whether ``path`` reads as a ruleset document (so that what is wrong is the header's options)."""
+    try:
+        read_document(path)
+    except RulesetError:
+        return False
+    return True
 
 
 def _ruleset_named(rules: Any, options: dict[str, Any], rulesets: RulesetCache) -> str:
