@@ -223,3 +223,24 @@ def test_the_keeper_shows_a_resumed_records_hostile_names_escaped(hostile: Path,
     result = run_cli("keep", "--resume", unfinished, "--input", entries)
     assert_escaped(result.output)
     assert "\\x1b]0;PWNED" in result.output
+
+
+def test_replay_shows_a_sound_record_whose_seat_name_is_an_escaped_lone_surrogate(tmp_path: Path) -> None:
+    """Issue 33, item 10: the audit calls it sound, so every view of the replay shows it."""
+    from helpers import play_recorded_game
+
+    record = tmp_path / "game.jsonl"
+    play_recorded_game(2, 9, record)
+    lines = record.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["seats"] = ["\ud800", "b\udfff"]
+    record.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    assert '"\\ud800"' in record.read_text(encoding="utf-8")
+    audited = run_cli("audit", record)
+    assert audited.exit_code == 0 and ": sound (" in audited.output
+    for args in ((), ("--to", "2"), ("--html", tmp_path / "r.html"), ("--svg", tmp_path / "r.svg")):
+        result = run_cli("replay", record, *args)
+        assert result.exit_code == 0, result.output
+        assert_escaped(result.output)
+    assert "\\ud800" in run_cli("replay", record, "--to", "2").output
+    ET.parse(tmp_path / "r.svg")

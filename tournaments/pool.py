@@ -46,6 +46,7 @@ from tournaments.play import (
     game_row,
     record_header,
 )
+from tournaments.lock import open_no_link
 from tournaments.schedule import GameSpec
 from tournaments.stop import StopRequest
 
@@ -300,7 +301,7 @@ def crashed_game(plan: Plan, game: GameSpec, call: tuple[int | None, str | None]
         reason = f"the worker process {how} outside any bot's call, twice"
         result = GameResult(game.deal_seed, game.seating, None, None, 0.0, ERROR,
                             ({"seat": None, "kind": "error", "reason": reason},), None)
-    with open(path + ".tmp", "w", encoding="utf-8") as stream:
+    with open_no_link(path + ".tmp") as stream:
         stream.writelines(lines)
     os.replace(path + ".tmp", path)
     return game_row(plan, game, result), Outcome(result.deal_seed, result.seating, result.scores, result.ranks,
