@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from contack_core.engine import __version__
+from contack_core.language.printable import printable
 from contack_core.language.problems import RulesetError
 from tournaments.analysis.cli import analyze_command
 from tournaments.cli import app as tournament_app
@@ -55,8 +56,15 @@ app.command("analyze")(analyze_command)
 OptionList = Annotated[list[str] | None, typer.Option("--option", "-o", help="A ruleset option, KEY=VALUE.")]
 
 
+def echo(message: object = "", nl: bool = True, err: bool = False) -> None:
+    """Print a line of output: every command prints through here, so that what records and
+    rulesets bring in (names, titles, terms, messages quoting them) reaches the terminal with
+    its control characters shown escaped (:func:`contack_core.language.printable.printable`)."""
+    typer.echo(printable(str(message), lines=True), nl=nl, err=err)
+
+
 def fail(message: str, code: int = 1) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
+    echo(f"error: {message}", err=True)
     raise typer.Exit(code)
 
 
@@ -94,14 +102,14 @@ def rulesets_list() -> None:
     width = max(20, *(len(name) + 1 for name in [*shipped_ruleset_ids(), *examples]))
     for heading, ids in (("", shipped_ruleset_ids()), ("\nhouse-rule examples (docs/house-rules.md):", examples)):
         if heading and ids:
-            typer.echo(heading)
+            echo(heading)
         for ruleset_id in ids:
             try:
                 _, title, (low, high) = rulesets.outline(ruleset_id)
             except RulesetError as error:
-                typer.echo(f"{ruleset_id:<{width}} (does not load: {error.problems[0]})")
+                echo(f"{ruleset_id:<{width}} (does not load: {error.problems[0]})")
                 continue
-            typer.echo(f"{ruleset_id:<{width}} {low}-{high} players  {title}")
+            echo(f"{ruleset_id:<{width}} {low}-{high} players  {title}")
 
 
 @rulesets_app.command("show")
@@ -112,13 +120,13 @@ def rulesets_show(ruleset: str, option: OptionList = None) -> None:
     rules = load_or_fail(ruleset, parse_options(option))
     document = dict(rules.document)
     declared = document.pop("options", {}) or {}
-    typer.echo(f"# {rules.title} ({rules.id}); resolved from: {' <- '.join(rules.chain)}")
-    typer.echo("# options (value / default):")
+    echo(f"# {rules.title} ({rules.id}); resolved from: {' <- '.join(rules.chain)}")
+    echo("# options (value / default):")
     for name, spec in declared.items():
         allowed = _allowed(spec)
-        typer.echo(f"#   {name} = {rules.options[name]}  (default {spec.get('default')}; {allowed})"
+        echo(f"#   {name} = {rules.options[name]}  (default {spec.get('default')}; {allowed})"
                    f"{'  ' + spec['doc'] if spec.get('doc') else ''}")
-    typer.echo(yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100))
+    echo(yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100))
 
 
 def _allowed(spec: dict[str, Any]) -> str:
@@ -145,9 +153,9 @@ def rulesets_validate(
         except RulesetError as error:
             bad += 1
             for problem in error.problems:
-                typer.echo(str(problem), err=True)
+                echo(str(problem), err=True)
             continue
-        typer.echo(f"{reference}: valid")
+        echo(f"{reference}: valid")
     raise typer.Exit(1 if bad else 0)
 
 
@@ -157,7 +165,7 @@ def rulesets_schema() -> None:
     from contack_core.language.schema import ruleset_schema
     from contack_core.primitives.builtin import default_registry
 
-    typer.echo(json.dumps(ruleset_schema(default_registry()), indent=2))
+    echo(json.dumps(ruleset_schema(default_registry()), indent=2))
 
 
 @rulesets_app.command("primitives")
@@ -171,9 +179,9 @@ def rulesets_primitives() -> None:
         params = cls.schema.get("properties", {})
         required = set(cls.schema.get("required", []))
         listed = ", ".join(f"{name}{'' if name in required else '?'}" for name in params)
-        typer.echo(f"[{cls.slot}] {cls.name}({listed})")
+        echo(f"[{cls.slot}] {cls.name}({listed})")
         for line in inspect.cleandoc(cls.__doc__ or "").splitlines():
-            typer.echo(f"    {line}")
+            echo(f"    {line}")
 
 
 @rulesets_app.command("diff")
@@ -212,10 +220,10 @@ def rulesets_diff(
         labels.append(reference + (f" ({', '.join(f'{k}={v}' for k, v in chosen.items())})" if chosen else ""))
     differences = list(diff_documents(documents[0], documents[1]))
     for path, a, b in differences:
-        typer.echo(f"{path}:\n  {labels[0]}: {json.dumps(a, ensure_ascii=False)}\n"
+        echo(f"{path}:\n  {labels[0]}: {json.dumps(a, ensure_ascii=False)}\n"
                    f"  {labels[1]}: {json.dumps(b, ensure_ascii=False)}")
     if not differences:
-        typer.echo("no differences")
+        echo("no differences")
 
 
 _MISSING = object()
@@ -271,7 +279,7 @@ def play(
         _close_all(players)
         fail(f"seat {len(players)}: {error}")
     names = list(specs)
-    observers: list[Any] = [Narrator(names, typer.echo, events=not quiet)]
+    observers: list[Any] = [Narrator(names, echo, events=not quiet)]
     stream = None
     if record is not None:
         try:
@@ -288,14 +296,14 @@ def play(
     except (Stopped, KeyboardInterrupt) as stop:
         stopped = stop if isinstance(stop, Stopped) else Stopped(2)
         kept = f"; the record so far is in {record} (it audits as unfinished)" if record is not None else ""
-        typer.echo(f"stopped by {stopped.name}: the game was not finished{kept}", err=True)
+        echo(f"stopped by {stopped.name}: the game was not finished{kept}", err=True)
         raise typer.Exit(stopped.exit_code) from None
     finally:
         _close_all(players)
         if stream is not None:
             stream.close()
     if record is not None:
-        typer.echo(f"record written to {record}" + (" (up to the error)" if state.ruleset_error else ""))
+        echo(f"record written to {record}" + (" (up to the error)" if state.ruleset_error else ""))
     if state.ruleset_error is not None:
         fail(str(state.ruleset_error))
 
@@ -306,7 +314,7 @@ def _close_all(players: list[Player]) -> None:
         try:
             player.close()
         except Exception as error:  # noqa: BLE001 - a plugin's close failing is reported, not raised
-            typer.echo(f"warning: seat {seat} ({player.name}) failed to close: {error}", err=True)
+            echo(f"warning: seat {seat} ({player.name}) failed to close: {error}", err=True)
 
 
 @app.command("audit")
@@ -343,31 +351,31 @@ def audit(
             worst = max(worst, result.code)
             verdict = result.verdict
             if as_json:
-                typer.echo(json.dumps(result.to_json()))
+                echo(json.dumps(result.to_json()))
             if verdict is None:
                 counts["unreadable"] += 1
                 if not as_json:
                     what = "unreadable" if result.cause == "unreadable" else "cannot audit"
-                    typer.echo(f"{result.file}: {what}: {result.unreadable}", err=True)
+                    echo(f"{result.file}: {what}: {result.unreadable}", err=True)
             elif verdict.valid:
                 counts["sound"] += 1
                 counts["finished"] += verdict.finished
                 if not as_json and result.file in named:
                     state = "finished" if verdict.finished else "not finished"
-                    typer.echo(f"{result.file}: sound ({verdict.ruleset}, {verdict.hands} "
+                    echo(f"{result.file}: sound ({verdict.ruleset}, {verdict.hands} "
                                f"hand{'s' if verdict.hands != 1 else ''}, {state}; totals {verdict.totals})"
                                + _changed_note(verdict))
             else:
                 counts["unsound"] += 1
                 if not as_json:
-                    typer.echo(f"{result.file}:{verdict.line}: unsound: {verdict.error}")
+                    echo(f"{result.file}:{verdict.line}: unsound: {verdict.error}")
                     for n, line in enumerate(verdict.suggestions):
-                        typer.echo(f"  {'did you mean' if n == 0 else '          or'}: "
+                        echo(f"  {'did you mean' if n == 0 else '          or'}: "
                                    f"{json.dumps(line, ensure_ascii=False)}")
     except RuntimeError as error:  # a worker process died: nothing more can be said
         fail(str(error), UNREADABLE)
     if not as_json and len(found) > 1:
-        typer.echo(f"{len(found)} records: {counts['sound']} sound ({counts['finished']} finished), "
+        echo(f"{len(found)} records: {counts['sound']} sound ({counts['finished']} finished), "
                    f"{counts['unsound']} unsound, {counts['unreadable']} unreadable")
     raise typer.Exit(worst)
 
@@ -385,7 +393,7 @@ def keep(
     """The score keeper: type what happens at a real table; each entry is checked and recorded at once."""
     from contack_core.records.table import keep_command
 
-    raise typer.Exit(keep_command(ruleset, seats, record, resume, parse_options(option), entries, typer.echo, fail))
+    raise typer.Exit(keep_command(ruleset, seats, record, resume, parse_options(option), entries, echo, fail))
 
 
 def _changed_note(verdict: Verdict) -> str:
@@ -407,7 +415,7 @@ def replay(
     """Step through a record in the terminal, or draw it as SVG or an HTML page. Exit 1 if it is unsound."""
     from contack_core.replay.cli import replay_command
 
-    replay_command(record, svg=svg, at=at, html=html, to=to, echo=typer.echo, fail=fail)
+    replay_command(record, svg=svg, at=at, html=html, to=to, echo=echo, fail=fail)
 
 
 @app.command("bench")
@@ -470,10 +478,10 @@ def bench(
         result["audit_ratio_cpu"] = round(sum(run["cpu_seconds"] for run in plays)
                                           / sum(run["audit_cpu_seconds"] for run in audits), 3)
     if as_json:
-        typer.echo(json.dumps(result))
+        echo(json.dumps(result))
     else:
         for key, value in result.items():
-            typer.echo(f"{key:>22}: {value}")
+            echo(f"{key:>22}: {value}")
 
 
 @record_app.command("schema")
@@ -481,7 +489,7 @@ def record_schema() -> None:
     """Print the JSON Schema of a record's lines (contack-record/1; docs/records.md explains it)."""
     from contack_core.language.schema import shipped_schema
 
-    typer.echo(json.dumps(shipped_schema("record.schema.json"), indent=2, ensure_ascii=False))
+    echo(json.dumps(shipped_schema("record.schema.json"), indent=2, ensure_ascii=False))
 
 
 # ------------------------------------------------------------------------------- players
@@ -510,20 +518,20 @@ def players_list() -> None:
         try:
             cls = load_player_class(name)
         except PlayerSpecError as error:
-            typer.echo(f"{name}  (from {package}): cannot be used: {error}")
+            echo(f"{name}  (from {package}): cannot be used: {error}")
             continue
         summary = cls.description or ((cls.__doc__ or "").strip().splitlines() or [""])[0]
-        typer.echo(f"{name}  (from {package})  {summary}")
-        typer.echo(f"    rulesets: {rulesets_note(cls, known)}")
+        echo(f"{name}  (from {package})  {summary}")
+        echo(f"    rulesets: {rulesets_note(cls, known)}")
         for parameter in cls.parameters.values():
-            typer.echo(f"    {parameter.name}={parameter.default!r:<8} ({parameter.type.__name__}) {parameter.help}")
+            echo(f"    {parameter.name}={parameter.default!r:<8} ({parameter.type.__name__}) {parameter.help}")
 
 
 def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
+        echo("interrupted", err=True)
         sys.exit(130)
 
 

@@ -145,7 +145,7 @@ def test_ruleset_option_audits_under_a_ruleset_that_has_moved(played: Path, tmp_
     shutil.move(played.parent / "house.yaml", moved)
     code, verdict, text = audit(played)
     assert code == 2 and verdict["ruleset_unavailable"] is True, verdict
-    assert "cannot find the ruleset 'house.yaml'" in text and "--ruleset FILE" in text
+    assert "cannot find or load the ruleset 'house.yaml'" in text and "--ruleset FILE" in text
     code, verdict, text = audit(played, "--ruleset", str(moved))
     assert code == 0 and verdict["valid"] and not verdict["ruleset_changed"], verdict
     code, verdict, text = audit(played, "--ruleset", str(tmp_path / "nowhere.yaml"))

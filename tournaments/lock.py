@@ -9,6 +9,7 @@ when) so a refused run can name the other one.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import socket
@@ -24,6 +25,35 @@ class FolderInUse(RuntimeError):
     """Another process is running a tournament in this folder."""
 
 
+class LockIsLink(RuntimeError):
+    """The folder's lock (or another file a run writes) is a symbolic link: never followed."""
+
+
+def open_no_link(path: str | Path, for_lock: bool = False) -> IO[str]:
+    """A file a run writes in its folder, opened without following a symbolic link: a link
+    planted there (``run.lock -> /etc/passwd``) would have the run truncate its target.
+
+    ``for_lock``: the lock file, opened for reading and writing as it is (a link raises
+    :class:`LockIsLink`). Otherwise a file written afresh (a record's ``.tmp``): whatever is
+    at the path, a link included, is removed first (never its target), and the file created anew.
+    """
+    flags = os.O_NOFOLLOW | os.O_CLOEXEC | os.O_CREAT
+    if for_lock:
+        try:
+            descriptor = os.open(path, flags | os.O_RDWR, 0o644)
+        except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise LockIsLink(f"{path} is a symbolic link: a run follows none in its folder (it would "
+                                 f"truncate the file it points to); remove the link, or use another --output") from None
+            raise
+        return os.fdopen(descriptor, "r+", encoding="utf-8")
+    try:
+        os.unlink(path)  # a link is removed itself, never what it points to
+    except FileNotFoundError:
+        pass
+    return os.fdopen(os.open(path, flags | os.O_WRONLY | os.O_EXCL, 0o644), "w", encoding="utf-8")
+
+
 class RunLock:
     """Held while a run uses a results folder (a context manager)."""
 
@@ -36,7 +66,7 @@ class RunLock:
         import fcntl
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        stream = open(self.path, "a+", encoding="utf-8")
+        stream = open_no_link(self.path, for_lock=True)
         try:
             fcntl.flock(stream.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

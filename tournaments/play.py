@@ -24,6 +24,7 @@ from contack_core.engine.referee import play_game
 from contack_core.primitives.loading import load_rules
 from contack_core.records.format import RecordWriter, header_for
 from tournaments.analysis.measure import GameMeasure
+from tournaments.lock import open_no_link
 from tournaments.schedule import GameSpec, bot_seed
 
 #: Where the records are, in a tournament's folder (the store's layout; rows name their record by it).
@@ -294,7 +295,7 @@ def write_record(records_dir: str, key: str, text: str) -> None:
     transaction, :meth:`tournaments.store.Store.save`). :class:`StorageFailure` if it cannot be."""
     path = os.path.join(records_dir, key + ".jsonl")
     try:
-        with open(path + ".tmp", "w", encoding="utf-8") as stream:
+        with open_no_link(path + ".tmp") as stream:
             stream.write(text)
             stream.flush()
             os.fsync(stream.fileno())

@@ -35,7 +35,7 @@ from contack_core.primitives.loading import load_rules
 from players.keeper import KEEPER, descendants, process_table, start_time
 from tournaments.config import TournamentConfig
 from tournaments.live import LIVE_GAMES_PER_SECOND, LiveLeaderboard, LiveStanding
-from tournaments.lock import FolderInUse, RunLock
+from tournaments.lock import FolderInUse, LockIsLink, RunLock
 from tournaments.play import (
     ERROR,
     OK,
@@ -376,7 +376,7 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
     screen = console or Console(stderr=True)
     try:
         lock = RunLock(output).acquire()
-    except FolderInUse as error:
+    except (FolderInUse, LockIsLink) as error:
         raise RunError(str(error)) from None
     except OSError as error:
         raise RunError(f"cannot use {output}: {error.strerror or error}") from None

@@ -200,11 +200,13 @@ class Store:
 
     @classmethod
     def open_existing(cls, directory: Path) -> Store:
-        """Open a results folder for reading (the report)."""
+        """Open a results folder for reading (the report, an analysis, a sequential test's
+        stored deals): read-only, so a copy on a read-only disk or in a folder not the
+        reader's own reads as well as the original (see :func:`_connect_to_read`)."""
         path = directory / DATABASE_NAME
         if not path.is_file():
             raise StoreError(f"no tournament results in {directory} (no {DATABASE_NAME})")
-        store = cls(directory, _connect(path))
+        store = cls(directory, _connect_to_read(path))
         if store.meta().get("format") != STORE_FORMAT:
             store.close()
             raise StoreError(f"{path} is not a contack tournament database")
@@ -359,15 +361,60 @@ def _failure(path: Path, error: sqlite3.DatabaseError) -> str:
     return f"{path} is not a usable SQLite database: {text}"
 
 
+def _check_pages(connection: sqlite3.Connection) -> None:
+    """Every page of the database read and checked: a file damaged mid-way is refused, not half-read."""
+    checked = [row[0] for row in connection.execute("PRAGMA quick_check(1)")]
+    if checked != ["ok"]:
+        detail = " ".join((checked[0] if checked else "no answer").split()).replace("*** in database main *** ", "")
+        raise sqlite3.DatabaseError(f"malformed: {detail}")
+
+
+def _connect_to_read(path: Path) -> sqlite3.Connection:
+    """The database opened read-only: it is never written, nor its journal mode set, and no
+    file is made beside it. With no write-ahead log beside it (no run has it open: a finished
+    folder, a copy, a read-only disk) it is read as immutable, which needs no shared-memory
+    file; with one (a run under way), read-only beside that run. A database made before a
+    column was added is opened as :func:`_connect` opens it, which adds the column."""
+    for name in (path.name, f"{path.name}-wal", f"{path.name}-shm"):
+        if (path.parent / name).is_symlink():
+            raise StoreError(f"{path.parent / name} is a symbolic link: a results folder holds none")
+    last: sqlite3.DatabaseError | None = None
+    live = (path.parent / f"{path.name}-wal").exists()
+    for parameters in ("mode=ro", "mode=ro&immutable=1") if live else ("mode=ro&immutable=1",):
+        connection = None
+        try:
+            connection = sqlite3.connect(f"{path.resolve().as_uri()}?{parameters}", uri=True, timeout=30)
+            present = {row[1] for row in connection.execute("PRAGMA table_info(games)")}
+            connection.execute("SELECT COUNT(*) FROM meta").fetchone()
+            _check_pages(connection)
+        except sqlite3.DatabaseError as error:
+            if connection is not None:
+                connection.close()
+            last = error
+            continue
+        if not present:
+            connection.close()
+            raise StoreError(f"{path} is not a contack tournament database")
+        if any(column not in present for column in _ADDED_COLUMNS):
+            connection.close()
+            return _connect(path)
+        return connection
+    raise StoreError(_failure(path, last) if last is not None else f"{path} is not a usable SQLite database")
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     """Open the database, checking every page first: a file damaged mid-way is refused, not half-read."""
+    for name in (path.name, f"{path.name}-wal", f"{path.name}-shm"):
+        if (path.parent / name).is_symlink():  # SQLite would follow it, and write where it points
+            raise StoreError(f"{path.parent / name} is a symbolic link: a run follows none in its folder; "
+                             f"remove the link, or use another --output")
     try:
         connection = sqlite3.connect(path, timeout=30)
-        checked = [row[0] for row in connection.execute("PRAGMA quick_check(1)")]
-        if checked != ["ok"]:
+        try:
+            _check_pages(connection)
+        except sqlite3.DatabaseError:
             connection.close()
-            detail = " ".join((checked[0] if checked else "no answer").split()).replace("*** in database main *** ", "")
-            raise sqlite3.DatabaseError(f"malformed: {detail}")
+            raise
         connection.execute("PRAGMA journal_mode=WAL")
         connection.execute("PRAGMA synchronous=NORMAL")
         connection.executescript(_TABLES)

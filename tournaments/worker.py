@@ -27,6 +27,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from players.keeper import die_with_parent
+from tournaments.lock import open_no_link
 from tournaments.play import Outcome, Plan, StorageFailure, game_row, play_one, warm_worker, write_record
 from tournaments.schedule import GameSpec
 
@@ -124,7 +125,7 @@ def play_games(outbox: Outbox, plan: Plan, games: Sequence[GameSpec], watched: b
         if watched and plan.records_dir is not None:
             partial = os.path.join(plan.records_dir, game.key + ".jsonl.tmp")
             try:
-                with open(partial, "w", encoding="utf-8") as stream:
+                with open_no_link(partial) as stream:
                     result = play_one(plan, game, lambda seat, method: outbox.send(("watch", seat, method)),
                                       stream)
                     stream.flush()

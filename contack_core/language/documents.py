@@ -372,6 +372,10 @@ def _copy_marks(source: dict[KeyPath, Mark], target: dict[KeyPath, Mark], prefix
 ParsedFiles = dict[tuple[str, bytes], tuple[Any, dict[KeyPath, Mark]]]
 
 
+#: What a ruleset file says it is (or inherits from the ruleset it extends).
+RULESET_FORMAT = "contack-ruleset/1"
+
+
 def read_document(path: Path, seen: tuple[Path, ...] = (), budget: int = MAX_RULESET_BYTES,
                   parsed: ParsedFiles | None = None) -> Document:
     """Read a ruleset file and resolve its ``extends`` chain; ``budget`` is what is left of
@@ -396,13 +400,25 @@ def read_document(path: Path, seen: tuple[Path, ...] = (), budget: int = MAX_RUL
         raise RulesetError([Problem(f"{path} is not UTF-8 text")]) from None
     known = None if parsed is None else parsed.get((str(path), raw))
     if known is None:
-        data, marks = parse_yaml(text, str(path))
+        try:
+            data, marks = parse_yaml(text, str(path))
+        except RulesetError as error:
+            if not seen:
+                raise
+            # A file reached by extends may be any file (extends: /etc/shadow): where it fails, not what it holds.
+            raise RulesetError([Problem(f"{path}, which extends names, is not a contack ruleset (not YAML a "
+                                        f"ruleset is written in)", (), p.mark) for p in error.problems[:1]]) from None
         if parsed is not None:
             parsed[(str(path), raw)] = copy.deepcopy((data, marks))
     else:
         data, marks = copy.deepcopy(known)
     if not isinstance(data, dict):
         raise RulesetError([Problem("a ruleset is a YAML mapping of keys to values", (), Mark(str(path), 1, 1))])
+    if data.get("format") != RULESET_FORMAT and "extends" not in data:
+        # Said before anything else of it is: the schema's messages would quote its keys.
+        which = ", which extends names," if seen else ""
+        raise RulesetError([Problem(f"{path}{which} is not a contack ruleset: it neither says "
+                                    f"'format: {RULESET_FORMAT}' nor extends one", (), start)])
     parent_ref = data.pop("extends", None)
     if parent_ref is None:
         return Document(data, marks, path, [str(data.get("id", path.stem))])

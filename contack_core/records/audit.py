@@ -26,6 +26,7 @@ from contack_core.engine.digests import text_digest
 from contack_core.engine.events import ChipsMoved, Event, Moved, Played
 from contack_core.engine.ruleset_faults import ruleset_fault
 from contack_core.engine.state import GameState
+from contack_core.language.documents import read_document, shipped_ruleset_ids
 from contack_core.language.problems import RulesetError
 from contack_core.language.quick import quick_constructor
 from contack_core.primitives.cache import RulesetCache
@@ -183,6 +184,7 @@ class _Auditor:
         self.acted_in_hand = 0  # the last hand a deal or an action was applied in
         self.hand_end_due: int | None = None  # the hand that just ended, until a line other than chips
         self.hand_end_lines: dict[int, int] = {}  # hand number -> the line stating its end
+        self.hand_lines: dict[int, int] = {}  # hand number -> the line stating its start
         self.stopped: str | None = None  # why no line may follow (a game_end, a forfeit)
         self.line_number = 1  # of the line being checked
         self.tile_index: Mapping[str, int] = {}
@@ -205,7 +207,7 @@ class _Auditor:
             self.state = GameState(rules, len(data["seats"]))
         except ValueError as error:
             raise _Unsound(1, str(error)) from None
-        self.ruleset = rules.id
+        self.ruleset = _ruleset_named(rules, data.get("options") or {}, self.rulesets)
         self.tile_index = rules.tiles.by_name
 
     # ------------------------------------------------------------------ events
@@ -360,6 +362,10 @@ class _Auditor:
             raise IllegalAction(f"hand {data['number']} cannot begin here: this is hand {state.hand_number}")
         if self.acted_in_hand == state.hand_number:
             raise IllegalAction(f"hand {data['number']} has already begun")
+        if data["number"] in self.hand_lines:
+            raise IllegalAction(f"hand {data['number']}'s start is stated twice (first on line "
+                                f"{self.hand_lines[data['number']]})")
+        self.hand_lines[data["number"]] = self.line_number
 
     def _expect_seat(self, data: dict[str, Any], chance: bool) -> None:
         state = self.state
@@ -478,24 +484,54 @@ def _load_named_ruleset(reference: str, options: dict[str, Any], record: Path, g
             raise RulesetUnavailable(f"no ruleset file {given}")
         source = given
     else:
+        # One message whether the file is missing or is no ruleset: a record must not tell
+        # its reader which files exist (nor quote them).
+        unavailable = RulesetUnavailable(
+            f"cannot find or load the ruleset {reference!r} the header names (a shipped ruleset id, or a ruleset "
+            f"file relative to the record's folder {record.parent}); `contack rulesets validate` on the file says "
+            f"why, or point at one with --ruleset FILE")
         try:
             source = rulesets.locate(reference, record.parent)
         except RulesetError:
-            raise RulesetUnavailable(
-                f"cannot find the ruleset {reference!r} the header names: no such file relative to the record "
-                f"({record.parent / reference}) and no shipped ruleset of that id; point at it with "
-                f"--ruleset FILE") from None
+            raise unavailable from None
     try:
         return rulesets.load(source, options)
     except RulesetError as error:
         located = [problem.mark for problem in error.problems if problem.mark is not None]
         if not located:  # the header's options, or reading the file: nothing of the file's text
+            if given is None and not _is_ruleset(source):
+                raise unavailable from None
             raise _Unsound(1, f"ruleset {reference!r}: {error}") from None
+        if given is None:
+            raise unavailable from None
         first = min(located, key=lambda mark: (mark.file != located[0].file, mark.line, mark.column))
         raise RulesetUnavailable(
-            f"cannot load the ruleset {reference!r} the header names, from {source}: it is not a valid ruleset "
-            f"({len(located)} problem{'s' if len(located) > 1 else ''}, the first at {first.file}:{first.line}:"
-            f"{first.column}; `contack rulesets validate {source}` lists them)") from None
+            f"cannot load the ruleset {given}: it is not a valid ruleset ({len(located)} "
+            f"problem{'s' if len(located) > 1 else ''}, the first at {first.file}:{first.line}:{first.column}; "
+            f"`contack rulesets validate {given}` lists them)") from None
+
+
+def _is_ruleset(path: Path) -> bool:
+    """Whether ``path`` reads as a ruleset document (so that what is wrong is the header's options)."""
+    try:
+        read_document(path)
+    except RulesetError:
+        return False
+    return True
+
+
+def _ruleset_named(rules: Any, options: dict[str, Any], rulesets: RulesetCache) -> str:
+    """How a verdict names the ruleset audited: its id; but a file that takes a shipped
+    ruleset's id with other rules (a house rule keeping ``id: parker-1939``) by its id and
+    digest, so that its verdict cannot be read as one under the shipped rules."""
+    if rules.origin is None or rules.id not in shipped_ruleset_ids():
+        return rules.id
+    try:
+        shipped = rulesets.load(rules.id, options).digest()
+    except RulesetError:  # the shipped ruleset refuses these options: not the same rules
+        shipped = None
+    digest = rules.digest()
+    return rules.id if digest == shipped else f"{rules.id} {digest}, not the shipped {rules.id}"
 
 
 def _digests_match(recorded: str | None, now: str, rules: Any) -> bool:

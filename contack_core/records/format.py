@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
@@ -205,16 +205,33 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-#: JSON as the standard has it: Python's NaN, Infinity and -Infinity are refused.
+class _DuplicateKey(ValueError):
+    """An object that names a key twice: which value is meant is not for a reader to guess."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        key = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+        raise _DuplicateKey(f"the key {json.dumps(key, ensure_ascii=False)} appears twice in one object")
+    return found
+
+
+#: JSON as the standard has it: Python's NaN, Infinity and -Infinity are refused; and, as
+#: RFC 8259 leaves to the reader, an object naming a key twice is refused.
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+_STRICT_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
 
 
 def _parse(text: str) -> tuple[Any, str | None]:
     """A line's value, or what stops it being one."""
     try:
-        return _DECODER.decode(text), None
+        return _STRICT_DECODER.decode(text), None
     except json.JSONDecodeError as error:
         return None, f"not JSON: {error.msg} at column {error.colno}"
+    except _DuplicateKey as error:
+        return None, str(error)
     except RecursionError:
         return None, "nested too deeply"
     except ValueError as error:  # NaN, or an integer of thousands of digits
@@ -276,11 +293,27 @@ def read_record(path: Path, schema: RecordSchema | None = None) -> tuple[RecordL
         raise UnreadableRecord(f"{path} is not UTF-8 text") from None
     header, fault = _parse(text)
     if fault is not None:
-        raise UnreadableRecord(f"{path}:1: the header is {fault}")
+        raise UnreadableRecord(f"{path}:1: the header is {fault}" if fault.startswith("not") else
+                               f"{path}:1: the header is ambiguous: {fault}")
     if not isinstance(header, dict) or header.get("record") != RECORD_FORMAT:
         raise UnreadableRecord(f"{path}:1: not a {RECORD_FORMAT} header (its \"record\" key must say so)")
     schema = schema or RecordSchema()
     return RecordLine(1, header, schema.fault("header", header)), _events(rest, schema)
+
+
+def _texts(rest: bytes, unreadable: dict[int, str]) -> Iterator[str]:
+    """The event lines as text, one by one, for a record with a long line or one not UTF-8:
+    a line that cannot be text is put in ``unreadable`` (by its number), and read as ``"\\0"``."""
+    for number, raw in enumerate(rest.split(b"\n"), start=2):
+        if len(raw) > MAX_LINE_BYTES:
+            unreadable[number] = f"the line holds more than {MAX_LINE_BYTES >> 20} MiB (the most a line may)"
+        else:
+            try:
+                yield raw.decode("utf-8")
+                continue
+            except UnicodeDecodeError as error:
+                unreadable[number] = f"not UTF-8 text (byte {error.start + 1} of the line)"
+        yield "\0"
 
 
 def _events(rest: bytes, schema: RecordSchema) -> Iterator[RecordLine]:
@@ -289,30 +322,36 @@ def _events(rest: bytes, schema: RecordSchema) -> Iterator[RecordLine]:
     The common case runs first and leanest (every line of a sound record): the decoder's
     own scanner reads the line (what ``json.loads`` calls after two whitespace matches and
     two frames of its own), and anything unusual, a blank line included, takes the slow
-    path that words it.
+    path that words it. A record under :data:`MAX_LINE_BYTES` is decoded at once (one call,
+    not one a line); a longer one, or one not all UTF-8, line by line (:func:`_texts`). A line whose colons are as many as its object's keys names no key
+    twice (each key takes a colon; a nested object, or a colon in a string, adds some); any
+    other takes the slow path too, whose decoder refuses a key named twice.
     """
     checks = schema.event_checks
     scan = _DECODER.scan_once
     line = tuple.__new__
-    for number, raw in enumerate(rest.split(b"\n"), start=2):
-        if len(raw) > MAX_LINE_BYTES:
-            yield RecordLine(number, None, f"the line holds more than {MAX_LINE_BYTES >> 20} MiB (the most a line may)")
-            continue
+    unreadable: dict[int, str] = {}  # line number -> why it is not text (such a line reads as "\0")
+    texts: Iterable[str] | None = None
+    if len(rest) <= MAX_LINE_BYTES:  # no line can be too long: decode the lot at once
         try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            yield RecordLine(number, None, f"not UTF-8 text (byte {error.start + 1} of the line)")
-            continue
+            texts = rest.decode("utf-8").split("\n")  # no UTF-8 sequence holds the byte \n
+        except UnicodeDecodeError:
+            pass
+    for number, text in enumerate(_texts(rest, unreadable) if texts is None else texts, start=2):
         try:
             data, end = scan(text, 0)
-            if end != len(text) and text[end:].strip(_BLANK_TEXT):
-                raise ValueError("extra data")
-        except Exception:  # not JSON, or not only JSON, or blank: said exactly by the slow path
+            if end != len(text) and text[end:].strip(_BLANK_TEXT) or text.count(":") != len(data):
+                raise ValueError("extra data, or perhaps a key named twice")
+        except Exception:  # not JSON, or not only JSON, or blank, or not an object: the slow path
+            if unreadable and number in unreadable:
+                yield RecordLine(number, None, unreadable[number])
+                continue
             if not text.strip(_BLANK_TEXT):
                 continue
             data, fault = _parse(text)
             if fault is not None:
-                yield RecordLine(number, None, fault if fault.startswith("not JSON") else f"not an event: {fault}")
+                yield RecordLine(number, None, fault if fault.startswith(("not JSON", "the key")) else
+                                 f"not an event: {fault}")
                 continue
         if data.__class__ is not dict:
             yield RecordLine(number, None, "an event is a JSON object")

@@ -33,7 +33,7 @@ from contack_core.engine.state import GameState
 from contack_core.language.documents import find_ruleset
 from contack_core.language.problems import RulesetError
 from contack_core.primitives.loading import load_rules
-from contack_core.records.audit import audit_record
+from contack_core.records.audit import RulesetUnavailable, audit_record
 from contack_core.records.format import UnreadableRecord, event_line, game_end_line, header_for
 from contack_core.records.narration import Narrator
 from contack_core.records.sheet import ScoreSheet
@@ -115,6 +115,8 @@ class Keeper:
             verdict = audit_record(path)
         except UnreadableRecord as error:
             raise KeeperError(f"{path}: unreadable: {error}", 2) from None
+        except RulesetUnavailable as error:
+            raise KeeperError(f"{path}: cannot carry it on: {error}", 2) from None
         if not verdict.valid:
             meant = "".join(f"\n  did you mean: {json.dumps(line)}" for line in verdict.suggestions)
             raise KeeperError(f"{path}:{verdict.line}: unsound: {verdict.error}{meant}\n"

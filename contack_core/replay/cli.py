@@ -50,7 +50,9 @@ def replay_command(record: Path, svg: Path | None, at: int | None, html: Path | 
 
 def _step(timeline: Timeline, echo: Callable[..., None]) -> None:
     if sys.stdin.isatty() and sys.stdout.isatty():
-        run_stepper(timeline, tty_keys(), lambda text: echo(text, nl=False))
+        import typer
+
+        run_stepper(timeline, tty_keys(), lambda text: typer.echo(text, nl=False))  # it escapes what it shows
     else:
         echo(game_text(timeline), nl=False)
 

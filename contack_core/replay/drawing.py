@@ -8,8 +8,9 @@ draw the same thing as the same markup.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from xml.sax.saxutils import escape, quoteattr
+from html import escape
 
 import attrs
 
@@ -57,10 +58,23 @@ def points_attr(points: Sequence[Point]) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
 
 
+#: What neither XML 1.0 nor HTML may hold as text: C0 controls but tab, line feed and carriage
+#: return, the two non-characters U+FFFE and U+FFFF, and lone surrogates (which a record's JSON
+#: may name, and UTF-8 cannot encode).
+_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def markup(value: object) -> str:
+    """``value`` as text for HTML or SVG, in an element or in a double- or single-quoted
+    attribute: ``& < > " '`` escaped, and what markup may not hold at all replaced by U+FFFD.
+    Every value from a record or a ruleset reaches a page through here."""
+    return escape(_NOT_TEXT.sub("\ufffd", str(value)), quote=True)
+
+
 def title(text: str) -> str:
-    return f"<title>{escape(text)}</title>"
+    return f"<title>{markup(text)}</title>"
 
 
 def attr(value: str) -> str:
-    """An XML attribute value, quoted and escaped."""
-    return quoteattr(value)
+    """An attribute value, quoted and escaped (:func:`markup`)."""
+    return f'"{markup(value)}"'

@@ -10,10 +10,10 @@ stays small (a tile drawn at step 5 is the same markup until its hand ends).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
-from xml.sax.saxutils import escape
 
-from contack_core.replay.drawing import LAYER_COUNT
+from contack_core.replay.drawing import LAYER_COUNT, markup
 from contack_core.replay.geometry import Bounds
 from contack_core.replay.svg import MARGIN, step_picture
 from contack_core.replay.timeline import Timeline
@@ -44,8 +44,8 @@ def _figure(timeline: Timeline) -> tuple[str, list[str]]:
         for element in picture.elements:
             shown.setdefault(element.markup, (element.layer, []))[1].append(step.index)
     layers: list[list[str]] = [[] for _ in range(LAYER_COUNT)]
-    for markup, (layer, indices) in shown.items():
-        layers[layer].append(f'<g data-s="{step_ranges(indices)}">{markup}</g>')
+    for element, (layer, indices) in shown.items():
+        layers[layer].append(f'<g data-s="{step_ranges(indices)}">{element}</g>')
     svg = "\n".join(f'<g class="layer-{n}">{"".join(items)}</g>' for n, items in enumerate(layers))
     default = Bounds(-60, -80, 60, 20)
     boxes = [hand_bounds.get(step.hand, default).padded(MARGIN).view_box() for step in timeline.steps]
@@ -72,9 +72,14 @@ def _data(timeline: Timeline, boxes: list[str]) -> dict[str, Any]:
     }
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _script_json(value: Any) -> str:
-    """JSON safe inside a <script> element (no ``</``, no ``<!--``)."""
-    return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
+    """JSON safe inside a <script> element (no ``</``, no ``<!--``), and in UTF-8: a lone
+    surrogate a record's string names stays the escape it was (JSON.parse reads it back)."""
+    text = json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def render_html(timeline: Timeline) -> str:
@@ -85,22 +90,22 @@ def render_html(timeline: Timeline) -> str:
     last = len(timeline.steps) - 1
     events = "\n".join(
         f'<li data-step="{s.index}"{" class=bad" if s.error else ""}>'
-        f'<span class="n">{s.index}</span> {escape(s.text)}</li>'
+        f'<span class="n">{s.index}</span> {markup(s.text)}</li>'
         for s in timeline.steps
     )
-    heads = "".join(f"<th>{escape(name)}</th>" for name in timeline.seats)
+    heads = "".join(f"<th>{markup(name)}</th>" for name in timeline.seats)
     return _PAGE.format(
-        lang=escape(rules.term("language")),
-        title=escape(f"{rules.title}: {timeline.path.name}"),
-        heading=escape(rules.title),
-        record=escape(f"{words['record']}: {timeline.path.name}"),
+        lang=markup(rules.term("language")),
+        title=markup(f"{rules.title}: {timeline.path.name}"),
+        heading=markup(rules.title),
+        record=markup(f"{words['record']}: {timeline.path.name}"),
         last=last,
-        start=escape(words["start"]), back=escape(words["back"]), next=escape(words["next"]), end=escape(words["end"]),
-        hand=escape(rules.term("hand").capitalize()),
-        previous_hand=escape(words["previous_hand"]), next_hand=escape(words["next_hand"]),
-        keys=escape(words["keys"]), score=escape(rules.term("score").capitalize()),
-        held=escape(words["held"]), held_hidden="" if timeline.holds_tiles else " hidden",
-        events_heading=escape(words["events"]),
+        start=markup(words["start"]), back=markup(words["back"]), next=markup(words["next"]), end=markup(words["end"]),
+        hand=markup(rules.term("hand").capitalize()),
+        previous_hand=markup(words["previous_hand"]), next_hand=markup(words["next_hand"]),
+        keys=markup(words["keys"]), score=markup(rules.term("score").capitalize()),
+        held=markup(words["held"]), held_hidden="" if timeline.holds_tiles else " hidden",
+        events_heading=markup(words["events"]),
         heads=heads, svg=svg, first_box=boxes[0], events=events,
         data=_script_json(_data(timeline, boxes)), script=_SCRIPT, style=_STYLE,
     )

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from xml.sax.saxutils import escape
 
-from contack_core.replay.drawing import LAYER_COUNT, Element, Picture
+from contack_core.replay.drawing import LAYER_COUNT, Element, Picture, markup
 from contack_core.replay.geometry import Bounds
 from contack_core.replay.timeline import Step, Timeline
 
@@ -65,7 +64,7 @@ def render_svg(timeline: Timeline, index: int) -> str:
     for number, line in enumerate(lines):
         colour = ' fill="#b91c1c"' if step.error and number == len(lines) - 1 else ""
         out.append(f'<text x="{box.left + 8:.1f}" y="{caption_top + CAPTION_LINE * (number + 1):.1f}"{colour}>'
-                   f'{escape(line)}</text>')
+                   f'{markup(line)}</text>')
     out.append("</g>")
     for number, layer in enumerate(layered(elements)):
         out.append(f'<g class="layer-{number}">')

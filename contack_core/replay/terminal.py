@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
+from contack_core.language.printable import printable
 from contack_core.replay.timeline import Timeline
 from contack_core.replay.words import viewer_words
 
@@ -79,11 +80,13 @@ def next_position(timeline: Timeline, index: int, key: str) -> int | None:
 
 
 def run_stepper(timeline: Timeline, keys: Iterator[str], write: Callable[[str], None], start: int = 0) -> int:
-    """Show the position, move by each key, until ``q`` or the keys run out; returns the last index."""
+    """Show the position, move by each key, until ``q`` or the keys run out; returns the last index.
+    ``write`` sends text to the terminal as it is: the stepper escapes what the record brings."""
     words = viewer_words(timeline.rules.term("language"))
     index = start
     while True:
-        write(CLEAR + position_text(timeline, index) + "\n" + words["stepper_keys"] + "\n")
+        shown = printable(position_text(timeline, index) + "\n" + words["stepper_keys"] + "\n", lines=True)
+        write(CLEAR + shown)  # the one escape sequence sent is the stepper's own
         key = next(keys, None)
         moved = None if key is None else next_position(timeline, index, key)
         if moved is None:

@@ -1,0 +1,246 @@
+"""Hostile strings from records and rulesets: escaped for each HTML/SVG context (no markup or
+script injected, checked by parsing and, where chromium is installed, in a real browser), and
+shown with their control characters escaped wherever they are printed to a terminal.
+
+The hostile record is a real game, played under a house ruleset beside it whose title, terms
+(``language`` included: it goes into ``<html lang>``) and colour names are hostile, with
+hostile seat names, ending in a line naming a hostile tile (so the audit's message, which
+quotes it, is on the page too), in a file whose name is hostile.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import run_cli
+
+from contack_core.engine.referee import play_game
+from contack_core.language.printable import printable
+from contack_core.primitives.loading import load_rules
+from contack_core.records.format import RecordWriter, header_for
+
+#: Each tries to get out of its context: an attribute, an element's text, a script, a comment,
+#: CDATA, a URL; or to drive the terminal (a window title, a colour, a clear screen, a carriage
+#: return, a direction override), or to break the encoding (a lone surrogate).
+PAYLOADS = [
+    '" onmouseover="window.__pwned=1" x="',
+    "' onfocus='window.__pwned=1' autofocus='",
+    "</script><script>window.__pwned=1</script>",
+    "<img src=x onerror=window.__pwned=1>",
+    "<svg onload=window.__pwned=1>",
+    "--><script>window.__pwned=1</script><!--",
+    "]]><script>window.__pwned=1</script>",
+    "javascript:window.__pwned=1",
+    "\x1b]0;PWNED\x07\x1b[2J\x1b[31mred\r\u202eevil",
+    "lone \ud800 surrogate",
+]
+ALL = " ".join(PAYLOADS)
+IN_YAML = " ".join(PAYLOADS[:-1])  # YAML cannot hold a lone surrogate, even escaped
+TERMS = ("language", "tile", "tiles", "score", "hand", "total", "held", "draw", "pass", "plays", "opens", "winner",
+         "went_out", "blocked", "points", "game", "placed", "scorekeeper")
+RAW_CONTROLS = ["\x1b", "\x07", "\r", "\u202e", "\ud800"]
+
+
+def hostile_ruleset(folder: Path) -> Path:
+    terms = {key: f"{key} {IN_YAML}" for key in TERMS}
+    terms["language"] = PAYLOADS[0]
+    terms["colours"] = {"blue": PAYLOADS[1], "red": PAYLOADS[4], "gold": PAYLOADS[8]}
+    path = folder / "house.yaml"
+    path.write_text(yaml.safe_dump({
+        "format": "contack-ruleset/1", "id": "house", "title": f"House {IN_YAML}", "extends": "parker-1939",
+        "terms": terms}, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The hostile record (in its folder, beside its hostile ruleset)."""
+    from players.random_player import RandomPlayer
+
+    folder = tmp_path_factory.mktemp("hostile")
+    rules = load_rules(hostile_ruleset(folder))
+    record = folder / 'game "<b>.jsonl'
+    seats = [PAYLOADS[0] + PAYLOADS[8], PAYLOADS[2] + PAYLOADS[9]]
+    stream = io.StringIO()
+    header = header_for(rules, seats, 5, ["random", "random"], record)
+    play_game(rules, [RandomPlayer(seed=f"5:{i}") for i in range(2)], 5, [RecordWriter(stream, header)])
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    lines.append({"event": "draw", "seat": 0, "tile": ALL})  # a bad last line: the audit's message quotes it
+    # As JSON escapes (a lone surrogate can only be written so), but for the seat names.
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    record.write_text(text.replace(json.dumps(PAYLOADS[0] + PAYLOADS[8]),
+                                   json.dumps(PAYLOADS[0] + PAYLOADS[8], ensure_ascii=False)), encoding="utf-8")
+    return record
+
+
+class _Markup(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def test_html_replay_escapes_every_field_for_its_context(hostile: Path, tmp_path: Path) -> None:
+    page = tmp_path / "replay.html"
+    result = run_cli("replay", hostile, "--html", page)
+    assert result.exit_code == 1, result.output  # the last line is unsound: the page shows it
+    text = page.read_text(encoding="utf-8")
+    parser = _Markup()
+    parser.feed(text)
+    tags = [tag for tag, _ in parser.tags]
+    assert tags.count("script") == 2 and "img" not in tags and tags.count("svg") == 1
+    for tag, attributes in parser.tags:
+        handlers = [name for name in attributes if name.startswith("on") or name == "autofocus"]
+        assert not handlers, (tag, attributes)
+        for value in attributes.values():
+            assert not (value or "").startswith("javascript:")
+    html_tag = next(attributes for tag, attributes in parser.tags if tag == "html")
+    assert html_tag == {"lang": PAYLOADS[0]}  # the value, escaped, and read back whole
+    data = json.loads(text.split('id="replay-data">', 1)[1].split("</script>", 1)[0])
+    assert data["seats"][1] == PAYLOADS[2] + PAYLOADS[9]  # the lone surrogate comes back as itself
+    assert PAYLOADS[2] in data["steps"][-1]["error"]
+
+
+def test_svg_is_well_formed_with_every_hostile_field_as_text(hostile: Path, tmp_path: Path) -> None:
+    figure = tmp_path / "figure.svg"
+    assert run_cli("replay", hostile, "--svg", figure).exit_code == 1
+    root = ET.parse(figure).getroot()  # well formed: nothing got out of its quotes
+    elements = list(root.iter())
+    assert not [e.tag for e in elements if e.tag.split("}")[-1] in ("script", "img", "foreignObject")]
+    assert not [(e.tag, name) for e in elements for name in e.attrib if name.startswith("on")]
+    texts = " ".join(e.text or "" for e in elements)
+    assert f"House {PAYLOADS[0]}" in texts and PAYLOADS[2] in texts
+
+
+def test_no_hostile_string_runs_a_script_in_a_real_browser(hostile: Path, tmp_path: Path) -> None:
+    playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    from test_replay_browser import ARGS, CHROMIUM
+
+    if not CHROMIUM.exists():
+        pytest.skip(f"no chromium at {CHROMIUM}: `make browser` installs it (apt-get, as root)")
+    page_file, figure = tmp_path / "replay.html", tmp_path / "figure.svg"
+    run_cli("replay", hostile, "--html", page_file)
+    run_cli("replay", hostile, "--svg", figure)
+    with playwright_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1300, "height": 820})
+            errors: list[str] = []
+            dialogs: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+            page.goto(page_file.as_uri())
+            page.click("#end")  # the unsound last step: the audit's message quoting the hostile tile
+            page.eval_on_selector_all("*", "els => els.forEach(e => ['mouseover', 'focus', 'click', 'load']"
+                                           ".forEach(t => e.dispatchEvent(new Event(t))))")
+            page.mouse.move(10, 10)
+            page.mouse.move(600, 400)
+            assert page.evaluate("window.__pwned") is None
+            assert page.get_attribute("html", "lang") == PAYLOADS[0]
+            assert PAYLOADS[2] in page.inner_text("#error")
+            assert not errors and not dialogs, (errors, dialogs)
+            page.goto(figure.as_uri())
+            page.eval_on_selector_all("*", "els => els.forEach(e => e.dispatchEvent(new Event('mouseover')))")
+            assert page.evaluate("window.__pwned") is None
+            assert page.evaluate("document.querySelectorAll('script').length") == 0
+        finally:
+            browser.close()
+
+
+# ------------------------------------------------------------------------------ the terminal
+def assert_escaped(output: str) -> None:
+    for raw in RAW_CONTROLS:
+        assert raw not in output, f"{raw!r} reached the terminal raw"
+
+
+def test_printable_escapes_controls_direction_marks_and_surrogates_only() -> None:
+    assert printable("\x1b[31mred\x07\r\u202e\ud800\x9b") == "\\x1b[31mred\\x07\\x0d\\u202e\\ud800\\x9b"
+    assert printable("a\tb\nc") == "a\\x09b\\x0ac"
+    assert printable("a\tb\nc", lines=True) == "a\tb\nc"
+    assert printable("Contack de Aparear · 09-02-08 ñ 中") == "Contack de Aparear · 09-02-08 ñ 中"
+
+
+def test_audit_shows_hostile_file_names_and_tile_names_escaped(hostile: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    lines = hostile.read_text(encoding="utf-8").splitlines()
+    (folder / "\x1b]0;PWNED\x07\u202e.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (folder / "house.yaml").write_text((hostile.parent / "house.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "sound \x1b[2J.jsonl").write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
+    for args in ((hostile,), (folder,), (*sorted(folder.glob("*.jsonl")),)):
+        result = run_cli("audit", *args)
+        assert result.exit_code == 1
+        assert_escaped(result.output)
+        assert "\\x1b]0;PWNED\\x07" in result.output  # the tile's name, quoted by the message, escaped
+    assert "sound \\x1b[2J.jsonl: sound (house" in result.output
+
+
+def test_replay_in_the_terminal_shows_hostile_names_escaped(hostile: Path) -> None:
+    for args in (("--to", "3"), ()):
+        result = run_cli("replay", hostile, *args)
+        assert result.exit_code == 1
+        assert_escaped(result.output)
+        assert "\\x1b]0;PWNED\\x07" in result.output and "\\ud800" in result.output
+
+
+def test_the_stepper_sends_only_its_own_escape_sequence(hostile: Path) -> None:
+    from contack_core.replay.terminal import CLEAR, run_stepper
+    from contack_core.replay.timeline import build_timeline
+
+    shown: list[str] = []
+    run_stepper(build_timeline(hostile), iter(["G", "q"]), shown.append)
+    for screen in shown:
+        assert screen.startswith(CLEAR)
+        assert_escaped(screen[len(CLEAR):])
+
+
+def test_rulesets_show_and_play_narration_show_hostile_terms_escaped(hostile: Path, tmp_path: Path) -> None:
+    ruleset = hostile.parent / "house.yaml"
+    shown = run_cli("rulesets", "show", ruleset)
+    assert shown.exit_code == 0
+    assert_escaped(shown.output)
+    assert "# House " in shown.output and "\\x1b]0;PWNED" in shown.output
+    played = run_cli("play", ruleset, "--seats", "random,random", "--seed", "2", "--record", tmp_path / "g.jsonl")
+    assert played.exit_code == 0
+    assert_escaped(played.output)
+    assert "\\x1b]0;PWNED" in played.output
+
+
+def test_the_keeper_shows_a_resumed_records_hostile_names_escaped(hostile: Path, tmp_path: Path) -> None:
+    lines = hostile.read_text(encoding="utf-8").splitlines()
+    unfinished = hostile.parent / "unfinished.jsonl"
+    unfinished.write_text("\n".join(lines[:4]) + "\n", encoding="utf-8")
+    entries = tmp_path / "entries.txt"
+    entries.write_text("sheet\n", encoding="utf-8")
+    result = run_cli("keep", "--resume", unfinished, "--input", entries)
+    assert_escaped(result.output)
+    assert "\\x1b]0;PWNED" in result.output
+
+
+def test_replay_shows_a_sound_record_whose_seat_name_is_an_escaped_lone_surrogate(tmp_path: Path) -> None:
+    """Issue 33, item 10: the audit calls it sound, so every view of the replay shows it."""
+    from helpers import play_recorded_game
+
+    record = tmp_path / "game.jsonl"
+    play_recorded_game(2, 9, record)
+    lines = record.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["seats"] = ["\ud800", "b\udfff"]
+    record.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    assert '"\\ud800"' in record.read_text(encoding="utf-8")
+    audited = run_cli("audit", record)
+    assert audited.exit_code == 0 and ": sound (" in audited.output
+    for args in ((), ("--to", "2"), ("--html", tmp_path / "r.html"), ("--svg", tmp_path / "r.svg")):
+        result = run_cli("replay", record, *args)
+        assert result.exit_code == 0, result.output
+        assert_escaped(result.output)
+    assert "\\ud800" in run_cli("replay", record, "--to", "2").output
+    ET.parse(tmp_path / "r.svg")
