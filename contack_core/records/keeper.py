@@ -34,6 +34,7 @@ from contack_core.language.problems import RulesetError
 from contack_core.primitives.loading import load_rules
 from contack_core.records.audit import audit_record
 from contack_core.records.format import UnreadableRecord, event_line, game_end_line, header_for
+from contack_core.records.lock import RecordInUse, hold, release
 from contack_core.records.narration import Narrator
 from contack_core.records.sheet import ScoreSheet
 
@@ -92,6 +93,11 @@ class Keeper:
                               2) from None
         except OSError as error:
             raise KeeperError(f"cannot write {path}: {error.strerror or error}", 2) from None
+        try:
+            hold(stream, path)
+        except RecordInUse as error:  # another keeper came upon the new file before this one locked it
+            stream.close()
+            raise KeeperError(str(error)) from None
         keeper = cls(rules, seats, path, stream, say)
         header = {"record": "contack-record/1", **header_for(rules, list(seats), None, None, path)}
         keeper._write([header])
@@ -100,7 +106,25 @@ class Keeper:
 
     @classmethod
     def resume(cls, path: Path, say: Callable[[str], None]) -> Keeper:
-        """Carry on the record at ``path``: it must audit sound (a last line cut short by a kill is dropped)."""
+        """Carry on the record at ``path``: it must audit sound (a last line cut short by a kill is dropped)
+        and no other process may be writing it (a second keeper is refused, naming the first)."""
+        try:
+            stream = path.open("r+b")
+        except OSError as error:
+            raise KeeperError(f"cannot open {path}: {error.strerror or error}", 2) from None
+        try:
+            hold(stream, path)
+        except RecordInUse as error:
+            stream.close()
+            raise KeeperError(str(error)) from None
+        try:
+            return cls._resume(path, stream, say)
+        except BaseException:
+            release(stream, path)
+            raise
+
+    @classmethod
+    def _resume(cls, path: Path, stream: BinaryIO, say: Callable[[str], None]) -> Keeper:
         _drop_unfinished_line(path, say)
         try:
             verdict = audit_record(path)
@@ -116,7 +140,7 @@ class Keeper:
             rules = load_rules(find_ruleset(header["ruleset"], path.parent), header.get("options") or {})
         except RulesetError as error:
             raise KeeperError(f"{path}: ruleset {header['ruleset']!r}: {error}") from None
-        keeper = cls(rules, header["seats"], path, path.open("r+b"), say)
+        keeper = cls(rules, header["seats"], path, stream, say)
         keeper.stream.seek(0, os.SEEK_END)
         keeper._rebuild(lines)
         return keeper
@@ -158,7 +182,8 @@ class Keeper:
         return removed
 
     def close(self) -> None:
-        self.stream.close()
+        """Stop writing: the record is let go, for another keeper to carry on."""
+        release(self.stream, self.path)
 
     # ------------------------------------------------------------------ the game
     def _apply(self, action: Action, quiet: bool = False) -> list[dict[str, Any]]:
