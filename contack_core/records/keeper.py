@@ -33,7 +33,7 @@ from contack_core.language.documents import find_ruleset
 from contack_core.language.problems import RulesetError
 from contack_core.primitives.loading import load_rules
 from contack_core.records.audit import audit_record
-from contack_core.records.format import UnreadableRecord, event_line, game_end_line, header_for
+from contack_core.records.format import UnreadableRecord, event_line, game_end_line, header_for, seat_labels
 from contack_core.records.lock import RecordInUse, hold, release
 from contack_core.records.narration import Narrator
 from contack_core.records.sheet import ScoreSheet
@@ -69,7 +69,7 @@ class Keeper:
         self.path = path
         self.stream = stream
         self.say = say
-        self.state = GameState(rules, len(self.seats))
+        self.state = self._new_game()
         self.sheet = ScoreSheet(self.seats)
         #: Where each entry the person made begins in the file (what undo takes back).
         self.entries: list[int] = []
@@ -145,6 +145,12 @@ class Keeper:
         keeper._rebuild(lines)
         return keeper
 
+    def _new_game(self) -> GameState:
+        """A new game of the table, its messages naming the players."""
+        state = GameState(self.rules, len(self.seats))
+        state.seat_names = seat_labels(self.seats)
+        return state
+
     # ------------------------------------------------------------------ what comes next
     def due(self) -> Due:
         state = self.state
@@ -180,6 +186,14 @@ class Keeper:
         self._sync()
         self._rebuild(_read_lines(self.path))
         return removed
+
+    def last_entry(self) -> list[dict[str, Any]]:
+        """The lines of the last entry (what undo would take back), or none before the first."""
+        if not self.entries:
+            return []
+        with self.path.open("rb") as stream:
+            stream.seek(self.entries[-1])
+            return [json.loads(line) for line in stream.read().split(b"\n") if line.strip()]
 
     def close(self) -> None:
         """Stop writing: the record is let go, for another keeper to carry on."""
@@ -241,7 +255,7 @@ class Keeper:
 
     def _rebuild(self, lines: list[tuple[int, dict[str, Any]]]) -> None:
         """Replay the record's lines (after its header) from the start of the game."""
-        self.state = GameState(self.rules, len(self.seats))
+        self.state = self._new_game()
         self.sheet = ScoreSheet(self.seats)
         self.entries = []
         self._results_seen = 0
