@@ -408,8 +408,10 @@ def keep(
 ) -> None:
     """The score keeper: type what happens at a real table; each entry is checked and recorded at once."""
     from contack_core.records.table import keep_command
+    from contack_core.replay.terminal import state_picture
 
-    raise typer.Exit(keep_command(ruleset, seats, record, resume, parse_options(option), entries, typer.echo, fail))
+    raise typer.Exit(keep_command(ruleset, seats, record, resume, parse_options(option), entries, typer.echo, fail,
+                                  draw=state_picture))
 
 
 def _changed_note(verdict: Verdict) -> str:

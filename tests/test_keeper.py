@@ -531,3 +531,13 @@ def test_klauber_entries_get_move_messages(tmp_path: Path) -> None:
     assert "no tile" not in out.replace("no tile is drawn", "")
     assert record_lines(path)[-1] == {**record_lines(path)[-1], "event": "move", "seat": 0, "from": [6, 0],
                                       "path": [[6, 1]]}
+
+
+def test_board_draws_the_figure_as_the_replay_does(tmp_path: Path) -> None:
+    code, out, path = keep(tmp_path, *DEAL, "789 1,0", "board")
+    shown = out[out.index("carol> board\n"):]
+    assert shown.splitlines()[1:7] == [
+        "Triangles (2):", "  | ·", "  |▲*·", "  (x 0..2 left to right, y 1..0 top to bottom)",
+        "  ▲ [  0,  0] 06-02-05: Blue 6 (bottom), Red 2 (right), Orange 5 (left)",
+        "  ▼ [  1,  0] 07-08-09: Blue 7 (top), Red 8 (left), Orange 9 (right)  <- last"]
+    assert "in the order laid" not in out and code == 0

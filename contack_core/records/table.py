@@ -71,8 +71,10 @@ class Table:
     """A keeping session: reads entries through ``ask`` (None once the input ends), speaks through ``say``."""
 
     def __init__(self, keeper: Keeper, ask: Callable[[str], str | None], say: Callable[[str], None],
-                 interactive: bool) -> None:
+                 interactive: bool, draw: Callable[[GameState], list[str] | None] | None = None) -> None:
         self.keeper = keeper
+        #: Draws the figure or board as the replay does (given by the command line, a layer above).
+        self.draw = draw
         self.ask = ask
         self.say = say
         self.interactive = interactive
@@ -510,9 +512,12 @@ class Table:
         return head + f"\n{self.who(seat)} to {self.legal_words()}" + (f"; {'; '.join(mine)}" if mine else "")
 
     def picture(self) -> str:
-        """The figure or the board as it lies now."""
+        """The figure or the board as it lies now: drawn as the replay draws it, where it can be."""
         state = self.state
         figure = state.figure
+        drawn = self.draw(state) if self.draw is not None else None
+        if drawn:
+            return "\n".join(drawn)
         if isinstance(figure, PieceBoard):
             return state_board_text(state).rstrip("\n")
         names = state.rules.tiles.names
@@ -599,7 +604,7 @@ def _typed_line(state: GameState, action: Action) -> dict[str, Any]:
 # ---------------------------------------------------------------------- the command
 def keep_command(ruleset: str | None, seats: str | None, record: Path | None, resume: Path | None,
                  options: dict[str, str], entries: Path | None, echo: Callable[[str], None],
-                 fail: Callable[..., Any]) -> int:
+                 fail: Callable[..., Any], draw: Callable[[GameState], list[str] | None] | None = None) -> int:
     """``contack keep``: start or resume a record, then keep the game from the terminal, a pipe or a file."""
     if resume is not None:
         if ruleset is not None or seats is not None or record is not None or options:
@@ -634,7 +639,7 @@ def keep_command(ruleset: str | None, seats: str | None, record: Path | None, re
         fail(f"cannot read {entries}: {error.strerror or error}", 2)
     interactive = entries is None and sys.stdin.isatty()
     try:
-        return Table(keeper, _reader(source, interactive, echo), echo, interactive).run()
+        return Table(keeper, _reader(source, interactive, echo), echo, interactive, draw).run()
     finally:
         keeper.close()
         if source is not sys.stdin:
