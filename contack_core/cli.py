@@ -10,7 +10,7 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import IO, TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -246,7 +246,8 @@ def play(
     seats: Annotated[str, typer.Option(help="Players by seat, comma-separated: random,random,...")],
     seed: Annotated[int | None, typer.Option(help="Seed of the shuffles and the bots.")] = None,
     option: OptionList = None,
-    record: Annotated[Path | None, typer.Option(help="Write the game record (JSON Lines) here.")] = None,
+    record: Annotated[Path | None, typer.Option(help="Write the game record (JSON Lines) here (a new file).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Let --record replace a file that exists.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the final standings.")] = False,
     time_limit: Annotated[float, typer.Option(min=0, help="Seconds a bot may take per move (0: no limit). "
                                                           "A person at the terminal is never timed.")] = 10.0,
@@ -258,6 +259,7 @@ def play(
     from contack_core.engine.referee import FAULT_POLICIES, play_game, seat_seed
     from contack_core.language.quickschema import INTEGER_LIMIT
     from contack_core.records.format import RecordWriter, header_for
+    from contack_core.records.lock import release
     from contack_core.records.narration import Narrator
 
     if not math.isfinite(time_limit) or time_limit > MAX_TIME_PER_MOVE:
@@ -282,10 +284,11 @@ def play(
     observers: list[Any] = [Narrator(names, echo, events=not quiet)]
     stream = None
     if record is not None:
-        try:
-            stream = record.open("w", encoding="utf-8")
-        except OSError as error:
-            fail(f"cannot write {record}: {error.strerror}")
+        opened = _open_record(record, force)
+        if isinstance(opened, tuple):
+            _close_all(players)
+            fail(*opened)
+        stream = opened
         observers.append(RecordWriter(stream, header_for(rules, names, seed, specs, record)))
     from contack_core.engine.stopping import Stopped, signals_stop
 
@@ -300,12 +303,33 @@ def play(
         raise typer.Exit(stopped.exit_code) from None
     finally:
         _close_all(players)
-        if stream is not None:
-            stream.close()
+        if stream is not None and record is not None:
+            release(stream, record)
     if record is not None:
         echo(f"record written to {record}" + (" (up to the error)" if state.ruleset_error else ""))
     if state.ruleset_error is not None:
         fail(str(state.ruleset_error))
+
+
+def _open_record(record: Path, force: bool) -> IO[str] | tuple[str, int]:
+    """The new record file, held for this game alone, or why not (the message and exit status): a file
+    there already is replaced only with ``--force``, and never while another process writes it."""
+    from contack_core.records.lock import RecordInUse, hold
+
+    try:
+        stream = record.open("a+" if force else "x", encoding="utf-8")
+    except FileExistsError:
+        return f"{record} exists already: --force replaces it, or name another --record", 2
+    except OSError as error:
+        return f"cannot write {record}: {error.strerror}", 1
+    try:
+        hold(stream, record)
+    except RecordInUse as error:
+        stream.close()
+        return str(error), 1
+    stream.seek(0)
+    stream.truncate()
+    return stream
 
 
 def _close_all(players: list[Player]) -> None:
@@ -392,8 +416,10 @@ def keep(
 ) -> None:
     """The score keeper: type what happens at a real table; each entry is checked and recorded at once."""
     from contack_core.records.table import keep_command
+    from contack_core.replay.terminal import state_picture
 
-    raise typer.Exit(keep_command(ruleset, seats, record, resume, parse_options(option), entries, echo, fail))
+    raise typer.Exit(keep_command(ruleset, seats, record, resume, parse_options(option), entries, echo, fail,
+                                  draw=state_picture))
 
 
 def _changed_note(verdict: Verdict) -> str:

@@ -71,8 +71,8 @@ def test_voluntary_draw_is_sound_under_contactack_and_breaks_parker(tmp_path: Pa
     assert contactack.valid and not contactack.finished and contactack.ruleset == "contactack"
     parker = audit_record(typed(tmp_path, "parker-1939", VOLUNTARY_DRAW, "parker.jsonl"))
     assert not parker.valid and parker.line == 7  # header, hand, two deals, two plays, the draw
-    assert parker.error.startswith("seat 0 may not draw now (allowed only when not can_play")
-    assert parker.error.endswith("legal now: play")
+    # in the players' words: the seat's name and what it may still do, never the rule's formula
+    assert parker.error == "Ann may not draw now: Ann can still play (2 tiles fit)", parker.error
     # The Spanish edition is Parker's game: the draw breaks it too.
     spanish = audit_record(typed(tmp_path, "spanish-edition", VOLUNTARY_DRAW, "spanish.jsonl"))
     assert (spanish.valid, spanish.line) == (False, 7)
@@ -98,7 +98,7 @@ def test_a_recorded_contactack_game_breaks_parker_by_its_first_voluntary_draw(tm
     verdict = audit_record(path)
     # Nothing before it differs (no sealed figure in this game): the draw is the first fault.
     assert not verdict.valid and verdict.line == first_voluntary, verdict
-    assert verdict.error.startswith(f"seat {lines[first_voluntary - 1]['seat']} may not draw now")
+    assert verdict.error.startswith(f"p{lines[first_voluntary - 1]['seat']} may not draw now")
 
 
 def test_a_partnership_record_must_state_the_teams_right(tmp_path: Path) -> None:
@@ -274,7 +274,7 @@ def test_discard_of_a_playable_tile_is_rejected(solitaire_1: list[dict], tmp_pat
     i = index_of(lines, lambda ln: ln["event"] == "play" and ln.get("from") == "hand")
     assert lines[i - 1]["event"] == "draw" and lines[i - 1]["tile"] == lines[i]["tile"]
     lines[i] = {"event": "discard", "seat": 0, "tile": lines[i]["tile"], "to": "discard"}
-    rejected(tmp_path / "r.jsonl", lines, i + 1, "seat 0 may not discard now", "legal now: play")
+    rejected(tmp_path / "r.jsonl", lines, i + 1, "p0 may not discard now: p0 can still play")
 
 
 def test_discard_onto_the_wrong_pile_is_rejected(solitaire_1: list[dict], tmp_path: Path) -> None:
@@ -298,7 +298,7 @@ def test_draw_while_the_discard_top_can_be_played_is_rejected(solitaire_1: list[
     # Draw the next drawn tile at the moment the discard top was played instead.
     j = index_of(lines, lambda ln: ln["event"] == "draw" and lines.index(ln) > i)
     lines[i] = {"event": "draw", "seat": 0, "tile": lines[j]["tile"]}
-    rejected(tmp_path / "r.jsonl", lines, i + 1, "seat 0 may not draw now")
+    rejected(tmp_path / "r.jsonl", lines, i + 1, "p0 may not draw now: p0 can still play")
 
 
 # =========================================================================== stacks
@@ -340,7 +340,8 @@ def test_stack_take_of_a_covered_tile_is_rejected(solitaire_2: list[dict], tmp_p
     i = index_of(lines, lambda ln: ln["event"] == "play" and "from" in ln)
     covered = lines[3]["tiles"][0]  # the bottom of pile-2 (pile-2 holds five; one at most is gone)
     lines[i]["tile"] = covered
-    rejected(tmp_path / "r.jsonl", lines, i + 1, f"tile {covered} is not in seat 0's pile-1 or", "(it is in pile-2)")
+    rejected(tmp_path / "r.jsonl", lines, i + 1, f"tile {covered} is not on top of its pile (pile-2): only ",
+             ", on top, may be played from it")
 
 
 def test_deal_onto_the_wrong_stack_is_rejected(solitaire_2: list[dict], tmp_path: Path) -> None:

@@ -240,11 +240,11 @@ def test_a_refused_entrys_alternative_is_taken_by_its_number(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize(("entry", "message"), [
-    ("carol: 789 1,0", "refused: it is bob (seat 1)'s turn, not carol (seat 2)'s"),
-    ("893 1,0", "refused: tile 08-09-03 is not in seat 1's hand (it is in hand of seat 2)"),
-    ("893", "refused: 08-09-03 is not bob (seat 1)'s to play: it is in hand of seat 2"),
-    ("draw 123", "refused: seat 1 may not draw now (allowed only when not can_play and hand_count < hand_size "
-                 "and stock_count > 0); legal now: play"),
+    ("carol: 789 1,0", "refused: it is bob's turn, not carol's"),
+    ("893 1,0", "refused: tile 08-09-03 is not in bob's hand (it is in carol's hand)"),
+    ("893", "refused: 08-09-03 is not bob's to play: it is in carol's hand"),
+    ("draw 123", "refused: bob may not draw now: bob can still play (4 tiles fit)"),
+    ("pass", "refused: bob may not pass now: bob can still play (4 tiles fit)"),
     ("789 above 06-02-05", "refused: 06-02-05 on [0, 0] points up: nothing lies above it; its sides are left, "
                            "right, below"),
     ("789 below 06-02-05", "refused: blue 7 against blue 6 neither matches nor counts"),
@@ -261,9 +261,9 @@ def test_entries_breaking_a_rule_are_refused_and_nothing_is_written(tmp_path: Pa
 
 def test_a_deal_breaking_a_rule_is_refused(tmp_path: Path) -> None:
     code, out, path = keep(tmp_path, DEAL[0], DEAL[0], "928 123 456 789", "928 928 123 456 789")
-    assert "refused: tile 06-02-05 cannot be dealt: it is in hand of seat 0, not in stock" in out
+    assert "refused: tile 06-02-05 cannot be dealt: it is in alice's hand, not in stock" in out
     assert "refused: each seat is dealt 5 tiles; 4 given" in out
-    assert "refused: a tile is dealt twice" in out
+    assert "refused: tile 09-02-08 is dealt twice" in out
     assert len(record_lines(path)) == 3
 
 
@@ -523,3 +523,69 @@ def test_an_entry_is_told_back_only_once_it_is_synced_to_the_record(parker_game,
     Table(keeper, lambda prompt: next(fed, None), say, interactive=False).run()
     keeper.close()
     assert told >= 30
+
+
+# ---------------------------------------------------------------------------- words for people
+def test_a_mistyped_command_gets_did_you_mean(tmp_path: Path) -> None:
+    code, out, path = keep(tmp_path, *DEAL, "undi", "sheeet", "bord")
+    assert "refused: 'undi' is not an entry: did you mean undo? (help lists the entries)" in out
+    assert "refused: 'sheeet' is not an entry: did you mean sheet?" in out
+    assert "refused: 'bord' is not an entry: did you mean board?" in out
+    assert code == 1 and len(record_lines(path)) == 6  # nothing written, nothing undone
+
+
+def test_resume_shows_the_last_entry(tmp_path: Path) -> None:
+    keep(tmp_path, record="empty.jsonl")
+    code, out, path = keep(tmp_path, ruleset="", record="empty.jsonl")
+    assert "\nthe last entry: none yet\n" in out
+    keep(tmp_path, *DEAL, "789 1,0")
+    code, out, path = keep(tmp_path, ruleset="")
+    assert out.splitlines()[1] == "the last entry: bob 07-08-09 on [1, 0]", out
+    keep(tmp_path, "undo", ruleset="")
+    code, out, path = keep(tmp_path, ruleset="")
+    assert out.splitlines()[1] == ("the last entry: carol dealt 08-09-03 09-05-08 06-07-08 10-03-09 02-09-10; "
+                                   "alice 06-02-05 on [0, 0]"), out
+
+
+def test_a_tile_typed_in_another_rotation_is_recognised(tmp_path: Path) -> None:
+    """07-08-09 read from its red or gold corner (9-7-8, 897) is the same tile turned."""
+    code, out, path = keep(tmp_path, *DEAL, "9-7-8 1,0", "undo", "897 1,0")
+    assert code == 0, out
+    assert record_lines(path)[-1] == {"event": "play", "seat": 1, "tile": "07-08-09", "cell": [1, 0], "points": 10}
+
+
+def test_a_covered_tile_of_a_stack_is_not_on_top_of_its_pile(tmp_path: Path) -> None:
+    rules = load_rules("solitaire-2")
+    source = played_lines(rules, 1, seed=3)
+    deals = [line for line in source if line.get("event") == "deal"]
+    opening = next(line for line in source if line.get("event") == "play")
+    pile = deals[0]
+    bottom, top = pile["tiles"][0], pile["tiles"][-1]
+    code, out, path = keep(tmp_path, *(" ".join(line["tiles"]) for line in deals), opening["tile"], bottom,
+                           f"{bottom} 0,-1", seats="sol", ruleset="solitaire-2")
+    message = f"{bottom} is not on top of its pile ({pile['zone']}): only {top}, on top, may be played from it"
+    assert f"refused: {message}" in out
+    assert f"refused: tile {message}" in out
+    assert code == 1 and record_lines(path)[-1]["tile"] == opening["tile"]
+
+
+def test_klauber_entries_get_move_messages(tmp_path: Path) -> None:
+    code, out, path = keep(tmp_path, "draw 123", "01-02-03", "pass", "6 0 6 1", seats="ann,ben",
+                           ruleset="klauber-1937")
+    assert "refused: no tile is drawn in this game, pieces move on the board: ann can still move " \
+           "(write a move by its points: 6,0 6,1)" in out
+    assert "refused: not a move: '01-02-03' (write the points: 6,0 6,1 6,2, or 6,0 to 6,2; ? lists the moves)" in out
+    assert "refused: ann may not pass now: ann can still move" in out
+    assert "no tile" not in out.replace("no tile is drawn", "")
+    assert record_lines(path)[-1] == {**record_lines(path)[-1], "event": "move", "seat": 0, "from": [6, 0],
+                                      "path": [[6, 1]]}
+
+
+def test_board_draws_the_figure_as_the_replay_does(tmp_path: Path) -> None:
+    code, out, path = keep(tmp_path, *DEAL, "789 1,0", "board")
+    shown = out[out.index("carol> board\n"):]
+    assert shown.splitlines()[1:7] == [
+        "Triangles (2):", "  | ·", "  |▲*·", "  (x 0..2 left to right, y 1..0 top to bottom)",
+        "  ▲ [  0,  0] 06-02-05: Blue 6 (bottom), Red 2 (right), Orange 5 (left)",
+        "  ▼ [  1,  0] 07-08-09: Blue 7 (top), Red 8 (left), Orange 9 (right)  <- last"]
+    assert "in the order laid" not in out and code == 0

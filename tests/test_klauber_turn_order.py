@@ -148,4 +148,4 @@ def test_the_audit_refuses_a_turn_of_the_eliminated_seat_at_that_line(record: Pa
     write_lines(record, lines)
     verdict = audit_record(record)
     assert not verdict.valid and verdict.line == green_pass + 2, verdict
-    assert "seat 1's turn, not seat 0's" in (verdict.error or ""), verdict
+    assert "it is b's turn, not a's" in (verdict.error or ""), verdict

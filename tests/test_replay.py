@@ -365,3 +365,17 @@ def test_any_game_replays_to_the_records_totals(seed: int, seats: int, tmp_path_
     timeline = build_timeline(record)
     assert [list(s.scores) for s in timeline.steps] == expected_scores(lines)
     ET.fromstring(render_svg(timeline, len(lines) - 2).split("\n", 1)[1])
+
+
+def test_seats_one_bot_shares_are_told_apart(tmp_path: Path) -> None:
+    """One bot in several seats: random#1, random#2 in the text, the SVG and the HTML; a name of its own stays."""
+    record = tmp_path / "shared.jsonl"
+    assert run_cli("play", "parker-1939", "--seats", "random,random,greedy", "--seed", "2", "--record", record,
+                   "--quiet").exit_code == 0
+    timeline = build_timeline(record)
+    assert timeline.seats == ("random#1", "random#2", "greedy")
+    text = run_cli("replay", record, "--to", "8").output
+    assert "random#1 (seat 0)" in text and "random#2 (seat 1)" in text and "greedy (seat 2)" in text
+    assert "random (seat" not in text
+    assert "random#1" in render_svg(timeline, len(timeline.steps) - 1)
+    assert '"random#2"' in render_html(timeline)

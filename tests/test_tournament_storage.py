@@ -88,7 +88,7 @@ def test_a_record_is_synced_before_its_name_and_its_row(tmp_path: Path, monkeypa
     code, output = run(tmp_path)  # a folder, then one more row stored by hand
     assert code == 0, output
     synced: list[int] = []
-    store = Store.open_existing(tmp_path / "out")
+    store = Store(tmp_path / "out", store_module._connect(tmp_path / "out" / store_module.DATABASE_NAME))  # to write
     monkeypatch.setattr(store_module, "sync_folder", lambda folder: synced.append(store.count()))
     with store:
         from tournaments.play import PlayedBatch

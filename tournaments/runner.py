@@ -429,6 +429,7 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
                     finally:
                         if backend_instance is None:
                             engine.close()
+                            store.remove_partial_records()
                         crashes = getattr(engine, "crashes", 0)
                     stop_reason, stop_signal = stop.reason, stop.signum
     finally:

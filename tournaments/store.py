@@ -194,8 +194,7 @@ class Store:
             store.grown = grown
         elif not (directory / CONFIG_NAME).is_file():  # a folder made before the config was kept beside it
             store.keep_config(config_document)
-        for leftover in (directory / RECORDS_FOLDER).glob("*.tmp"):  # records of games killed in flight
-            leftover.unlink(missing_ok=True)
+        store.remove_partial_records()
         return store
 
     @classmethod
@@ -211,6 +210,12 @@ class Store:
             store.close()
             raise StoreError(f"{path} is not a contack tournament database")
         return store
+
+    def remove_partial_records(self) -> None:
+        """Remove the records of games cut off in flight (their ``.tmp`` files): run when no
+        worker writes, as the run opens its folder and once its workers are gone."""
+        for leftover in (self.directory / RECORDS_FOLDER).glob("*.tmp"):
+            leftover.unlink(missing_ok=True)
 
     def close(self) -> None:
         self.connection.close()

@@ -119,10 +119,10 @@ class Rules:
         return str((self.terms.get("colours") or {}).get(colour, colour))
 
     def explain_forbidden(self, state: GameState, action: Action) -> str:
-        """Why ``action`` is not legal now: the rule it breaks, in words (slow path)."""
+        """Why ``action`` is not legal now, in the players' words: the rule it breaks, or what the
+        player may still do (read off the legal actions, never the ruleset's formula) (slow path)."""
         seat = state.current
-        legal = state.legal_actions()
-        kinds = ", ".join(sorted({type(a).__name__.lower() for a in legal})) or "nothing"
+        who = state.who(seat)
         if state.step < len(self.setup):
             return self.setup[state.step].explain(state)
         what = type(action).__name__.lower()
@@ -131,9 +131,26 @@ class Rules:
             return f"this ruleset has no {what} action"
         if isinstance(action, Play):
             if action.tile not in rule.tiles(state):
-                return (f"tile {self.tiles.names[action.tile]} is not in seat {seat}'s "
+                names = self.tiles.names
+                for zone in getattr(rule, "pile_zones", ()):
+                    pile = state.zones[zone]
+                    if action.tile in pile:
+                        return (f"tile {names[action.tile]} is not on top of its pile ({zone}): "
+                                f"only {names[pile[-1]]}, on top, may be played from it")
+                return (f"tile {names[action.tile]} is not in {who}'s "
                         f"{' or '.join(rule.zones)} (it is in {state.locate(action.tile)})")
             if Play in state._allowed or rule.when is None:
                 return self.placement.explain_misfit(state.figure, action.tile, action.cell)
-        condition = f" (allowed only when {rule.when.source})" if rule.when is not None else ""
-        return f"seat {seat} may not {what} now{condition}; legal now: {kinds}"
+        return f"{who} may not {what} now: {who} {self.still_possible(state)}"
+
+    def still_possible(self, state: GameState) -> str:
+        """What the seat to act may do now, in words: ``can still play or draw`` (from its legal actions)."""
+        order = ("play", "move", "draw", "discard", "pass")
+        kinds = {type(a).__name__.lower() for a in state.legal_actions()}
+        words = [kind for kind in order if kind in kinds] + sorted(kinds.difference(order))
+        if not words:
+            return "can do nothing now"
+        if words[0] == "play":
+            fit = len({a.tile for a in state.legal_actions() if isinstance(a, Play)})
+            words[0] = f"play ({fit} tile{'s' if fit != 1 else ''} fit{'s' if fit == 1 else ''})"
+        return "can still " + " or ".join(words)

@@ -44,7 +44,7 @@ class GameState:
         "rules", "seat_count", "hand_number", "step", "deal_seat", "current", "passes",
         "drawn", "zones", "seat_zones", "figure", "totals", "hand_gains", "hand_results",
         "went_out", "over", "chance", "memo", "ledger", "turns", "effects", "_legal", "_allowed", "setup_step",
-        "_sampled", "final_gains",
+        "_sampled", "final_gains", "seat_names",
     )
 
     def __init__(self, rules: Rules, seat_count: int) -> None:
@@ -69,6 +69,9 @@ class GameState:
         self.effects: list[Event] = []
         #: The chance outcome :meth:`sample_chance` drew last, until the next action applied.
         self._sampled: Action | None = None
+        #: What the people at the table are called, by seat, when known (a kept or audited record):
+        #: messages then name them; otherwise they say ``seat N``.
+        self.seat_names: tuple[str, ...] | None = None
         self._start_hand()
 
     # ----------------------------------------------------------------- the state API
@@ -212,6 +215,7 @@ class GameState:
         other._legal = self._legal
         other._allowed = self._allowed
         other._sampled = None
+        other.seat_names = self.seat_names
         return other
 
     def observation(self, seat: int) -> dict[str, ZoneView | tuple[ZoneView, ...]]:
@@ -240,8 +244,13 @@ class GameState:
             return self.zones[name]
         return self.seat_zones[name][self.current if seat is None else seat]
 
+    def who(self, seat: int) -> str:
+        """A seat in words: the player's name when the seats are named, else ``seat N``."""
+        names = self.seat_names
+        return names[seat] if names is not None and 0 <= seat < len(names) else f"seat {seat}"
+
     def locate(self, tile: int) -> str:
-        """Where ``tile`` is: a zone name, ``hand of seat N`` or ``the figure``."""
+        """Where ``tile`` is: a zone name, ``hand of seat N`` (``alice's hand`` when named) or ``the figure``."""
         if tile in self.figure.tile_at.values():
             return "the figure"
         for name, tiles in self.zones.items():
@@ -250,7 +259,7 @@ class GameState:
         for name, per_seat in self.seat_zones.items():
             for seat, tiles in enumerate(per_seat):
                 if tile in tiles:
-                    return f"{name} of seat {seat}"
+                    return f"{self.who(seat)}'s {name}" if self.seat_names is not None else f"{name} of seat {seat}"
         return "nowhere"
 
     def tiles_held(self) -> list[int]:
@@ -427,7 +436,8 @@ class GameState:
                     f"tile {self.rules.tiles.names[tile]} cannot be dealt: it is in {self.locate(tile)}, not in {source}"
                 )
         if len(set(tiles)) != len(tiles):
-            raise IllegalAction("a tile is dealt twice")
+            twice = next(tile for tile in tiles if tiles.count(tile) > 1)
+            raise IllegalAction(f"tile {self.rules.tiles.names[twice]} is dealt twice")
         for tile in tiles:
             pile.remove(tile)
 

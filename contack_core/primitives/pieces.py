@@ -487,7 +487,8 @@ class MovePiece(TurnRule):
         seat = state.current
         partners = board.owner[piece] != seat
         if partners and (self.partners_move == "never" or board.side[board.owner[piece]] != board.side[seat]):
-            return f"the piece on {list(action.origin)} is seat {board.owner[piece]}'s, not seat {seat}'s"
+            return (f"the piece on {list(action.origin)} is {state.who(board.owner[piece])}'s, "
+                    f"not {state.who(seat)}'s")
         why = board.walk_fault(piece, action.path, self.steps(board, piece), self.straight, self.avoid(board, piece))
         if why is not None:
             return why

@@ -116,7 +116,7 @@ class DealTiles(SetupStep):
         if action.seat is None:  # a Deal, as ``accepts`` says: one to a stack
             raise IllegalAction("expected a deal to a seat")
         if action.seat != state.deal_seat:
-            raise IllegalAction(f"the deal goes to seat {state.deal_seat} now, not seat {action.seat}")
+            raise IllegalAction(f"the deal goes to {state.who(state.deal_seat)} now, not {state.who(action.seat)}")
         n = self.expected(state)
         if len(action.tiles) != n:
             raise IllegalAction(f"each seat is dealt {n} tiles; {len(action.tiles)} given")

@@ -210,7 +210,7 @@ class DiscardTile(TurnRule):
         tiles = state.seat_zones[self.source][state.current]
         if action.tile not in tiles:
             name = state.rules.tiles.names[action.tile]
-            raise IllegalAction(f"tile {name} cannot be discarded: it is not in seat {state.current}'s "
+            raise IllegalAction(f"tile {name} cannot be discarded: it is not in {state.who(state.current)}'s "
                                 f"{self.source} (it is in {state.locate(action.tile)})")
         zone = action.zone or self.target
         if zone is None:

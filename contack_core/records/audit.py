@@ -37,6 +37,7 @@ from contack_core.records.format import (
     game_end_line,
     move_line,
     read_record,
+    seat_labels,
 )
 from contack_core.records.suggest import nearest_events
 
@@ -207,6 +208,7 @@ class _Auditor:
             self.state = GameState(rules, len(data["seats"]))
         except ValueError as error:
             raise _Unsound(1, str(error)) from None
+        self.state.seat_names = seat_labels(data["seats"])
         self.ruleset = _ruleset_named(rules, data.get("options") or {}, self.rulesets)
         self.tile_index = rules.tiles.by_name
 
@@ -320,7 +322,7 @@ class _Auditor:
         state = self.state
         assert state is not None
         if data["seat"] != state.current:
-            raise IllegalAction(f"seat {state.current} opens the figure, not seat {data['seat']}")
+            raise IllegalAction(f"{state.who(state.current)} opens the figure, not {state.who(data['seat'])}")
         self._play(data, "the opening play")
 
     def _play(self, data: dict[str, Any], what: str) -> Played:
@@ -385,9 +387,9 @@ class _Auditor:
             return
         if state.is_chance_node():
             raise IllegalAction(f"the deal of hand {state.hand_number} is not complete "
-                                f"(seat {state.deal_seat} has not been dealt)")
+                                f"({state.who(state.deal_seat)} has not been dealt)")
         if data["seat"] != state.current_seat():
-            raise IllegalAction(f"it is seat {state.current_seat()}'s turn, not seat {data['seat']}'s")
+            raise IllegalAction(f"it is {state.who(state.current_seat())}'s turn, not {state.who(data['seat'])}'s")
 
     def _move(self, data: dict[str, Any]) -> None:
         """A move: legal for this seat now, and its stated piece, turn, removals and flip right."""

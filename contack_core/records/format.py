@@ -126,6 +126,21 @@ def game_end_line(state: GameState) -> dict[str, Any]:
     return line
 
 
+def seat_labels(seats: list[str]) -> tuple[str, ...]:
+    """The seats' names told apart: a name several seats share (one bot in several seats) is
+    numbered in seat order, ``random#1``, ``random#2``; a name of its own stays as it is."""
+    names = [str(name) for name in seats]
+    seen: dict[str, int] = {}
+    labels = []
+    for name in names:
+        if names.count(name) > 1:
+            seen[name] = seen.get(name, 0) + 1
+            labels.append(f"{name}#{seen[name]}")
+        else:
+            labels.append(name)
+    return tuple(labels)
+
+
 def header_for(rules: Any, seats: list[str], seed: int | None, players: list[str] | None = None,
                record_path: Path | None = None) -> dict[str, Any]:
     """A record header; a ruleset loaded from a file is named by its path relative to the record."""

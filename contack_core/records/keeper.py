@@ -34,7 +34,8 @@ from contack_core.language.documents import find_ruleset
 from contack_core.language.problems import RulesetError
 from contack_core.primitives.loading import load_rules
 from contack_core.records.audit import RulesetUnavailable, audit_record
-from contack_core.records.format import UnreadableRecord, event_line, game_end_line, header_for
+from contack_core.records.format import UnreadableRecord, event_line, game_end_line, header_for, seat_labels
+from contack_core.records.lock import RecordInUse, hold, release
 from contack_core.records.narration import Narrator
 from contack_core.records.sheet import ScoreSheet
 
@@ -73,7 +74,7 @@ class Keeper:
         self.path = path
         self.stream = stream
         self.say = say
-        self.state = GameState(rules, len(self.seats))
+        self.state = self._new_game()
         self.sheet = ScoreSheet(self.seats)
         #: Where each entry the person made begins in the file (what undo takes back).
         self.entries: list[int] = []
@@ -101,6 +102,11 @@ class Keeper:
                               2) from None
         except OSError as error:
             raise KeeperError(f"cannot write {path}: {error.strerror or error}", 2) from None
+        try:
+            hold(stream, path)
+        except RecordInUse as error:  # another keeper came upon the new file before this one locked it
+            stream.close()
+            raise KeeperError(str(error)) from None
         keeper = cls(rules, seats, path, stream, say)
         header = {"record": "contack-record/1", **header_for(rules, list(seats), None, None, path)}
         keeper._write([header])
@@ -109,7 +115,25 @@ class Keeper:
 
     @classmethod
     def resume(cls, path: Path, say: Callable[[str], None]) -> Keeper:
-        """Carry on the record at ``path``: it must audit sound (a last line cut short by a kill is dropped)."""
+        """Carry on the record at ``path``: it must audit sound (a last line cut short by a kill is dropped)
+        and no other process may be writing it (a second keeper is refused, naming the first)."""
+        try:
+            stream = path.open("r+b")
+        except OSError as error:
+            raise KeeperError(f"cannot open {path}: {error.strerror or error}", 2) from None
+        try:
+            hold(stream, path)
+        except RecordInUse as error:
+            stream.close()
+            raise KeeperError(str(error)) from None
+        try:
+            return cls._resume(path, stream, say)
+        except BaseException:
+            release(stream, path)
+            raise
+
+    @classmethod
+    def _resume(cls, path: Path, stream: BinaryIO, say: Callable[[str], None]) -> Keeper:
         _drop_unfinished_line(path, say)
         try:
             verdict = audit_record(path)
@@ -127,10 +151,16 @@ class Keeper:
             rules = load_rules(find_ruleset(header["ruleset"], path.parent), header.get("options") or {})
         except RulesetError as error:
             raise KeeperError(f"{path}: ruleset {header['ruleset']!r}: {error}") from None
-        keeper = cls(rules, header["seats"], path, path.open("r+b"), say)
+        keeper = cls(rules, header["seats"], path, stream, say)
         keeper.stream.seek(0, os.SEEK_END)
         keeper._rebuild(lines)
         return keeper
+
+    def _new_game(self) -> GameState:
+        """A new game of the table, its messages naming the players."""
+        state = GameState(self.rules, len(self.seats))
+        state.seat_names = seat_labels(self.seats)
+        return state
 
     # ------------------------------------------------------------------ what comes next
     def due(self) -> Due:
@@ -168,8 +198,17 @@ class Keeper:
         self._rebuild(_read_lines(self.path))
         return removed
 
+    def last_entry(self) -> list[dict[str, Any]]:
+        """The lines of the last entry (what undo would take back), or none before the first."""
+        if not self.entries:
+            return []
+        with self.path.open("rb") as stream:
+            stream.seek(self.entries[-1])
+            return [json.loads(line) for line in stream.read().split(b"\n") if line.strip()]
+
     def close(self) -> None:
-        self.stream.close()
+        """Stop writing: the record is let go, for another keeper to carry on."""
+        release(self.stream, self.path)
 
     # ------------------------------------------------------------------ the game
     def _apply(self, action: Action, quiet: bool = False) -> list[dict[str, Any]]:
@@ -227,7 +266,7 @@ class Keeper:
 
     def _rebuild(self, lines: list[tuple[int, dict[str, Any]]]) -> None:
         """Replay the record's lines (after its header) from the start of the game."""
-        self.state = GameState(self.rules, len(self.seats))
+        self.state = self._new_game()
         self.sheet = ScoreSheet(self.seats)
         self.entries = []
         self._results_seen = 0

@@ -11,6 +11,7 @@ the ruleset's words: nothing here knows a variant.
 
 from __future__ import annotations
 
+import difflib
 import random
 import re
 import sys
@@ -53,6 +54,9 @@ SIDES = {"left": (-1, 0), "right": (1, 0), "above": (0, 1), "below": (0, -1)}
 _SIDE_WORDS = {"left": "left", "right": "right", "above": "above", "over": "above", "top": "above", "up": "above",
                "below": "below", "under": "below", "bottom": "below", "down": "below"}
 _PICK = re.compile(r"^#?\s*(\d{1,2})$")
+#: The words an entry may begin with: the commands and the verbs of HELP.
+_WORDS = ("help", "undo", "sheet", "scores", "board", "figure", "quit", "exit", "pass", "draw", "discard", "move",
+          "play")
 
 
 class Refused(Exception):
@@ -67,8 +71,10 @@ class Table:
     """A keeping session: reads entries through ``ask`` (None once the input ends), speaks through ``say``."""
 
     def __init__(self, keeper: Keeper, ask: Callable[[str], str | None], say: Callable[[str], None],
-                 interactive: bool) -> None:
+                 interactive: bool, draw: Callable[[GameState], list[str] | None] | None = None) -> None:
         self.keeper = keeper
+        #: Draws the figure or board as the replay does (given by the command line, a layer above).
+        self.draw = draw
         self.ask = ask
         self.say = say
         self.interactive = interactive
@@ -145,6 +151,7 @@ class Table:
         if lowered in ("board", "figure", "b"):
             self.say(self.picture())
             return
+        self._check_command_word(text)
         picked = _PICK.match(text)
         if picked and due.kind in ("turn", "open"):
             if not self.choices:
@@ -161,6 +168,18 @@ class Table:
             self.take(Play(read_tile(text, self.state.rules.tiles), due.cell))
         else:
             self.take(self.turn_action(text, due))
+
+    def _check_command_word(self, text: str) -> None:
+        """An entry beginning with a word that is no command, verb, tile or seat: a slip of the
+        keyboard, answered with the command it is nearest to (``undi``: did you mean undo?)."""
+        word = text.split()[0]
+        if not word.isalpha() or len(word) == 1 or word.lower() in _WORDS or tile_readings(word, self.state.rules.tiles):
+            return
+        if word.lower() in (name.lower() for name in self.keeper.seats):
+            return
+        meant = difflib.get_close_matches(word.lower(), _WORDS, n=1, cutoff=0.6)
+        if meant:
+            raise EntryError(f"{word!r} is not an entry: did you mean {meant[0]}? (help lists the entries)")
 
     def _default(self, due: Due) -> None:
         """An empty entry at a terminal takes the only action there is, when it needs nothing more."""
@@ -205,11 +224,14 @@ class Table:
         if named:
             seat = self.seat_named(named.group(1).strip())
             if seat != due.seat:
-                raise Refused(f"it is {self.who(due.seat)}'s turn, not {self.who(seat)}'s")
+                raise Refused(f"it is {self.name(due.seat)}'s turn, not {self.name(seat)}'s")
             text = named.group(2)
         verb, _, rest = text.partition(" ")
         verb = verb.lower()
         tiles = state.rules.tiles
+        turn_kinds = {rule.action_type for rule in state.rules.turn}
+        if Move in turn_kinds and not turn_kinds & {Play, Draw, Discard}:
+            return self.board_action(verb, rest, text)
         kinds = {type(action) for action in state.legal_actions()}
         if verb in ("pass", "p"):
             return Pass()
@@ -303,11 +325,26 @@ class Table:
                              f"nothing lies {side} it; its sides are {', '.join(sides)}")
         return cell
 
+    def board_action(self, verb: str, rest: str, text: str) -> Action:
+        """A turn's entry where pieces move on a board and no tile is played, drawn or laid aside:
+        every entry is read as a move (or a pass), and what is not one is told so in moves' words."""
+        if verb in ("pass", "p"):
+            return Pass()
+        if verb in ("move", "m"):
+            return self.move_action(rest)
+        seat = self.state.current
+        if verb in ("draw", "d", "discard", "x", "play"):
+            done = {"d": "drawn", "draw": "drawn", "x": "laid aside", "discard": "laid aside"}.get(verb, "played")
+            raise Refused(f"no tile is {done} in this game, pieces move on the board: {self.name(seat)} "
+                          f"{self.state.rules.still_possible(self.state)} (write a move by its points: 6,0 6,1)")
+        return self.move_action(text)
+
     def move_action(self, text: str) -> Move:
         """A move: its points, or its start and end when one legal way joins them."""
-        points = read_points(text)
+        points = read_points(text) or _pairs(text)
         if not points:
-            raise EntryError(f"not a move: {text!r} (write the points: 6,0 6,1 6,2, or 6,0 to 6,2)")
+            raise EntryError(f"not a move: {text!r} (write the points: 6,0 6,1 6,2, or 6,0 to 6,2; ? lists the "
+                             f"moves)")
         origin = points[0]
         moves = [a for a in self.state.legal_actions() if type(a) is Move and a.origin == origin]
         if len(points) == 1:
@@ -335,9 +372,14 @@ class Table:
         if not (any(tile in per_seat[seat] for per_seat in state.seat_zones.values())
                 or any(tiles and tiles[-1] == tile and state.rules.zones[zone].face_up
                        for zone, tiles in state.zones.items())):
-            return f"{names[tile]} is not {self.who(seat)}'s to play: it is in {state.locate(tile)}"
+            where = state.locate(tile)
+            pile = state.zones.get(where)
+            if pile and state.rules.zones[where].face_up:
+                return (f"{names[tile]} is not on top of its pile ({where}): only {names[pile[-1]]}, on top, may be "
+                        f"played from it")
+            return f"{names[tile]} is not {self.name(seat)}'s to play: it is in {where}"
         if Play not in {type(a) for a in state.legal_actions()}:
-            return f"{self.who(seat)} may not play now, only {self.legal_words()}"
+            return f"{self.name(seat)} may not play now: {self.name(seat)} {state.rules.still_possible(state)}"
         return f"{names[tile]} fits nowhere now"
 
     def nearest(self, action: Action, same_tile: bool = False) -> list[Action]:
@@ -362,7 +404,12 @@ class Table:
 
     # ------------------------------------------------------------------ words
     def who(self, seat: int | None) -> str:
+        """A seat as the status and the narration show it: ``bob (seat 1)``."""
         return "nobody" if seat is None else f"{self.keeper.seats[seat]} ({self.state.rules.term('seat')} {seat})"
+
+    def name(self, seat: int) -> str:
+        """A seat as a refusal names it: the player, ``bob``."""
+        return self.state.who(seat)
 
     def seat_named(self, name: str) -> int:
         lowered = [seat.lower() for seat in self.keeper.seats]
@@ -412,15 +459,7 @@ class Table:
         return f"{head}{list(play.cell)}{where}: {points} {state.rules.term('points')}"
 
     def line_words(self, line: dict[str, Any]) -> str:
-        kind = line.get("event")
-        if kind in ("hand", "hand_end", "game_end", "chips"):
-            return kind.replace("_", " ")
-        who = self.keeper.seats[line["seat"]] if isinstance(line.get("seat"), int) else line.get("zone", "")
-        detail = {"play": lambda: f"{line['tile']} on {line['cell']}", "draw": lambda: f"draws {line['tile']}",
-                  "discard": lambda: f"lays aside {line['tile']}", "pass": lambda: "passes",
-                  "deal": lambda: f"dealt {' '.join(line['tiles'])}",
-                  "move": lambda: " -> ".join(str(p) for p in [line["from"], *line["path"]])}
-        return f"{who} {detail[kind]()}" if kind in detail else str(line)
+        return entry_words(self.keeper.seats, line)
 
     def legal_words(self) -> str:
         kinds = []
@@ -477,9 +516,12 @@ class Table:
         return head + f"\n{self.who(seat)} to {self.legal_words()}" + (f"; {'; '.join(mine)}" if mine else "")
 
     def picture(self) -> str:
-        """The figure or the board as it lies now."""
+        """The figure or the board as it lies now: drawn as the replay draws it, where it can be."""
         state = self.state
         figure = state.figure
+        drawn = self.draw(state) if self.draw is not None else None
+        if drawn:
+            return "\n".join(drawn)
         if isinstance(figure, PieceBoard):
             return state_board_text(state).rstrip("\n")
         names = state.rules.tiles.names
@@ -521,6 +563,28 @@ class Table:
         return list(self.state.zones.get(self.state.locate(tiles[0]), [])) if tiles else []
 
 
+def _pairs(text: str) -> list[tuple[int, int]] | None:
+    """Points written as bare numbers, two a point (``6 0 6 1``), or None."""
+    numbers = text.split()
+    if numbers and len(numbers) % 2 == 0 and all(re.fullmatch(r"-?\d{1,2}", n) for n in numbers):
+        values = [int(n) for n in numbers]
+        return list(zip(values[::2], values[1::2]))
+    return None
+
+
+def entry_words(seats: Sequence[str], line: dict[str, Any]) -> str:
+    """A record line as the person typed it, in short: ``bob 07-08-09 on [1, 0]``."""
+    kind = line.get("event")
+    if kind in ("hand", "hand_end", "game_end", "chips"):
+        return kind.replace("_", " ")
+    who = seats[line["seat"]] if isinstance(line.get("seat"), int) else line.get("zone", "")
+    detail = {"play": lambda: f"{line['tile']} on {line['cell']}", "draw": lambda: f"draws {line['tile']}",
+              "discard": lambda: f"lays aside {line['tile']}", "pass": lambda: "passes",
+              "deal": lambda: f"dealt {' '.join(line['tiles'])}",
+              "move": lambda: " -> ".join(str(p) for p in [line["from"], *line["path"]])}
+    return f"{who} {detail[kind]()}" if kind in detail else str(line)
+
+
 class _Asked(Exception):
     """Not a refusal: the entry was a question, answered with a numbered list (the next entry picks)."""
 
@@ -544,7 +608,7 @@ def _typed_line(state: GameState, action: Action) -> dict[str, Any]:
 # ---------------------------------------------------------------------- the command
 def keep_command(ruleset: str | None, seats: str | None, record: Path | None, resume: Path | None,
                  options: dict[str, str], entries: Path | None, echo: Callable[[str], None],
-                 fail: Callable[..., Any]) -> int:
+                 fail: Callable[..., Any], draw: Callable[[GameState], list[str] | None] | None = None) -> int:
     """``contack keep``: start or resume a record, then keep the game from the terminal, a pipe or a file."""
     if resume is not None:
         if ruleset is not None or seats is not None or record is not None or options:
@@ -555,6 +619,9 @@ def keep_command(ruleset: str | None, seats: str | None, record: Path | None, re
         except KeeperError as error:
             fail(str(error), error.code)
         echo(f"carrying on {resume}: {keeper.rules.title}, seats {', '.join(keeper.seats)}")
+        last = keeper.last_entry()
+        echo("the last entry: " + ("; ".join(entry_words(keeper.seats, line) for line in last) if last else
+                                   "none yet"))
     else:
         if ruleset is None or seats is None:
             fail("give a ruleset and --seats NAME,NAME,... (or --resume FILE)", 2)
@@ -576,7 +643,7 @@ def keep_command(ruleset: str | None, seats: str | None, record: Path | None, re
         fail(f"cannot read {entries}: {error.strerror or error}", 2)
     interactive = entries is None and sys.stdin.isatty()
     try:
-        return Table(keeper, _reader(source, interactive, echo), echo, interactive).run()
+        return Table(keeper, _reader(source, interactive, echo), echo, interactive, draw).run()
     finally:
         keeper.close()
         if source is not sys.stdin:

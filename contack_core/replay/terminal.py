@@ -12,7 +12,9 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
+from contack_core.engine.state import GameState
 from contack_core.language.printable import printable
+from contack_core.replay.boards import board_kind
 from contack_core.replay.timeline import Timeline
 from contack_core.replay.words import viewer_words
 
@@ -47,6 +49,21 @@ def position_text(timeline: Timeline, index: int) -> str:
     for number, scores in enumerate(step.hand_scores, start=1):
         lines.append(f"  {hand_word} {number}: " + ", ".join(f"{v:+d}" for v in scores))
     return "\n".join(lines) + "\n"
+
+
+def state_picture(state: GameState) -> list[str] | None:
+    """The figure or board of a game in progress drawn as the replay draws it (a map, then each
+    tile), or None where replays cannot draw this board: what the score keeper's ``board`` shows."""
+    rules = state.rules
+    kind = board_kind(rules)
+    if kind is None:
+        return None
+    playing = not state.is_chance_node() and not state.is_over()
+    view = kind.read(rules, state.figure, playing)
+    colours = {colour: rules.colour_term(colour) for colour in rules.tiles.colours}
+    count = len(getattr(view, "tiles", ()))
+    head = f"{rules.term('tiles')} ({count}):" if count else f"{rules.term('tiles')}: -"
+    return [head, *kind.describe(view, colours)]
 
 
 def game_text(timeline: Timeline) -> str:

@@ -27,6 +27,7 @@ from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
 from contack_core.records.audit import audit_lines
 from contack_core.records.board_words import move_words
+from contack_core.records.format import seat_labels
 from contack_core.replay.boards import BoardKind, board_kind
 
 
@@ -102,7 +103,7 @@ def build_timeline(path: Path) -> Timeline:
         raise ReplayError(f"{path}:{start.number}: {start.error}")
     state = start.state
     rules = state.rules
-    seats = tuple(str(s) for s in header.get("seats", []))
+    seats = seat_labels(header.get("seats", []))  # one bot in several seats: random#1, random#2
     kind = board_kind(rules)
     builder = _Builder(rules, seats, kind)
     steps = [builder.live(state, 0, 1, None, f"{rules.title}: {', '.join(seats)}")]
