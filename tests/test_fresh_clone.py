@@ -12,6 +12,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from processes import HANG
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -74,3 +75,86 @@ def test_the_constraints_pin_every_dependency_of_the_test_install() -> None:
     wanted = [*project["dependencies"], *(d for extra in project["optional-dependencies"].values() for d in extra)]
     names = {re.sub(r"[-_.]+", "-", re.split(r"[<>=!~\[; ]", d, maxsplit=1)[0]).lower() for d in wanted}
     assert names - {"contack"} <= set(pins), sorted(names - {"contack"} - set(pins))
+
+
+# --------------------------------------------------------------------------- lean by default
+BLOCKER = '''
+import importlib.abc, os, sys
+
+BLOCKED = set(os.environ["CONTACK_TEST_BLOCKED"].split(","))
+
+
+class Absent(importlib.abc.MetaPathFinder):
+    """As if the packages only an extra brings were not installed."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, Absent())
+'''
+
+
+def _only_in_extras() -> set[str]:
+    """The top-level modules of every installed distribution that `pip install .` would not
+    bring: neither contack's own requirements nor theirs, followed through (markers of extras
+    left out)."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    def name(text: str) -> str:
+        return re.sub(r"[-_.]+", "-", text).lower()
+
+    base, todo = set(), ["contack"]
+    while todo:
+        current = todo.pop()
+        if current in base:
+            continue
+        base.add(current)
+        try:
+            requires = metadata.requires(current) or []
+        except metadata.PackageNotFoundError:
+            continue
+        for text in requires:
+            requirement = Requirement(text)
+            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+                todo.append(name(requirement.name))
+    blocked = set()
+    for module, distributions in metadata.packages_distributions().items():
+        if not {name(d) for d in distributions} & base and not module.startswith("_"):
+            blocked.add(module)
+    return blocked
+
+
+def test_the_project_alone_runs_the_demo_and_names_each_extra_it_lacks(tmp_path: Path) -> None:
+    """What `make demo` installs (the project and its own requirements) is all the demo needs; a
+    command that needs an extra says which `pip install 'contack[...]'` brings it."""
+    import os
+    import sys
+
+    blocked = _only_in_extras()
+    assert {"ray", "matplotlib", "pettingzoo", "playwright", "pytest"} <= blocked, sorted(blocked)
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(BLOCKER, encoding="utf-8")
+    env = {**os.environ, "CONTACK_TEST_BLOCKED": ",".join(sorted(blocked)), "PYTHONPATH": str(site)}
+
+    def contack(*args: object) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "contack_core.cli", *map(str, args)], capture_output=True,
+                              text=True, env=env, cwd=tmp_path, timeout=HANG, check=False)
+
+    out = tmp_path / "demo-tournament"
+    for args in (("tournament", "run", "demo", "--output", out, "--quiet"), ("tournament", "report", out)):
+        done = contack(*args)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stdout + done.stderr
+    record = sorted((out / "records").glob("*.jsonl"))[0]
+    assert "sound (parker-1939" in contack("audit", record).stdout
+    needs = {("tournament", "report", out, "--plot", tmp_path / "p.png"): "pip install 'contack[plot]'",
+             ("tournament", "run", "demo", "--output", tmp_path / "r", "--backend", "ray"): "pip install 'contack[ray]'"}
+    for args, message in needs.items():
+        done = contack(*args)
+        assert done.returncode != 0 and message in done.stdout + done.stderr, done.stdout + done.stderr
+        assert "Traceback" not in done.stdout + done.stderr
