@@ -209,7 +209,7 @@ class _ReferenceLoader(_Bounded, yaml.composer.Composer, _PythonParser,  # type:
 
 def _too_much(what: str, limit: str, mark: Any) -> _LimitExceeded:
     return _LimitExceeded(problem=f"{what} (the limit {limit}; see docs/house-rules.md, Limits)",
-                                problem_mark=mark)
+                          problem_mark=mark)
 
 
 def parse_yaml(text: str, file: str) -> tuple[Any, dict[KeyPath, Mark]]:
