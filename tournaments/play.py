@@ -12,6 +12,7 @@ import hashlib
 import io
 import json
 import os
+import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
@@ -167,14 +168,12 @@ def play_one(plan: Plan, game: GameSpec, watch: Callable[[int | None, str | None
                       tuple(state.winners()), placed, measures)
 
 
-class WatchedPlayer(Player):
-    """A player whose every call is announced to ``watch(seat, method)`` first, and
-    ``watch(None, None)`` after: if the process dies in a call, the watcher knows whose."""
+class WrappedPlayer(Player):
+    """A player standing for ``inner``: its clock and budget are the inner player's, and every
+    call a subclass does not take goes to it."""
 
-    def __init__(self, inner: Player, seat: int, watch: Callable[[int | None, str | None], None]) -> None:
+    def __init__(self, inner: Player) -> None:
         self.inner = inner
-        self.seat = seat
-        self.watch = watch
         self.timed = inner.timed
         self.keeps_time = inner.keeps_time
 
@@ -185,6 +184,31 @@ class WatchedPlayer(Player):
     @budget.setter
     def budget(self, value: Budget) -> None:
         self.inner.budget = value
+
+    def start_game(self, rules: Any, seat: int, seat_count: int) -> None:
+        self.inner.start_game(rules, seat, seat_count)
+
+    def choose(self, state: Any) -> Any:
+        return self.inner.choose(state)
+
+    def observe(self, seat: int, action: Any, event: Any) -> None:
+        self.inner.observe(seat, action, event)
+
+    def end_game(self, state: Any) -> None:
+        self.inner.end_game(state)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class WatchedPlayer(WrappedPlayer):
+    """A player whose every call is announced to ``watch(seat, method)`` first, and
+    ``watch(None, None)`` after: if the process dies in a call, the watcher knows whose."""
+
+    def __init__(self, inner: Player, seat: int, watch: Callable[[int | None, str | None], None]) -> None:
+        super().__init__(inner)
+        self.seat = seat
+        self.watch = watch
 
     def _call(self, method: str, *args: Any) -> Any:
         self.watch(self.seat, method)
@@ -209,7 +233,7 @@ class WatchedPlayer(Player):
         self._call("close")
 
 
-class OpeningPlayer(Player):
+class OpeningPlayer(WrappedPlayer):
     """A player whose decisions among the game's first ``moves`` are drawn at random, seeded by the deal
     and the decision's number, and the rest its own.
 
@@ -219,39 +243,15 @@ class OpeningPlayer(Player):
     """
 
     def __init__(self, inner: Player, moves: int, deal_seed: int) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.moves = moves
         self.deal_seed = deal_seed
-        self.timed = inner.timed
-        self.keeps_time = inner.keeps_time
-
-    @property  # type: ignore[override]
-    def budget(self) -> Budget:
-        return self.inner.budget
-
-    @budget.setter
-    def budget(self, value: Budget) -> None:
-        self.inner.budget = value
-
-    def start_game(self, rules: Any, seat: int, seat_count: int) -> None:
-        self.inner.start_game(rules, seat, seat_count)
 
     def choose(self, state: Any) -> Any:
         if state.turns < self.moves:
-            import random
-
             legal = list(state.legal_actions())
             return random.Random(f"opening:{self.deal_seed}:{state.turns}").choice(legal)
         return self.inner.choose(state)
-
-    def observe(self, seat: int, action: Any, event: Any) -> None:
-        self.inner.observe(seat, action, event)
-
-    def end_game(self, state: Any) -> None:
-        self.inner.end_game(state)
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 def _fault_dict(fault: Any) -> dict[str, Any]:
