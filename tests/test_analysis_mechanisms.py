@@ -134,4 +134,4 @@ def test_the_other_way_round_the_bonus_is_lower(bonus: Path) -> None:
 def test_the_table_shows_the_mechanisms(bonus: Path) -> None:
     result = run_cli("analyze", bonus, "--deals", "3", "--quiet", "--workers", "1")
     assert result.exit_code == 0, result.output
-    assert "│ mechanisms" in result.stdout and "opportunity plays a game" in result.stdout
+    assert "\n mechanisms " in result.stdout and "\n opportunity plays a game " in result.stdout

@@ -31,3 +31,46 @@ def test_an_option_error_names_the_ruleset_and_the_flag(args: list[str], message
 def test_a_ruleset_that_does_not_load_is_not_blamed_on_its_options() -> None:
     result = run_cli("analyze", "nonsense", "--option", "a=1", "--deals", "1", "--quiet")
     assert result.exit_code == 1 and result.output.startswith("error: no ruleset 'nonsense'")
+
+
+def lines_of(*args: str) -> list[str]:
+    result = run_cli("analyze", *args, "--quiet", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    return result.output.rstrip("\n").split("\n")
+
+
+@pytest.mark.parametrize("args", [
+    ("parker-1939", "--deals", "6"),
+    ("examples/pass-pays-next", "--option-a", "pass_fee=60", "--against", "parker-1939", "--seats", "3",
+     "--deals", "6"),
+    ("klauber-1937", "--against", "klauber-1937", "--deals", "5"),
+])
+def test_the_tables_fit_80_columns(args: tuple[str, ...]) -> None:
+    lines = lines_of(*args)
+    assert max(len(line.rstrip()) for line in lines) <= 80
+    wide = lines_of(*args, "--wide")
+    assert max(len(line.rstrip()) for line in wide) > 80
+
+
+def test_a_narrow_comparison_names_its_sides_and_keeps_the_statistics_for_a_footnote() -> None:
+    lines = lines_of("parker-1939", "--option-a", "tile_penalty=0", "--against", "parker-1939", "--deals", "8")
+    text = "\n".join(lines)
+    assert lines[0].startswith("parker-1939 (tile_penalty=0) against parker-1939: tables of 2, 8 deals (seed 1)")
+    assert "A = parker-1939 (tile_penalty=0), B = parker-1939" in text
+    header = next(line for line in lines if line.startswith(" figure "))
+    assert header.split() == ["figure", "A", "B", "A", "less", "B", "[95%]", "verdict"]
+    below = next(i for i, line in enumerate(lines) if line.startswith("difference ="))
+    assert below > max(i for i, line in enumerate(lines) if line.startswith(" luck"))  # under the tables
+    assert "permutation" not in "\n".join(lines[:below])
+    footnote = " ".join(line.strip() for line in lines[below:])
+    assert footnote.startswith("difference = parker-1939 (tile_penalty=0) less parker-1939, with its paired 95% "
+                               "interval over the deals. A verdict is higher or lower when a paired permutation test")
+    assert "--wide shows each side's interval and p." in footnote
+    assert any(line.split()[-1:] == ["higher"] and "mean score" in line for line in lines)
+    assert any("identical" in line and "decisions a game" in line for line in lines)
+
+
+def test_a_narrow_analysis_says_its_statistics_under_the_table() -> None:
+    lines = lines_of("parker-1939", "--deals", "6")
+    assert "bootstrap" not in lines[0] and "interval" not in lines[0]
+    assert " ".join(lines[-3:]).startswith("Each value with its 95% interval over the deals: a share by Wilson's")
