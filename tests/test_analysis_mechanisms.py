@@ -135,3 +135,22 @@ def test_the_table_shows_the_mechanisms(bonus: Path) -> None:
     result = run_cli("analyze", bonus, "--deals", "3", "--quiet", "--workers", "1")
     assert result.exit_code == 0, result.output
     assert "\n mechanisms " in result.stdout and "\n opportunity plays a game " in result.stdout
+
+
+def test_a_fact_taken_as_0_where_the_formula_cannot_take_it_leaves_the_game_alone(tmp_path: Path) -> None:
+    """A formula that divides by a fact (sound in play: a play with contacts has a pair) cannot say what
+    the fact earns: the game is played and measured all the same, and what the fact earns is left out."""
+    path = tmp_path / "pair-bonus.yaml"
+    path.write_text(BONUS.replace("opportunity-bonus", "pair-bonus").replace(
+        '"points + (10 if opportunity else 0) + 2 * matching"',
+        '"points + 60 // high_pair if contacts > 0 else points"'), encoding="utf-8")
+    rules = load_rules(str(path), {})
+    for result, counted in mechanisms(str(path)):
+        assert "part:score:play:high_pair" not in counted
+        assert counted["part:score:play:contacts"] > 0
+        assert gained(rules, counted, "score") == sum(result.scores)
+    found = figures_of(analyze_json(path, "--deals", "3"))
+    assert found["mechanism.score.play.high_pair"]["na"] == (
+        "on_play 'points + 60 // high_pair if contacts > 0 else points' cannot be worked out with high_pair 0, so "
+        "what high_pair earns is unknown")
+    assert found["mechanism.score.play.contacts"]["value"] > 0

@@ -452,8 +452,13 @@ def _mechanism_figures(rules: Rules, games: Aggregates) -> list[Figure]:
                                games, [f"mech:gain:{key}:{kind}:others", "seat_games"], zero_elsewhere=True))
         for kind, (text, _, without) in formula_parts(counter).items():
             for name in without:
-                out.append(_figure(f"mechanism.{key}.{kind}.{name}", "mechanisms",
-                                   f"{key} for {name} (a seat's {WHEN_WORDS[kind]})", key,
+                label = f"{key} for {name} (a seat's {WHEN_WORDS[kind]})"
+                if f"mech:unknown:part:{key}:{kind}:{name}" in games.columns:
+                    out.append(not_applicable(
+                        f"mechanism.{key}.{kind}.{name}", "mechanisms", label, key, f"what {name} earns in on_{kind}",
+                        f"on_{kind} '{text}' cannot be worked out with {name} 0, so what {name} earns is unknown"))
+                    continue
+                out.append(_figure(f"mechanism.{key}.{kind}.{name}", "mechanisms", label, key,
                                    f"what {name} earns in on_{kind} '{text}': its value less its value were {name} "
                                    f"0, summed over {WHEN_WORDS[kind]}, a seat a game", games,
                                    [f"mech:part:{key}:{kind}:{name}", "seat_games"], zero_elsewhere=True))

@@ -16,7 +16,8 @@ there were and what the +10 earned, not only that the mean score went up. So, pe
 - **parts**: for each counter formula about an event, and each fact of the event it reads,
   what that fact earns: the formula's value less its value were that fact 0 (false), summed
   over the events (``points + (10 if opportunity else 0) + 2 * matching`` gives
-  ``opportunity`` 10 a play that is one, ``matching`` 2 a matching contact).
+  ``opportunity`` 10 a play that is one, ``matching`` 2 a matching contact). Where the formula
+  cannot take the fact as 0 (``60 // high_pair``), what it earns is unknown, and said so.
 
 When an event ends a hand, the hand's end (and the game's) has changed the totals too: the
 event's own gain is then its formula's value (the figure as it lay at the end, from the hand's
@@ -107,6 +108,8 @@ class MechanismMeasure:
         self.sums: dict[str, float] = defaultdict(float)
         self.running: dict[str, list[int]] | None = None
         self.results = 0
+        #: The parts that could not be worked out on some event (the formula fails with that fact 0).
+        self.unknown: set[str] = set()
 
     def hand_started(self, state: Any, number: int) -> None:
         if self.running is None:
@@ -133,10 +136,19 @@ class MechanismMeasure:
             own = 0.0
             formula = self.parts[key].get(kind) if kind is not None else None
             if formula is not None:
-                values = self._values(state, event, facts, self.counters[key].values[kind], formula[1].names)
-                own = float(formula[1].evaluate(values))
+                try:
+                    values = self._values(state, event, facts, self.counters[key].values[kind], formula[1].names)
+                    own = float(formula[1].evaluate(values))
+                except Exception:  # noqa: BLE001 - read after the event, the state may not be the formula's
+                    values, own = None, 0.0
                 for name, without in formula[2].items():
-                    self.sums[f"part:{key}:{kind}:{name}"] += own - float(without.evaluate(values))
+                    part = f"part:{key}:{kind}:{name}"
+                    try:
+                        if values is None:
+                            raise ValueError("the formula's values could not be read")
+                        self.sums[part] += own - float(without.evaluate(values))
+                    except Exception:  # noqa: BLE001 - 60 // high_pair with high_pair 0: no counterfactual
+                        self.unknown.add(part)
             seat = getattr(event, "seat", None)
             if kind is not None and seat is not None and not ended:
                 self.sums[f"gain:{key}:{kind}"] += changes[seat]
@@ -161,7 +173,8 @@ class MechanismMeasure:
 
     def summary(self) -> dict[str, float]:
         """What the game counted, as JSON (stored with its measures)."""
-        return dict(sorted(self.sums.items()))
+        sums = {name: value for name, value in self.sums.items() if name not in self.unknown}
+        return dict(sorted({**sums, **{f"unknown:{part}": 1.0 for part in self.unknown}}.items()))
 
     def _running(self, state: Any) -> dict[str, list[int]]:
         return {key: [state.totals[key][seat] + state.hand_gains[key][seat] for seat in range(state.seat_count)]
