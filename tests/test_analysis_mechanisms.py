@@ -154,3 +154,20 @@ def test_a_fact_taken_as_0_where_the_formula_cannot_take_it_leaves_the_game_alon
         "on_play 'points + 60 // high_pair if contacts > 0 else points' cannot be worked out with high_pair 0, so "
         "what high_pair earns is unknown")
     assert found["mechanism.score.play.contacts"]["value"] > 0
+
+
+def test_a_count_is_never_drawn_below_0() -> None:
+    """Rare events (one opportunity play in six deals) give a mean whose t interval reaches below 0: a count's
+    interval stops at 0, where the true value cannot be less, and is otherwise the mean's interval."""
+    import numpy as np
+
+    from tournaments.analysis.figures import Aggregates, Figure, ratio
+    from tournaments.statistics import mean_of_deals_interval, resample_counts
+
+    games = Aggregates((0, 1, 2, 3, 4, 5), {"seen": np.array([0, 0, 0, 0, 0, 6.0]), "games": np.ones(6)})
+    counts = resample_counts(6, 1000, np.random.default_rng(1))
+    plain = mean_of_deals_interval(games.matrix(["seen", "games"]), counts)
+    assert plain.low is not None and plain.low < 0
+    count = Figure("c", "mechanisms", "c", "c", "c", games, ("seen", "games"), ratio, floor=0.0)
+    clipped = count.interval(games.matrix(["seen", "games"]), counts)
+    assert (clipped.value, clipped.low, clipped.high) == (plain.value, 0.0, plain.high)

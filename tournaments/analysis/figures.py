@@ -107,6 +107,8 @@ class Figure:
     empty: str = "no game measured it"
     #: In a comparison, a ruleset without this figure counts 0 for it (a mechanism its rules do not have).
     zero_elsewhere: bool = False
+    #: The least the figure can be (a count: 0): its interval is not drawn below it.
+    floor: float | None = None
 
     @property
     def deals(self) -> tuple[int, ...]:
@@ -136,7 +138,11 @@ class Figure:
         if self.statistic is ratio and self.unit == SHARE:
             return share_interval(per_deal[:, 0], per_deal[:, 1])
         if self.statistic is ratio:
-            return mean_of_deals_interval(per_deal, counts)
+            found = mean_of_deals_interval(per_deal, counts)
+            if self.floor is not None and found.low is not None and found.low < self.floor:
+                # The true value is never below the floor, so the interval clipped there covers it as often.
+                return attrs.evolve(found, low=self.floor)
+            return found
         return bootstrap_interval(self.statistic, per_deal, counts)
 
 
@@ -332,9 +338,10 @@ def figures(plan: AnalysisPlan, rules: Rules, size: int, rows: Sequence[GameRow]
 
 
 def _figure(key: str, group: str, label: str, unit: str, about: str, source: Aggregates, columns: Sequence[str],
-            statistic: Statistic = ratio, empty: str = "no game measured it", zero_elsewhere: bool = False) -> Figure:
+            statistic: Statistic = ratio, empty: str = "no game measured it", zero_elsewhere: bool = False,
+            floor: float | None = None) -> Figure:
     return Figure(key, group, label, unit, about, source, tuple(columns), statistic, empty=empty,
-                  zero_elsewhere=zero_elsewhere)
+                  zero_elsewhere=zero_elsewhere, floor=floor)
 
 
 def _seat_figures(rules: Rules, size: int, games: Aggregates) -> list[Figure]:
@@ -403,7 +410,7 @@ def _duration_figures(rules: Rules, games: Aggregates) -> list[Figure]:
         out.append(not_applicable("hands", "duration", "hands a game", "hands", about,
                                   f"a game of {rules.id} is one hand"))
     else:
-        out.append(_figure("hands", "duration", "hands a game", "hands", about, games, ["hands", "games"]))
+        out.append(_figure("hands", "duration", "hands a game", "hands", about, games, ["hands", "games"], floor=1.0))
     for per, denominator in (("game", "games"), ("hand", "hands")):
         if per == "hand" and one_hand:
             out.append(not_applicable("a_hand", "duration", "decisions, plays... a hand", "decisions",
@@ -418,9 +425,10 @@ def _duration_figures(rules: Rules, games: Aggregates) -> list[Figure]:
                 out.append(not_applicable(f"{kind}_a_{per}", "duration", label, kind, about,
                                           f"{rules.id} has no {action.__name__.lower()} action"))
             else:
-                out.append(_figure(f"{kind}_a_{per}", "duration", label, kind, about, games, [kind, denominator]))
+                out.append(_figure(f"{kind}_a_{per}", "duration", label, kind, about, games, [kind, denominator],
+                                   floor=0.0))
     out.append(_figure("branching", "branching", "legal actions a decision", "actions",
-                       "the legal actions a seat had to choose from, a decision", games, ["legal", "seen"]))
+                       "the legal actions a seat had to choose from, a decision", games, ["legal", "seen"], floor=1.0))
     out.append(_figure("choices", "branching", "decisions with a choice", SHARE,
                        "the share of decisions that offered more than one legal action", games, ["choices", "seen"]))
     return out
@@ -438,7 +446,7 @@ def _mechanism_figures(rules: Rules, games: Aggregates) -> list[Figure]:
         for name, what in facts.items():
             out.append(_figure(f"mechanism.{kind}.{name}", "mechanisms", f"{what} a game", what,
                                f"{what} ({EVENT_MEANINGS[name]}), a game", games, [f"mech:fact:{kind}:{name}", "games"],
-                               zero_elsewhere=True))
+                               zero_elsewhere=True, floor=0.0))
     for key, counter in rules.counters.items():
         for when in counter_whens(counter):
             out.append(_figure(f"mechanism.{key}.{when}", "mechanisms", f"{key} from {WHEN_WORDS[when]} (a seat)",
@@ -467,7 +475,7 @@ def _mechanism_figures(rules: Rules, games: Aggregates) -> list[Figure]:
             for reason in ("collect", "penalty", *(("loan",) if counter.borrow else ())):
                 out.append(_figure(f"mechanism.chips.{reason}", "mechanisms", f"{key} moved by {reason} a game",
                                    key, f"{key} changing hands by {reason}, a game", games,
-                                   [f"mech:chips:{reason}", "games"], zero_elsewhere=True))
+                                   [f"mech:chips:{reason}", "games"], zero_elsewhere=True, floor=0.0))
     return out
 
 
