@@ -171,3 +171,21 @@ def test_a_count_is_never_drawn_below_0() -> None:
     count = Figure("c", "mechanisms", "c", "c", "c", games, ("seen", "games"), ratio, floor=0.0)
     clipped = count.interval(games.matrix(["seen", "games"]), counts)
     assert (clipped.value, clipped.low, clipped.high) == (plain.value, 0.0, plain.high)
+
+
+def test_games_stored_before_mechanisms_were_measured_are_not_counted_as_none(tmp_path: Path) -> None:
+    """An analysis resumed from games stored without mechanisms says so, rather than count 0 for them."""
+    import sqlite3
+
+    folder = tmp_path / "games"
+    first = figures_of(analyze_json("parker-1939", "--deals", "3", "--output", folder))
+    assert first["mechanism.play.counting"]["value"] > 0
+    with sqlite3.connect(folder / "parker-1939" / "results.sqlite") as connection:
+        for key, measures in connection.execute("SELECT key, measures FROM games WHERE measures IS NOT NULL"
+                                                ).fetchall():
+            stripped = {k: v for k, v in json.loads(measures).items() if k != "mechanisms"}
+            connection.execute("UPDATE games SET measures = ? WHERE key = ?", (json.dumps(stripped), key))
+    again = figures_of(analyze_json("parker-1939", "--deals", "3", "--output", folder))
+    assert again["mechanism.play.counting"]["value"] is None
+    assert again["mechanism.play.counting"]["na"].startswith("the games stored were played before mechanisms")
+    assert again["plays_a_game"]["value"] == first["plays_a_game"]["value"]

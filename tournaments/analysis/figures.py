@@ -63,6 +63,9 @@ GROUPS = ("seat advantage", "balance", "completion", "duration", "branching", "m
 DECISION_KINDS = {"decisions": None, "plays": Play, "draws": Draw, "passes": Pass, "discards": Discard, "moves": Move}
 #: The kind of event (as counters name them) of each action a turn rule offers.
 KIND_OF_ACTION = {Play: "play", Draw: "draw", Pass: "pass", Discard: "discard", Move: "move"}
+#: Why a mechanism has no value: its games were stored before mechanisms were measured.
+UNMEASURED = ("the games stored were played before mechanisms were measured: play them again (a new --output "
+              "folder)")
 #: A unit shown as a percentage.
 SHARE = "share"
 
@@ -229,9 +232,11 @@ def metrics_game_sums(row: GameRow, sides: Sequence[Sequence[int]], limits: froz
     seats = row.table_size
     sums: dict[str, float] = defaultdict(float)
     sums["games"] = 1
-    sums["seat_games"] = seats
-    for name, value in (measures.get("mechanisms") or {}).items():
-        sums[f"mech:{name}"] = value
+    if "mechanisms" in measures:  # a game stored before mechanisms were measured counts in none of their figures
+        sums["mech_games"] = 1
+        sums["mech_seat_games"] = seats
+        for name, value in measures["mechanisms"].items():
+            sums[f"mech:{name}"] = value
     scores = row.scores or ()
     for seat, share in enumerate(win_shares(row.winners, sides, seats)):
         sums[f"win_{seat}"] = share
@@ -439,25 +444,29 @@ def _mechanism_figures(rules: Rules, games: Aggregates) -> list[Figure]:
     (:mod:`tournaments.analysis.mechanisms`). A figure one ruleset of a comparison has and the other
     has not (a fact only one of their formulas reads) is 0 on the other side: its rules give nothing for it."""
     offered = {KIND_OF_ACTION[r.action_type] for r in rules.turn if r.action_type in KIND_OF_ACTION}
+
+    def mechanism(key: str, label: str, unit: str, about: str, columns: Sequence[str],
+                  floor: float | None = None) -> Figure:
+        return _figure(f"mechanism.{key}", "mechanisms", label, unit, about, games, columns, zero_elsewhere=True,
+                       empty=UNMEASURED, floor=floor)
+
     out = []
     for kind, facts in COUNTED_FACTS.items():
         if kind not in offered:
             continue
         for name, what in facts.items():
-            out.append(_figure(f"mechanism.{kind}.{name}", "mechanisms", f"{what} a game", what,
-                               f"{what} ({EVENT_MEANINGS[name]}), a game", games, [f"mech:fact:{kind}:{name}", "games"],
-                               zero_elsewhere=True, floor=0.0))
+            out.append(mechanism(f"{kind}.{name}", f"{what} a game", what, f"{what} ({EVENT_MEANINGS[name]}), a game",
+                                 [f"mech:fact:{kind}:{name}", "mech_games"], floor=0.0))
     for key, counter in rules.counters.items():
         for when in counter_whens(counter):
-            out.append(_figure(f"mechanism.{key}.{when}", "mechanisms", f"{key} from {WHEN_WORDS[when]} (a seat)",
-                               key, f"what {WHEN_WORDS[when]} changed {key} by, a seat a game"
-                               + (" (the seat whose action it was)" if when in EVENT_KINDS else ""),
-                               games, [f"mech:gain:{key}:{when}", "seat_games"], zero_elsewhere=True))
+            out.append(mechanism(f"{key}.{when}", f"{key} from {WHEN_WORDS[when]} (a seat)", key,
+                                 f"what {WHEN_WORDS[when]} changed {key} by, a seat a game"
+                                 + (" (the seat whose action it was)" if when in EVENT_KINDS else ""),
+                                 [f"mech:gain:{key}:{when}", "mech_seat_games"]))
         for kind in passes_to_others(counter):
-            out.append(_figure(f"mechanism.{key}.{kind}.others", "mechanisms",
-                               f"{key} others got from {WHEN_WORDS[kind]} (a seat)", key,
-                               f"what a seat's {WHEN_WORDS[kind]} changed the other seats' {key} by, a seat a game",
-                               games, [f"mech:gain:{key}:{kind}:others", "seat_games"], zero_elsewhere=True))
+            out.append(mechanism(f"{key}.{kind}.others", f"{key} others got from {WHEN_WORDS[kind]} (a seat)", key,
+                                 f"what a seat's {WHEN_WORDS[kind]} changed the other seats' {key} by, a seat a game",
+                                 [f"mech:gain:{key}:{kind}:others", "mech_seat_games"]))
         for kind, (text, _, without) in formula_parts(counter).items():
             for name in without:
                 label = f"{key} for {name} (a seat's {WHEN_WORDS[kind]})"
@@ -466,16 +475,16 @@ def _mechanism_figures(rules: Rules, games: Aggregates) -> list[Figure]:
                         f"mechanism.{key}.{kind}.{name}", "mechanisms", label, key, f"what {name} earns in on_{kind}",
                         f"on_{kind} '{text}' cannot be worked out with {name} 0, so what {name} earns is unknown"))
                     continue
-                out.append(_figure(f"mechanism.{key}.{kind}.{name}", "mechanisms", label, key,
-                                   f"what {name} earns in on_{kind} '{text}': its value less its value were {name} "
-                                   f"0, summed over {WHEN_WORDS[kind]}, a seat a game", games,
-                                   [f"mech:part:{key}:{kind}:{name}", "seat_games"], zero_elsewhere=True))
+                out.append(mechanism(f"{key}.{kind}.{name}", label, key,
+                                     f"what {name} earns in on_{kind} '{text}': its value less its value were {name} "
+                                     f"0, summed over {WHEN_WORDS[kind]}, a seat a game",
+                                     [f"mech:part:{key}:{kind}:{name}", "mech_seat_games"]))
     for key, counter in rules.counters.items():
         if counter.name == "collect-from-others":
             for reason in ("collect", "penalty", *(("loan",) if counter.borrow else ())):
-                out.append(_figure(f"mechanism.chips.{reason}", "mechanisms", f"{key} moved by {reason} a game",
-                                   key, f"{key} changing hands by {reason}, a game", games,
-                                   [f"mech:chips:{reason}", "games"], zero_elsewhere=True, floor=0.0))
+                out.append(mechanism(f"chips.{reason}", f"{key} moved by {reason} a game", key,
+                                     f"{key} changing hands by {reason}, a game",
+                                     [f"mech:chips:{reason}", "mech_games"], floor=0.0))
     return out
 
 

@@ -21,7 +21,9 @@ there were and what the +10 earned, not only that the mean score went up. So, pe
 
 When an event ends a hand, the hand's end (and the game's) has changed the totals too: the
 event's own gain is then its formula's value (the figure as it lay at the end, from the hand's
-result), and the rest is the hand end's.
+result), and the rest is the hand end's. A formula is worked out here after the event, as the
+observer sees the state: one that reads the state as well as the event (a running total, the
+tiles held) may read it a little later than the engine did, after the event's gains.
 """
 
 from __future__ import annotations
