@@ -33,8 +33,9 @@ def figures_of(document: dict[str, Any], seats: int | None = None) -> dict[str, 
 
 
 def test_an_analysis_shows_every_group_with_intervals() -> None:
-    output = analyze("parker-1939", "--deals", "6").stdout
-    assert output.startswith("parker-1939: tables of 2, 6 deals (seed 1), 18 games (18 ok); metrics games: greedy")
+    output = analyze("parker-1939", "--deals", "6", "--wide").stdout
+    assert output.startswith("parker-1939: tables of 2, 6 deals (seed 1), 18 games (18 ok); greedy in every seat; "
+                             "skill ladder random < greedy")
     for group in GROUPS:
         assert f"\n│ {group}" in output
     assert "│   seat 1 win rate" in output and "%" in output
@@ -112,8 +113,8 @@ def test_a_heavy_pass_fee_adds_drama() -> None:
 
 
 def test_the_comparison_table() -> None:
-    output = analyze("parker-1939", "--option-a", "tile_penalty=0", "--against", "parker-1939", "--deals", "10"
-                     ).stdout
+    output = analyze("parker-1939", "--option-a", "tile_penalty=0", "--against", "parker-1939", "--deals", "10",
+                     "--wide").stdout
     assert output.startswith("parker-1939 (tile_penalty=0) against parker-1939: tables of 2, 10 deals (seed 1), "
                              "the same shuffles (the same tiles)")
     assert "difference = parker-1939 (tile_penalty=0) less parker-1939" in output

@@ -52,16 +52,16 @@ def test_null_compares_the_ruleset_with_itself_on_independent_deals(tmp_path: Pa
     assert found["independent_deals"] is True
     assert (found["first"]["seed"], found["second"]["seed"]) == (1, 1 + NULL_SEED_OFFSET)
     assert found["first"]["random_opening"] == {"decisions": 0, "why": None}  # Parker deals: chance enough
-    text = run_cli("analyze", "parker-1939", "--null", "--deals", "3", "--bots", "", "--quiet",
-                   "--output", tmp_path / "games").output
+    text = " ".join(run_cli("analyze", "parker-1939", "--null", "--deals", "3", "--bots", "", "--quiet",
+                            "--output", tmp_path / "games").output.split())  # the lines wrap at 80 columns
     assert "--null: the same ruleset on independent deals (seeds 1 and 1000001)" in text
     refused = run_cli("analyze", "parker-1939", "--null", "--against", "threes", "--quiet")
     assert refused.exit_code == 1 and "leave out --against" in refused.output
 
 
 def test_klauber_analysed_states_its_random_openings(tmp_path: Path) -> None:
-    text = run_cli("analyze", "klauber-1937", "--deals", "5", "--bots", "", "--quiet", "--output",
-                   tmp_path / "games").output
+    text = " ".join(run_cli("analyze", "klauber-1937", "--deals", "5", "--bots", "", "--quiet", "--output",
+                            tmp_path / "games").output.split())  # the lines wrap at 80 columns
     assert "Random openings: the first 4 decisions of every game are drawn at random, seeded by the deal" in text
     assert "klauber-1937 has no chance, so deals would not differ" in text
 

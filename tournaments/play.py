@@ -25,6 +25,7 @@ from contack_core.engine.referee import play_game
 from contack_core.primitives.loading import load_rules
 from contack_core.records.format import RecordWriter, header_for
 from tournaments.analysis.measure import GameMeasure
+from tournaments.analysis.mechanisms import MechanismMeasure
 from tournaments.lock import open_no_link
 from tournaments.schedule import GameSpec, bot_seed
 
@@ -140,7 +141,7 @@ def play_one(plan: Plan, game: GameSpec, watch: Callable[[int | None, str | None
             watch(None, None)
         observers: list[Any] = [RecordWriter(stream, header)]
         if plan.measure:
-            observers.append(GameMeasure(rules, seats))
+            observers += [MechanismMeasure(rules), GameMeasure(rules, seats)]
         # The referee inside play_game absorbs bot faults (a raise, an illegal action, an
         # overrun) as the fault policy says and records them; what escapes is the engine's.
         state = play_game(rules, players, game.deal_seed, observers, budget=plan.budget,
@@ -162,7 +163,7 @@ def play_one(plan: Plan, game: GameSpec, watch: Callable[[int | None, str | None
     if state.forfeited_by is not None:
         return _forfeit(game, seats, state.forfeited_by, faults, start, text)
     scores = tuple(state.scores())
-    measures = observers[-1].summary() if plan.measure else None
+    measures = {**observers[-1].summary(), "mechanisms": observers[-2].summary()} if plan.measure else None
     return GameResult(game.deal_seed, game.seating, scores, competition_ranks(scores),
                       time.perf_counter() - start, FAULTED if faults else OK, faults, text,
                       tuple(state.winners()), placed, measures)

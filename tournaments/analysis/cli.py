@@ -69,6 +69,8 @@ def analyze_command(
     plot: Annotated[Path | None, typer.Option(help="Also draw the figures to this PNG (matplotlib).")] = None,
     bootstrap: Annotated[int, typer.Option(min=100, help="Bootstrap resamples behind each interval.")] = 1000,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    wide: Annotated[bool, typer.Option("--wide", help="Every column (each side's interval, p), however wide; "
+                                                      "default: the table fits 80 columns.")] = False,
 ) -> None:
     """What a ruleset's rules do to the game, from bots playing duplicate deals: seat advantage,
     balance, completion, duration, branching, the lead, skill depth and luck, each with its 95%
@@ -80,7 +82,7 @@ def analyze_command(
 
     from contack_core.engine.bots import split_seats
     from contack_core.engine.stopping import Stopped, signals_stop
-    from tournaments.analysis.render import print_analysis, print_comparison
+    from tournaments.analysis.render import NARROW, print_analysis, print_comparison
     from tournaments.analysis.report import Comparison
     from tournaments.analysis.run import AnalysisError, AnalysisStopped, Request, analyze
 
@@ -120,9 +122,11 @@ def analyze_command(
         typer.echo(json.dumps(result.to_json(), indent=2))
     else:
         console = Console()
-        if not console.is_terminal:  # a pipe or a file: wide enough that intervals stay on one line
+        if wide and not console.is_terminal:  # a pipe or a file: wide enough that intervals stay on one line
             console = Console(width=max(console.width, 160 if comparison else 120))
-        (print_comparison if comparison else print_analysis)(result, console)  # type: ignore[operator]
+        elif not wide:
+            console = Console(width=min(console.width, NARROW) if console.is_terminal else NARROW)
+        (print_comparison if comparison else print_analysis)(result, console, wide)  # type: ignore[operator]
     if html is not None:
         from tournaments.analysis.html import write_html
 

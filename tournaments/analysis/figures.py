@@ -17,6 +17,10 @@ Per table size:
   share of games nobody won;
 - **duration**: hands a game; decisions, plays, draws, passes, discards and moves a game and a hand;
 - **branching**: legal actions a decision, and the share of decisions with more than one;
+- **mechanisms**: how often each thing the rules react to happens (opportunity plays, counting
+  and matching contacts, pieces captured...), what each counter's rules earn a seat (its
+  plays, draws..., the ends of hands, the game's end), and what each fact an event formula
+  reads earns (:mod:`tournaments.analysis.mechanisms`);
 - **lead**: lead changes a game; drama, the furthest the eventual winner fell behind the
   leader (and how often it trailed at all); decisiveness, the share of the game played
   before the winner took the lead it kept;
@@ -27,7 +31,7 @@ Per table size:
   a solitaire's score) that the hand it was dealt explains, over every game of the deal
   (one-way random effects, cells = deal and seat).
 
-The figures of seat advantage to lead come from the metrics games (every seat the same
+The figures of seat advantage to lead (mechanisms among them) come from the metrics games (every seat the same
 bot); skill depth from the ladder's games; luck from all of them.
 """
 
@@ -42,7 +46,9 @@ import attrs
 import numpy as np
 
 from contack_core.engine.actions import Discard, Draw, Move, Pass, Play
-from contack_core.engine.rules import Rules
+from contack_core.engine.rules import EVENT_KINDS, Rules
+from contack_core.engine.values import EVENT_MEANINGS
+from tournaments.analysis.mechanisms import COUNTED_FACTS, WHEN_WORDS, counter_whens, formula_parts, passes_to_others
 from tournaments.analysis.plan import AnalysisPlan, Rung
 from tournaments.paired import ahead, compare
 from tournaments.play import FAULTED, OK
@@ -51,9 +57,15 @@ from tournaments.statistics import Interval, Statistic, bootstrap_interval, mean
 from tournaments.store import GameRow
 
 #: The groups of figures, in the order they are shown.
-GROUPS = ("seat advantage", "balance", "completion", "duration", "branching", "lead", "skill depth", "luck")
+GROUPS = ("seat advantage", "balance", "completion", "duration", "branching", "mechanisms", "lead", "skill depth",
+          "luck")
 #: The decisions a game and a hand counts, with the action that makes each.
 DECISION_KINDS = {"decisions": None, "plays": Play, "draws": Draw, "passes": Pass, "discards": Discard, "moves": Move}
+#: The kind of event (as counters name them) of each action a turn rule offers.
+KIND_OF_ACTION = {Play: "play", Draw: "draw", Pass: "pass", Discard: "discard", Move: "move"}
+#: Why a mechanism has no value: its games were stored before mechanisms were measured.
+UNMEASURED = ("the games stored were played before mechanisms were measured: play them again (a new --output "
+              "folder)")
 #: A unit shown as a percentage.
 SHARE = "share"
 
@@ -96,6 +108,10 @@ class Figure:
     verdict: Callable[[np.ndarray, np.ndarray], Any] | None = None
     #: Why it has no value when no game measured it (its denominator is 0: no game was won, say).
     empty: str = "no game measured it"
+    #: In a comparison, a ruleset without this figure counts 0 for it (a mechanism its rules do not have).
+    zero_elsewhere: bool = False
+    #: The least the figure can be (a count: 0): its interval is not drawn below it.
+    floor: float | None = None
 
     @property
     def deals(self) -> tuple[int, ...]:
@@ -125,7 +141,11 @@ class Figure:
         if self.statistic is ratio and self.unit == SHARE:
             return share_interval(per_deal[:, 0], per_deal[:, 1])
         if self.statistic is ratio:
-            return mean_of_deals_interval(per_deal, counts)
+            found = mean_of_deals_interval(per_deal, counts)
+            if self.floor is not None and found.low is not None and found.low < self.floor:
+                # The true value is never below the floor, so the interval clipped there covers it as often.
+                return attrs.evolve(found, low=self.floor)
+            return found
         return bootstrap_interval(self.statistic, per_deal, counts)
 
 
@@ -212,6 +232,11 @@ def metrics_game_sums(row: GameRow, sides: Sequence[Sequence[int]], limits: froz
     seats = row.table_size
     sums: dict[str, float] = defaultdict(float)
     sums["games"] = 1
+    if "mechanisms" in measures:  # a game stored before mechanisms were measured counts in none of their figures
+        sums["mech_games"] = 1
+        sums["mech_seat_games"] = seats
+        for name, value in measures["mechanisms"].items():
+            sums[f"mech:{name}"] = value
     scores = row.scores or ()
     for seat, share in enumerate(win_shares(row.winners, sides, seats)):
         sums[f"win_{seat}"] = share
@@ -310,6 +335,7 @@ def figures(plan: AnalysisPlan, rules: Rules, size: int, rows: Sequence[GameRow]
     out += _seat_figures(rules, size, games)
     out += _completion_figures(rules, games, limits)
     out += _duration_figures(rules, games)
+    out += _mechanism_figures(rules, games)
     out += _lead_figures(rules, size, sides, games)
     out += _skill_figures(plan, size, by_table)
     out += _luck_figures(plan, size, by_table)
@@ -317,8 +343,10 @@ def figures(plan: AnalysisPlan, rules: Rules, size: int, rows: Sequence[GameRow]
 
 
 def _figure(key: str, group: str, label: str, unit: str, about: str, source: Aggregates, columns: Sequence[str],
-            statistic: Statistic = ratio, empty: str = "no game measured it") -> Figure:
-    return Figure(key, group, label, unit, about, source, tuple(columns), statistic, empty=empty)
+            statistic: Statistic = ratio, empty: str = "no game measured it", zero_elsewhere: bool = False,
+            floor: float | None = None) -> Figure:
+    return Figure(key, group, label, unit, about, source, tuple(columns), statistic, empty=empty,
+                  zero_elsewhere=zero_elsewhere, floor=floor)
 
 
 def _seat_figures(rules: Rules, size: int, games: Aggregates) -> list[Figure]:
@@ -387,7 +415,7 @@ def _duration_figures(rules: Rules, games: Aggregates) -> list[Figure]:
         out.append(not_applicable("hands", "duration", "hands a game", "hands", about,
                                   f"a game of {rules.id} is one hand"))
     else:
-        out.append(_figure("hands", "duration", "hands a game", "hands", about, games, ["hands", "games"]))
+        out.append(_figure("hands", "duration", "hands a game", "hands", about, games, ["hands", "games"], floor=1.0))
     for per, denominator in (("game", "games"), ("hand", "hands")):
         if per == "hand" and one_hand:
             out.append(not_applicable("a_hand", "duration", "decisions, plays... a hand", "decisions",
@@ -402,11 +430,61 @@ def _duration_figures(rules: Rules, games: Aggregates) -> list[Figure]:
                 out.append(not_applicable(f"{kind}_a_{per}", "duration", label, kind, about,
                                           f"{rules.id} has no {action.__name__.lower()} action"))
             else:
-                out.append(_figure(f"{kind}_a_{per}", "duration", label, kind, about, games, [kind, denominator]))
+                out.append(_figure(f"{kind}_a_{per}", "duration", label, kind, about, games, [kind, denominator],
+                                   floor=0.0))
     out.append(_figure("branching", "branching", "legal actions a decision", "actions",
-                       "the legal actions a seat had to choose from, a decision", games, ["legal", "seen"]))
+                       "the legal actions a seat had to choose from, a decision", games, ["legal", "seen"], floor=1.0))
     out.append(_figure("choices", "branching", "decisions with a choice", SHARE,
                        "the share of decisions that offered more than one legal action", games, ["choices", "seen"]))
+    return out
+
+
+def _mechanism_figures(rules: Rules, games: Aggregates) -> list[Figure]:
+    """How often each thing the rules react to happens, and what each scoring rule earns
+    (:mod:`tournaments.analysis.mechanisms`). A figure one ruleset of a comparison has and the other
+    has not (a fact only one of their formulas reads) is 0 on the other side: its rules give nothing for it."""
+    offered = {KIND_OF_ACTION[r.action_type] for r in rules.turn if r.action_type in KIND_OF_ACTION}
+
+    def mechanism(key: str, label: str, unit: str, about: str, columns: Sequence[str],
+                  floor: float | None = None) -> Figure:
+        return _figure(f"mechanism.{key}", "mechanisms", label, unit, about, games, columns, zero_elsewhere=True,
+                       empty=UNMEASURED, floor=floor)
+
+    out = []
+    for kind, facts in COUNTED_FACTS.items():
+        if kind not in offered:
+            continue
+        for name, what in facts.items():
+            out.append(mechanism(f"{kind}.{name}", f"{what} a game", what, f"{what} ({EVENT_MEANINGS[name]}), a game",
+                                 [f"mech:fact:{kind}:{name}", "mech_games"], floor=0.0))
+    for key, counter in rules.counters.items():
+        for when in counter_whens(counter):
+            out.append(mechanism(f"{key}.{when}", f"{key} from {WHEN_WORDS[when]} (a seat)", key,
+                                 f"what {WHEN_WORDS[when]} changed {key} by, a seat a game"
+                                 + (" (the seat whose action it was)" if when in EVENT_KINDS else ""),
+                                 [f"mech:gain:{key}:{when}", "mech_seat_games"]))
+        for kind in passes_to_others(counter):
+            out.append(mechanism(f"{key}.{kind}.others", f"{key} others got from {WHEN_WORDS[kind]} (a seat)", key,
+                                 f"what a seat's {WHEN_WORDS[kind]} changed the other seats' {key} by, a seat a game",
+                                 [f"mech:gain:{key}:{kind}:others", "mech_seat_games"]))
+        for kind, (text, _, without) in formula_parts(counter).items():
+            for name in without:
+                label = f"{key} for {name} (a seat's {WHEN_WORDS[kind]})"
+                if f"mech:unknown:part:{key}:{kind}:{name}" in games.columns:
+                    out.append(not_applicable(
+                        f"mechanism.{key}.{kind}.{name}", "mechanisms", label, key, f"what {name} earns in on_{kind}",
+                        f"on_{kind} '{text}' cannot be worked out with {name} 0, so what {name} earns is unknown"))
+                    continue
+                out.append(mechanism(f"{key}.{kind}.{name}", label, key,
+                                     f"what {name} earns in on_{kind} '{text}': its value less its value were {name} "
+                                     f"0, summed over {WHEN_WORDS[kind]}, a seat a game",
+                                     [f"mech:part:{key}:{kind}:{name}", "mech_seat_games"]))
+    for key, counter in rules.counters.items():
+        if counter.name == "collect-from-others":
+            for reason in ("collect", "penalty", *(("loan",) if counter.borrow else ())):
+                out.append(mechanism(f"chips.{reason}", f"{key} moved by {reason} a game", key,
+                                     f"{key} changing hands by {reason}, a game",
+                                     [f"mech:chips:{reason}", "mech_games"], floor=0.0))
     return out
 
 

@@ -1,8 +1,15 @@
-"""An analysis in the terminal: one rich table per table size, figures grouped, n/a with the reason."""
+"""An analysis in the terminal: one rich table per table size, figures grouped, n/a with the reason.
+
+By default a table fits 80 columns (:data:`NARROW`): labels and notes wrap, and a comparison shows
+each side's value, the difference with its interval and the verdict; ``wide`` adds each side's
+interval and the adjusted p-value. What the statistics are is said once, under the tables.
+"""
 
 from __future__ import annotations
 
+from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from tournaments.analysis.figures import GROUPS, SHARE
@@ -47,40 +54,61 @@ def p_text(p: float | None) -> str:
     return "-" if p is None else "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
+#: The width a table fits unless --wide.
+NARROW = 80
+#: The verdicts in a table of 80 columns, each in one word (the footnote says what they stand for).
+SHORT_VERDICTS = {"no clear difference": "not clear", "the same on every deal": "identical"}
+
+
+def _table(title: str, wide: bool) -> Table:
+    """A table of figures: with a box around it when wide, else with lines under the header only."""
+    if wide:
+        return Table(title=title, title_justify="left")
+    return Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+
+
+def who_plays(analysis: Analysis) -> str:
+    """Which bots play, in plain words."""
+    return f"{analysis.player} in every seat; skill ladder {ladder_text(analysis)}"
+
+
 def ladder_text(analysis: Analysis) -> str:
     ladder = " < ".join(analysis.ladder) if analysis.ladder else "none"
     refused = "".join(f"; {bot} is not on it ({why})" for bot, why in analysis.refused.items())
     return ladder + refused
 
 
-def print_analysis(analysis: Analysis, console: Console) -> None:
+def print_analysis(analysis: Analysis, console: Console, wide: bool = False) -> None:
     statuses = ", ".join(f"{count} {status}" for status, count in analysis.statuses.items())
     console.print(f"[bold]{analysis.label}[/bold]: tables of {sizes_text([s.size for s in analysis.sizes])}, "
                   f"{analysis.deals} deals (seed {analysis.seed}), {sum(analysis.statuses.values())} games "
-                  f"({statuses}); metrics games: {analysis.player} in every seat; ladder: {ladder_text(analysis)}; "
-                  f"{100 * CONFIDENCE:.0f}% intervals from {analysis.resamples} bootstrap resamples of the deals")
+                  f"({statuses}); {who_plays(analysis)}")
     _opening(analysis, console)
     _missing(analysis, console)
     for size in analysis.sizes:
-        table = Table(title=_size_title(size), title_justify="left")
-        table.add_column("figure")
-        table.add_column(f"value [{100 * CONFIDENCE:.0f}%]", justify="right")
-        table.add_column("note")
+        table = _table(_size_title(size), wide)
+        table.add_column("figure", ratio=None if wide else 3)
+        table.add_column(f"value [{100 * CONFIDENCE:.0f}% interval]", justify="right", no_wrap=True)
+        table.add_column("note", ratio=None if wide else 2)
         for group in GROUPS:
             rows = [f for f in size.figures if f.group == group]
             if not rows:
                 continue
             table.add_row(f"[bold]{group}[/bold]", "", "")
+            indent = "  " if wide else ""
             for figure in rows:
                 if figure.na is not None:
-                    table.add_row(f"  {figure.label}", "n/a", figure.na)
+                    table.add_row(f"{indent}{figure.label}", "n/a", figure.na)
                 else:
                     note = "; ".join(part for part in (figure.verdict, figure.value.why) if part)
-                    table.add_row(f"  {figure.label}", interval_text(figure.value, figure.unit), note)
+                    table.add_row(f"{indent}{figure.label}", interval_text(figure.value, figure.unit), note)
         console.print(table)
         if size.levels is not None:
             console.print(f"Levels of play at tables of {size.size}: {size.levels} (the rungs whose stronger bot "
                           f"is ahead at 95%, plus one)")
+    console.print(f"[dim]Each value with its {100 * CONFIDENCE:.0f}% interval over the deals: a share by Wilson's "
+                  f"interval clustered by deal, a mean by the studentised bootstrap ({analysis.resamples} "
+                  f"resamples of the deals) and the t interval together.[/dim]")
 
 
 def _opening(analysis: Analysis, console: Console) -> None:
@@ -99,7 +127,7 @@ def _missing(analysis: Analysis, console: Console) -> None:
                       f"yet; every figure covers only the games stored.")
 
 
-def print_comparison(comparison: Comparison, console: Console) -> None:
+def print_comparison(comparison: Comparison, console: Console, wide: bool = False) -> None:
     first, second = comparison.first, comparison.second
     tiles = ("the same shuffles (the same tiles)" if comparison.same_tiles else
              "the same deal seeds, but the tile sets differ, so the shuffles do too")
@@ -110,35 +138,55 @@ def print_comparison(comparison: Comparison, console: Console) -> None:
                  f"difference is chance and a verdict other than 'no clear difference' a false one")
     console.print(f"[bold]{first_label}[/bold] against [bold]{second_label}[/bold]: tables of "
                   f"{sizes_text([s.size for s in comparison.sizes])}, {first.deals} deals (seed {first.seed}), "
-                  f"{tiles}; metrics games: {first.player} in every seat; ladder: {ladder_text(first)}")
+                  f"{tiles}; {who_plays(first)}")
+    if not wide:
+        console.print(f"A = {first_label}, B = {second_label}")
     _opening(first, console)
-    console.print(f"difference = {first_label} less {second_label}, with its paired {100 * CONFIDENCE:.0f}% "
-                  f"interval over the deals; p: a paired permutation test ({comparison.permutations} swaps of the "
-                  f"sides), adjusted over the {comparison.tests} figures compared (max-T), so that when the "
-                  f"rulesets do not differ the chance of any figure called higher or lower is at most "
-                  f"{100 * ERROR_RATE:.0f}%")
     _missing(first, console)
     _missing(second, console)
     for size in comparison.sizes:
-        table = Table(title=f"Tables of {size.size}", title_justify="left")
+        table = _table(f"Tables of {size.size}", wide)
         table.add_column("figure")
-        table.add_column(first_label, justify="right")
-        table.add_column(second_label, justify="right")
-        table.add_column("difference", justify="right")
-        table.add_column("p", justify="right")
-        table.add_column("verdict")
+        table.add_column(first_label if wide else "A", justify="right", no_wrap=True)
+        table.add_column(second_label if wide else "B", justify="right", no_wrap=True)
+        table.add_column("difference" if wide else "A less B [95%]", justify="right", no_wrap=True)
+        if wide:
+            table.add_column("p", justify="right")
+        table.add_column("verdict", max_width=None if wide else 10)
+        blank = ("",) * (5 if wide else 4)
         for group in GROUPS:
             rows = [d for d in size.differences if d.group == group]
             if not rows:
                 continue
-            table.add_row(f"[bold]{group}[/bold]", "", "", "", "", "")
+            table.add_row(f"[bold]{group}[/bold]", *blank)
+            indent = "  " if wide else ""
             for d in rows:
-                if d.na is not None:
-                    table.add_row(f"  {d.label}", "n/a", "n/a", "", "", f"n/a: {d.na}")
+                if d.na is not None and wide:
+                    table.add_row(f"{indent}{d.label}", "n/a", "n/a", "", "", f"n/a: {d.na}")
                     continue
-                verdict = f"[bold]{d.verdict}[/bold]" if d.significant else d.verdict
+                if d.na is not None:  # the reason under the label, so that the verdicts stay narrow
+                    table.add_row(f"{d.label}\n[dim]n/a: {escape(d.na)}[/dim]", "n/a", "n/a", "", "n/a")
+                    continue
+                verdict = d.verdict if wide else SHORT_VERDICTS.get(d.verdict, d.verdict)
+                verdict = f"[bold]{verdict}[/bold]" if d.significant else verdict
                 if d.difference.why and not d.identical:
                     verdict += f"; {d.difference.why}"
-                table.add_row(f"  {d.label}", interval_text(d.first, d.unit), interval_text(d.second, d.unit),
-                              interval_text(d.difference, d.unit, signed=True), p_text(d.adjusted), verdict)
+                if wide:
+                    sides = (interval_text(d.first, d.unit), interval_text(d.second, d.unit))
+                else:
+                    sides = (_value_text(d.first, d.unit), _value_text(d.second, d.unit))
+                table.add_row(f"{indent}{d.label}", *sides, interval_text(d.difference, d.unit, signed=True),
+                              *((p_text(d.adjusted),) if wide else ()), verdict)
         console.print(table)
+    console.print(f"[dim]difference = {first_label} less {second_label}, with its paired {100 * CONFIDENCE:.0f}% "
+                  f"interval over the deals. A verdict is higher or lower when a paired permutation test "
+                  f"({comparison.permutations} swaps of the sides), adjusted over the {comparison.tests} figures "
+                  f"compared (max-T), gives p < {ERROR_RATE:g}, so that when the rulesets do not differ the chance "
+                  f"of any figure called higher or lower is at most {100 * ERROR_RATE:.0f}%"
+                  + ("." if wide else "; not clear: no clear difference; identical: the same on every deal. "
+                                      "--wide shows each side's interval and p.") + "[/dim]")
+
+
+def _value_text(interval: Interval, unit: str) -> str:
+    """A side's value alone (its interval is --wide's)."""
+    return interval_text(Interval(interval.value, None, None), unit)

@@ -17,7 +17,7 @@ import attrs
 import numpy as np
 
 from contack_core.engine.rules import Rules
-from tournaments.analysis.figures import Figure, figures
+from tournaments.analysis.figures import Aggregates, Figure, figures
 from tournaments.analysis.plan import AnalysisPlan
 from tournaments.statistics import ERROR_RATE, Interval, max_t, paired_difference, resample_counts, swaps
 from tournaments.store import GameRow
@@ -217,22 +217,43 @@ class Comparison:
 
 def paired_figures(first: Sequence[Figure], second: Sequence[Figure]
                    ) -> list[tuple[Figure, Figure | None, list[int], str | None]]:
-    """Each figure of one table size with its counterpart, the deals both measured, or why they cannot be compared."""
+    """Each figure of one table size with its counterpart, the deals both measured, or why they cannot be
+    compared. A mechanism one side's rules do not have (``zero_elsewhere``) is 0 on that side, over its games."""
     theirs = {figure.key: figure for figure in second}
     mine = {figure.key for figure in first}
-    pairs: list[tuple[Figure, Figure | None, list[int], str | None]] = []
-    for figure in first:
-        other = theirs.get(figure.key)
-        if other is None:
-            pairs.append((figure, None, [], "the other ruleset has no such figure"))
-            continue
+
+    def pair(figure: Figure, other: Figure) -> tuple[Figure, Figure | None, list[int], str | None]:
         reason = figure.na or other.na
         deals = sorted(set(figure.deals) & set(other.deals)) if reason is None else []
         if reason is None and not deals:
             reason = "no deal measured on both sides"
-        pairs.append((figure, other, deals, reason))
-    pairs += [(figure, None, [], "the first ruleset has no such figure") for figure in second if figure.key not in mine]
+        return figure, other, deals, reason
+
+    pairs: list[tuple[Figure, Figure | None, list[int], str | None]] = []
+    for figure in first:
+        other = theirs.get(figure.key) or _nothing_for(figure, second)
+        if other is None:
+            pairs.append((figure, None, [], "the other ruleset has no such figure"))
+            continue
+        pairs.append(pair(figure, other))
+    for figure in second:
+        if figure.key in mine:
+            continue
+        counterpart = _nothing_for(figure, first)
+        pairs.append(pair(counterpart, figure) if counterpart is not None else
+                     (figure, None, [], "the first ruleset has no such figure"))
     return pairs
+
+
+def _nothing_for(figure: Figure, side: Sequence[Figure]) -> Figure | None:
+    """``figure`` as 0 on every deal of ``side``'s games (a mechanism its rules do not have), if it may be."""
+    if not figure.zero_elsewhere or figure.na is not None:
+        return None
+    denominator = figure.columns[-1]
+    source = next((f.source for f in side if f.source is not None and denominator in f.source.columns), None)
+    if source is None:
+        return None
+    return attrs.evolve(figure, source=Aggregates(source.deals, {denominator: source.columns[denominator]}))
 
 
 def compare_figures(size: int, pairs: Sequence[tuple[Figure, Figure | None, list[int], str | None]],

@@ -81,11 +81,44 @@ def folder_name(ruleset: str, options: Mapping[str, str]) -> str:
     return re.sub(r"[^A-Za-z0-9_.=+-]+", "-", text).strip("-") or "ruleset"
 
 
-def _load(ruleset: str, options: Mapping[str, str]) -> Any:
+def _load(ruleset: str, options: Mapping[str, str], against: tuple[str, str, Mapping[str, str]] | None = None) -> Any:
+    """The rules of one side. A failure with options names the ruleset; in a comparison (``against``:
+    this side's flag, --option-a or --option-b, then the other ruleset and its options) it says which
+    flag gives an option to one ruleset alone."""
     try:
         return load_rules(resolve_ruleset(ruleset), dict(options))
     except RulesetError as error:
-        raise AnalysisError("\n".join(str(problem) for problem in error.problems)) from None
+        message = "\n".join(str(problem) for problem in error.problems)
+        if not options or not _loads(ruleset):  # the ruleset itself is at fault, not the options
+            raise AnalysisError(message) from None
+        raise AnalysisError(f"{ruleset}: {message}{_option_hint(ruleset, options, against)}") from None
+
+
+def _loads(ruleset: str) -> bool:
+    try:
+        load_rules(resolve_ruleset(ruleset), {})
+    except RulesetError:
+        return False
+    return True
+
+
+def _option_hint(ruleset: str, options: Mapping[str, str], against: tuple[str, str, Mapping[str, str]] | None
+                 ) -> str:
+    """Where an option belongs in a comparison: an option only the other ruleset has goes to its flag."""
+    if against is None:
+        return ""
+    flag, other, other_options = against
+    other_flag = "--option-b" if flag == "--option-a" else "--option-a"
+    try:
+        mine = set(load_rules(resolve_ruleset(ruleset), {}).options)
+        theirs = set(load_rules(resolve_ruleset(other), {}).options)
+    except (RulesetError, AnalysisError):
+        mine, theirs = set(), set()
+    for key, value in options.items():
+        if key not in mine and key in theirs:
+            return f" ({key} is an option of {other} only: give it with {other_flag} {key}={value})"
+    return (f" (--option gives an option to both rulesets; {flag} KEY=VALUE to {ruleset} alone, "
+            f"{other_flag} KEY=VALUE to {other} alone)")
 
 
 def analyze(request: Request, resume: str | None = None, console: Console | None = None) -> Analysis | Comparison:
@@ -101,7 +134,12 @@ def analyze(request: Request, resume: str | None = None, console: Console | None
         sides.append((request.against, request.against_options, request.seed))
     if request.null:
         sides.append((request.ruleset, request.options, request.seed + NULL_SEED_OFFSET))
-    loaded = [_load(ruleset, options) for ruleset, options, _ in sides]
+    if request.against is not None:
+        first, second = sides
+        loaded = [_load(first[0], first[1], ("--option-a", second[0], second[1])),
+                  _load(second[0], second[1], ("--option-b", first[0], first[1]))]
+    else:
+        loaded = [_load(ruleset, options) for ruleset, options, _ in sides]
     seats = request.seats or (max(rules.players[0] for rules in loaded),)
     opening, why = _opening(request, loaded, sides, seats)
     temporary = None if request.output is not None else tempfile.mkdtemp(prefix="contack-analysis-")
