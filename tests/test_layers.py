@@ -5,6 +5,7 @@ through its public API, never a primitive."""
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,10 +16,13 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ["language", "boards", "engine", "primitives", "records", "replay"]
 #: Modules above every layer: the public API, the command line, adapters.
 TOP = {"contack_core", "contack_core.cli", "contack_core.env_pettingzoo"}
+#: Modules below every layer, importing nothing of contack: the keeper, a process supervisor run
+#: as a standalone script (``python -I -S``) by external bots and tournament workers.
+BASE = {"contack_core.processes"}
 #: The top-level packages built on contack_core, bottom to top: bots, then tournaments (which run
 #: bots). contack_core imports neither, players never tournaments.
 ABOVE = ["players", "tournaments"]
-NAMES = [*LAYERS, "top", *ABOVE]
+NAMES = ["base", *LAYERS, "top", *ABOVE]
 
 
 def _exists(module: str) -> bool:
@@ -72,14 +76,16 @@ def _module(path: Path) -> str:
 def _rank(module: str) -> int | None:
     """The layer of a module of this repository, bottom up (None for the standard library and
     the packages installed, which every layer may use)."""
+    if module in BASE:
+        return 0
     if module in TOP:
-        return len(LAYERS)
+        return len(LAYERS) + 1
     parts = module.split(".")
     if parts[0] in ABOVE:
-        return len(LAYERS) + 1 + ABOVE.index(parts[0])
+        return len(LAYERS) + 2 + ABOVE.index(parts[0])
     if parts[0] != "contack_core":
         return None
-    return LAYERS.index(parts[1]) if parts[1] in LAYERS else len(LAYERS)
+    return 1 + LAYERS.index(parts[1]) if parts[1] in LAYERS else len(LAYERS) + 1
 
 
 def upward(source: str, module: str, is_package: bool = False) -> list[str]:
@@ -102,9 +108,17 @@ def test_each_layer_imports_only_from_below(path: Path) -> None:
     assert not wrong, f"{module} ({NAMES[_rank(module) or 0]}) imports from a layer above it: {wrong}"
 
 
+def test_the_process_supervisor_needs_only_the_standard_library() -> None:
+    """The keeper runs as ``python -I -S contack_core/processes.py``: no site-packages, no contack."""
+    for module in BASE:
+        path = ROOT.joinpath(*module.split(".")).with_suffix(".py")
+        imported = {name.split(".")[0] for _, name in _imports(path)}
+        assert imported and imported <= set(sys.stdlib_module_names) | {"__future__"}, imported
+
+
 @pytest.mark.parametrize("path", sorted((ROOT / "players").glob("*.py")), ids=lambda p: p.name)
 def test_bots_see_the_engine_only(path: Path) -> None:
-    allowed = ("contack_core.engine", "contack_core.boards")
+    allowed = ("contack_core.engine", "contack_core.boards", *BASE)  # and the keeper of exec: bots
     wrong = [f"line {line}: {name}" for line, name in _imports(path)
              if name.startswith("contack_core") and name != "contack_core" and not name.startswith(allowed)]
     assert not wrong, f"players/{path.name} reaches past the engine's API: {wrong}"
@@ -162,6 +176,8 @@ PLANTED = {
     "core importing players": ("contack_core.engine.bots", False, "def f():\n    import players.greedy\n",
                                "players.greedy"),
     "core importing a top-level package": ("contack_core.replay.cli", False, "import tournaments\n", "tournaments"),
+    "the keeper importing the engine": ("contack_core.processes", False, "from contack_core.engine import bots\n",
+                                        "contack_core.engine.bots"),
     "players importing tournaments": ("players.mcts", False, "from tournaments.runner import run_tournament\n",
                                       "tournaments.runner"),
     "players importing tournaments, relative": ("players.mcts", False, "from ..tournaments import store\n",
