@@ -51,7 +51,7 @@ def prctl(option: int, value: int) -> bool:
         import ctypes
 
         libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(option, value, 0, 0, 0) == 0
+        return bool(libc.prctl(option, value, 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
 
@@ -101,7 +101,7 @@ def descendants(root: int, parents: dict[int, int]) -> list[int]:
 
 def reap() -> dict[int, int]:
     """Wait for every child that has ended (the bot, and orphans handed to this subreaper)."""
-    ended = {}
+    ended: dict[int, int] = {}
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
