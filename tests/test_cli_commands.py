@@ -138,3 +138,15 @@ def test_tournament_failures_go_through_the_one_fail() -> None:
     result = CliRunner().invoke(cli.app, ["tournament", "report", "no\x1bwhere"])
     assert result.exit_code == 1
     assert "\x1b" not in result.output and "no\\x1bwhere" in result.output
+
+
+def test_a_core_command_loads_no_registered_command() -> None:
+    """``contack rulesets list`` neither reads the entry points nor imports the tournament stack."""
+    script = ("import sys\nfrom typer.testing import CliRunner\nimport contack_core.cli as cli\n"
+              "read = []\ncli.registered_commands = lambda: read.append(1) or []\n"
+              "result = CliRunner().invoke(cli.app, ['rulesets', 'list'])\nassert result.exit_code == 0, result.output\n"
+              "print(sorted(name for name in sys.modules if name.split('.')[0] in ('tournaments', 'players')), read)\n"
+              "CliRunner().invoke(cli.app, ['--help'])\nprint(read)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, timeout=HANG)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[] []", "[1]"]  # read for the list of commands only
