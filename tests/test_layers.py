@@ -37,7 +37,8 @@ def imports_in(source: str, module: str, is_package: bool = False,
 
     Relative imports are resolved against ``module`` (a package's own name if ``is_package``),
     and ``from PACKAGE import NAME`` names ``PACKAGE.NAME`` too when that is a module of this
-    repository (``from contack_core import cli`` imports the command line). ``typing_only=False``
+    repository (``from contack_core import cli`` imports the command line); a module named by a
+    literal in ``importlib.import_module("...")`` or ``__import__("...")`` counts too. ``typing_only=False``
     leaves out the imports under ``if TYPE_CHECKING:``, which never run."""
     tree = ast.parse(source)
     skipped: set[ast.AST] = set()
@@ -61,6 +62,11 @@ def imports_in(source: str, module: str, is_package: bool = False,
             found.append((node.lineno, source_module))
             found.extend((node.lineno, f"{source_module}.{alias.name}") for alias in node.names
                          if _exists(f"{source_module}.{alias.name}"))
+        elif (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
+              and isinstance(node.args[0].value, str)
+              and (node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None))
+              in ("import_module", "__import__")):
+            found.append((node.lineno, node.args[0].value))
     return found
 
 
@@ -178,6 +184,11 @@ PLANTED = {
     "core importing a top-level package": ("contack_core.replay.cli", False, "import tournaments\n", "tournaments"),
     "the keeper importing the engine": ("contack_core.processes", False, "from contack_core.engine import bots\n",
                                         "contack_core.engine.bots"),
+    "core importing by name": ("contack_core.cli", False,
+                               "import importlib\ndef f():\n    return importlib.import_module('tournaments.cli')\n",
+                               "tournaments.cli"),
+    "core importing by __import__": ("contack_core.engine.bots", False, "def f():\n    __import__('players.mcts')\n",
+                                     "players.mcts"),
     "players importing tournaments": ("players.mcts", False, "from tournaments.runner import run_tournament\n",
                                       "tournaments.runner"),
     "players importing tournaments, relative": ("players.mcts", False, "from ..tournaments import store\n",
