@@ -23,6 +23,7 @@ from contack_core.language.printable import printable
 from contack_core.language.problems import RulesetError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from importlib.metadata import EntryPoint
 
     from typer._click import Command, Context  # Typer's own click
@@ -50,7 +51,7 @@ def registered_commands() -> list[EntryPoint]:
     return sorted(entry_points(group=COMMANDS), key=lambda entry: entry.name)
 
 
-def _unloadable(entry: EntryPoint, error: Exception) -> Any:
+def _unloadable(entry: EntryPoint, error: Exception) -> Callable[[], None]:
     """A command standing for one that cannot be loaded: listed, and run, it says why in one line."""
     reason = f"command {entry.name!r} cannot be loaded ({entry.value}): {type(error).__name__}: {error}"
 
