@@ -34,7 +34,7 @@ __all__ = ["CHANCE", "Deal", "Draw", "GameState", "IllegalAction", "Pass", "Play
            "Shuffle", "__version__", "load_rules"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'contack_core' has no attribute {name!r}")

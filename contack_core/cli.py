@@ -2,6 +2,9 @@
 
 Commands import what they need when they run: ``contack audit`` never loads the
 tournament stack, nor ``contack rulesets list`` jsonschema, so each starts quickly.
+Command groups of the packages built on the core (``contack tournament``, ``contack analyze``)
+are found as bots are, through an entry-point group (:data:`COMMANDS`), never imported here:
+the core works without them, and they are loaded only when listed or run.
 """
 
 from __future__ import annotations
@@ -13,14 +16,18 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperGroup
 
 from contack_core.engine import __version__
 from contack_core.language.printable import printable
 from contack_core.language.problems import RulesetError
-from tournaments.analysis.cli import analyze_command
-from tournaments.cli import app as tournament_app
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from importlib.metadata import EntryPoint
+
+    from typer._click import Command, Context  # Typer's own click
+
     from contack_core.engine.bots import Player
     from contack_core.engine.rules import Rules
     from contack_core.records.audit import Verdict
@@ -32,8 +39,80 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+#: The entry-point group through which other packages add commands: a ``typer.Typer`` becomes a
+#: command group, a function a command (``tournaments`` registers ``tournament`` and ``analyze``).
+COMMANDS = "contack.commands"
+
+
+def registered_commands() -> list[EntryPoint]:
+    """The entry points of :data:`COMMANDS`, by name."""
+    from importlib.metadata import entry_points
+
+    return sorted(entry_points(group=COMMANDS), key=lambda entry: entry.name)
+
+
+def _unloadable(entry: EntryPoint, error: Exception) -> Callable[[], None]:
+    """A command standing for one that cannot be loaded: listed, and run, it says why in one line."""
+    reason = f"command {entry.name!r} cannot be loaded ({entry.value}): {type(error).__name__}: {error}"
+
+    def unloadable() -> None:
+        fail(reason)
+
+    unloadable.__doc__ = f"(cannot be loaded: {type(error).__name__})"
+    return unloadable
+
+
+class _Commands(TyperGroup):
+    """The top-level group: the core's own commands, and those registered under :data:`COMMANDS`,
+    loaded the first time the list is shown or a name is not the core's own.
+
+    The registered commands are listed first among commands and last among groups, where they
+    stood when the core imported them (Typer lists commands before groups).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._own = list(self.commands)  # as Typer orders them: commands, then groups
+        self._added: list[str] | None = None
+
+    def _load(self) -> list[str]:
+        if self._added is None:
+            holder = typer.Typer()
+            holder.callback()(lambda: None)  # a group, even of one command
+            for entry in registered_commands():
+                if entry.name in self.commands:
+                    continue  # the core's own name wins
+                try:
+                    command = entry.load()
+                    if not (isinstance(command, typer.Typer) or callable(command)):
+                        raise TypeError(f"{type(command).__name__} is neither a typer.Typer nor a function")
+                except Exception as error:  # noqa: BLE001 - a broken plugin must not take the CLI down
+                    # whatever follows its name (--help included), it says why it cannot run
+                    holder.command(entry.name, context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
+                                                                 "help_option_names": []})(_unloadable(entry, error))
+                    continue
+                if isinstance(command, typer.Typer):
+                    holder.add_typer(command, name=entry.name)
+                else:
+                    holder.command(entry.name)(command)
+            built = typer.main.get_group(holder).commands
+            self.commands.update(built)
+            self._added = list(built)
+        return self._added
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        added = self._load()
+        groups = [name for name in added if isinstance(self.commands[name], TyperGroup)]
+        return [name for name in added if name not in groups] + self._own + groups
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+        if cmd_name not in self.commands:
+            self._load()
+        return super().get_command(ctx, cmd_name)
+
+
 app = typer.Typer(help="Contack: rules-as-data for the Contack family of tile games.", no_args_is_help=True,
-                  pretty_exceptions_enable=False)
+                  pretty_exceptions_enable=False, cls=_Commands)
 
 
 @app.callback()
@@ -50,8 +129,6 @@ record_app = typer.Typer(help="The game record format (contack-record/1).", no_a
 app.add_typer(rulesets_app, name="rulesets")
 app.add_typer(players_app, name="players")
 app.add_typer(record_app, name="record")
-app.add_typer(tournament_app, name="tournament")
-app.command("analyze")(analyze_command)
 
 OptionList = Annotated[list[str] | None, typer.Option("--option", "-o", help="A ruleset option, KEY=VALUE.")]
 
@@ -64,6 +141,8 @@ def echo(message: object = "", nl: bool = True, err: bool = False) -> None:
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
+    """The one way a command stops on bad input: ``error: MESSAGE`` on standard error, exit ``code``
+    (1: the input is wrong, 2: the command line is). Commands of other packages use it too."""
     echo(f"error: {message}", err=True)
     raise typer.Exit(code)
 

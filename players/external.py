@@ -13,7 +13,7 @@ explain a crash and killing a bot that floods it. Any failure kills the bot and 
 :class:`BotFailure` with the reason; the game's fault handling decides what becomes of
 the move.
 
-Why a keeper (:mod:`players.keeper`): the bot runs under a small process of its own that
+Why a keeper (:mod:`contack_core.processes`): the bot runs under a small process of its own that
 outlives contack's death by any signal, SIGKILL included, just long enough to kill the bot
 and everything it started (a grandchild in a session of its own too). contack holds the
 keeper's *lifeline* pipe: closing it, or dying, tells the keeper to kill everything below
@@ -40,7 +40,7 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from contack_core.engine.bots import MoveTimeout, Player, PlayerSpecError
-from players.keeper import KEEPER
+from contack_core.processes import KEEPER
 from players.protocol import PROTOCOL, action_json, event_json, find_action, legal_json, position_json
 
 if TYPE_CHECKING:

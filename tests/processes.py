@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from players.keeper import descendants, process_table, start_time
+from contack_core.processes import descendants, process_table, start_time
 
 REPO = Path(__file__).resolve().parent.parent
 #: A folder of in-process bots that take their worker down (tests/misbehaving); on PYTHONPATH they install.

@@ -18,7 +18,7 @@ from processes import GONE, HANG, below, contack, started, survivors, wait_for
 from test_external_bots import opened_state
 
 from players.external import STDERR_LIMIT, BotFailure, ExternalPlayer
-from players.keeper import start_time
+from contack_core.processes import start_time
 
 #: A bot that, asked for a move, starts a child in a session of its own and a double-forked
 #: daemon, writes the three process ids to the file named by its first argument, and hangs.

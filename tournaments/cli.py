@@ -1,19 +1,17 @@
-"""``contack tournament run``, ``sprt`` and ``report`` (a Typer sub-app)."""
+"""``contack tournament run``, ``sprt`` and ``report`` (a Typer sub-app, registered under the
+``contack.commands`` entry point; failures go through the core's one :func:`contack_core.cli.fail`)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 
+from contack_core.cli import fail
+
 app = typer.Typer(help="Round-robin tournaments of bots: run them, report on them.", no_args_is_help=True)
-
-
-def fail(message: str, code: int = 1) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
 
 
 @app.command("run")

@@ -32,7 +32,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.text import Text
 
 from contack_core.primitives.loading import load_rules
-from players.keeper import KEEPER, descendants, process_table, start_time
+from contack_core.processes import KEEPER, descendants, process_table, start_time
 from tournaments.config import TournamentConfig
 from tournaments.live import LIVE_GAMES_PER_SECOND, LiveLeaderboard, LiveStanding
 from tournaments.lock import FolderInUse, LockIsLink, RunLock
@@ -93,7 +93,7 @@ def available_cores() -> int:
 
 
 class Watchdog:
-    """A keeper (``players/keeper.py watch``) told of every process below this one: if this process
+    """A keeper (``contack_core/processes.py watch``) told of every process below this one: if this process
     dies, however it dies, the keeper kills them. A local Ray's processes need it: some of them
     (its agents) otherwise outlive a driver killed with SIGKILL by a minute or more."""
 

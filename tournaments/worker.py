@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any
 
-from players.keeper import die_with_parent
+from contack_core.processes import die_with_parent
 from tournaments.lock import open_no_link
 from tournaments.play import Outcome, Plan, StorageFailure, game_row, play_one, warm_worker, write_record
 from tournaments.schedule import GameSpec

@@ -61,7 +61,8 @@ class NeighbourCache:
     def add(self, cell: Cell) -> tuple[Cell, Cell, Cell]:
         """Work out and keep the neighbours of ``cell``."""
         intern = self.canonical.setdefault
-        found = self.known[cell] = tuple(intern(n, n) for n in neighbours(cell))  # type: ignore[assignment]
+        first, second, third = neighbours(cell)
+        found = self.known[cell] = (intern(first, first), intern(second, second), intern(third, third))
         return found
 
 
@@ -215,6 +216,6 @@ def place_source(opening_min: int | None = None) -> list[str]:
     return lines
 
 
-Figure.place = define_from(  # type: ignore[method-assign]
+Figure.place = define_from(
     "place", ["_figure", "_tile", "_cell", "_rotation", "_codes"],
     Source("\n".join(place_source()), {"sides_touched": sides_touched}))

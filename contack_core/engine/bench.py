@@ -13,7 +13,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from contack_core.engine.bots import installed_players
 from contack_core.engine.events import Drew, Moved, Passed, Played
@@ -22,11 +21,11 @@ from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
 
 
-def run_bench(rules: Rules, games: int, players: int, seed: int) -> dict[str, Any]:
+def run_bench(rules: Rules, games: int, players: int, seed: int) -> dict[str, float]:
     """Play ``games`` random games of ``players`` seats; return counts and rates."""
     available = installed_players()
     random_bot = available["random"].load()
-    counts = {"games": games, "players": players, "seed": seed, "hands": 0, "actions": 0,
+    counts: dict[str, float] = {"games": games, "players": players, "seed": seed, "hands": 0, "actions": 0,
               "plays": 0, "draws": 0, "passes": 0, "moves": 0, "chance": 0}
     # One chance RNG and one bot per seat for the whole run, as the yardstick keeps one RNG:
     # the figures measure the interpreter, not the seeding of fresh generators per game.

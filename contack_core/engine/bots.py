@@ -46,7 +46,7 @@ within both. A bot that raises, returns an illegal action or overruns its time i
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -81,7 +81,7 @@ class Parameter:
     default: Any
     help: str = ""
 
-    def parse(self, value: Any, bot: str) -> Any:
+    def parse(self, value: object, bot: str) -> Any:
         """``value`` (text from the command line, or a value from a config) as this type."""
         if isinstance(value, str):
             text = value.strip()
@@ -115,7 +115,7 @@ def _describe(kind: type) -> str:
 MAX_TIME_PER_MOVE = 86_400.0
 
 
-def _check_time(budget: Budget, attribute: attrs.Attribute[Any], value: float | None) -> None:
+def _check_time(budget: Budget, attribute: attrs.Attribute[float | None], value: float | None) -> None:
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= MAX_TIME_PER_MOVE:
@@ -123,7 +123,7 @@ def _check_time(budget: Budget, attribute: attrs.Attribute[Any], value: float | 
                          f"(null for no limit), not {value!r}")
 
 
-def _check_iterations(budget: Budget, attribute: attrs.Attribute[Any], value: int | None) -> None:
+def _check_iterations(budget: Budget, attribute: attrs.Attribute[int | None], value: int | None) -> None:
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
         raise ValueError(f"iterations is a whole number from 1 (null for no limit), not {value!r}")
 
@@ -223,7 +223,7 @@ def rulesets_note(cls: type[Player], rulesets: Sequence[Rules]) -> str:
     return "every ruleset but " + "; ".join(f"{ruleset} ({why})" for ruleset, why in refused)
 
 
-def installed_players() -> dict[str, Any]:
+def installed_players() -> dict[str, EntryPoint]:
     """Entry points of the ``contack.players`` group, by name."""
     return {entry.name: entry for entry in entry_points(group=ENTRY_POINT_GROUP)}
 
@@ -234,7 +234,9 @@ EXEC = "exec"
 
 def _split_outside_quotes(text: str) -> list[str]:
     """Split at commas that are not inside single or double quotes (the quotes are kept)."""
-    pieces, current, quote = [], [], ""
+    pieces: list[str] = []
+    current: list[str] = []
+    quote = ""
     for char in text:
         if quote:
             quote = "" if char == quote else quote
@@ -282,24 +284,26 @@ def parse_seat(spec: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
-def load_player_class(name: str, available: Mapping[str, Any] | None = None) -> type[Player]:
+def load_player_class(name: str, available: Mapping[str, EntryPoint | type] | None = None) -> type[Player]:
     """The class an installed player name stands for, or PlayerSpecError listing what exists."""
     available = installed_players() if available is None else available
     entry = available.get(name)
     if entry is None:
         known = ", ".join(sorted(available)) or "none installed"
         raise PlayerSpecError(f"unknown player {name!r} (installed players: {known})")
-    try:
-        cls = entry.load() if hasattr(entry, "load") else entry
-    except Exception as error:  # noqa: BLE001 - a broken plugin must not take the CLI down
-        raise PlayerSpecError(f"player {name!r} cannot be loaded ({entry.value}): "
-                              f"{type(error).__name__}: {error}") from None
+    cls: object = entry
+    if isinstance(entry, EntryPoint):
+        try:
+            cls = entry.load()
+        except Exception as error:  # noqa: BLE001 - a broken plugin must not take the CLI down
+            raise PlayerSpecError(f"player {name!r} cannot be loaded ({entry.value}): "
+                                  f"{type(error).__name__}: {error}") from None
     if not (isinstance(cls, type) and issubclass(cls, Player)):
         raise PlayerSpecError(f"player {name!r} ({getattr(entry, 'value', cls)!r}) is not a Player subclass")
     return cls
 
 
-def make_player(spec: str, seed: int | str | None, available: Mapping[str, Any] | None = None,
+def make_player(spec: str, seed: int | str | None, available: Mapping[str, EntryPoint | type] | None = None,
                 rules: Rules | None = None, workdir: str | None = None) -> Player:
     """Build the player a seat specification names; PlayerSpecError says what exists or why not.
 
@@ -311,9 +315,8 @@ def make_player(spec: str, seed: int | str | None, available: Mapping[str, Any] 
         return load_player_class(EXEC, available)(seed=seed, command=spec.strip()[len(EXEC) + 1:], cwd=workdir)
     name, params = parse_seat(spec)
     cls = load_player_class(name, available)
-    why = None if rules is None else cls.cannot_play(rules)
-    if why is not None:
-        raise PlayerSpecError(f"player {name!r} does not play {rules.id} ({why})")  # type: ignore[union-attr]
+    if rules is not None and (why := cls.cannot_play(rules)) is not None:
+        raise PlayerSpecError(f"player {name!r} does not play {rules.id} ({why})")
     try:
         return cls(seed=seed, **params)
     except PlayerSpecError:

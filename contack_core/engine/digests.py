@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import Any
 
 from contack_core.language.expressions import canonical_formula, formula_constants
 
@@ -25,13 +24,13 @@ from contack_core.language.expressions import canonical_formula, formula_constan
 NOT_RULES = ("id", "title", "source", "description", "terms", "options")
 
 
-def resolved_rules(document: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
+def resolved_rules(document: Mapping[str, object], options: Mapping[str, object]) -> dict[str, object]:
     """What the engine runs of ``document`` (resolved, options applied) with ``options``."""
     constants = formula_constants(options)
     return {key: _bound(value, constants) for key, value in document.items() if key not in NOT_RULES}
 
 
-def _bound(value: Any, constants: Mapping[str, Any]) -> Any:
+def _bound(value: object, constants: Mapping[str, object]) -> object:
     if isinstance(value, dict):
         return {key: _bound(item, constants) for key, item in value.items()}
     if isinstance(value, list):
@@ -41,13 +40,13 @@ def _bound(value: Any, constants: Mapping[str, Any]) -> Any:
     return value
 
 
-def rules_digest(document: Mapping[str, Any], options: Mapping[str, Any]) -> str:
+def rules_digest(document: Mapping[str, object], options: Mapping[str, object]) -> str:
     """``sha256:`` and 16 hex digits of the resolved rules (see the module's docstring)."""
     blob = json.dumps(resolved_rules(document, options), sort_keys=True, default=str)
     return "sha256:" + hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def text_digest(document: Mapping[str, Any], options: Mapping[str, Any]) -> str:
+def text_digest(document: Mapping[str, object], options: Mapping[str, object]) -> str:
     """The digest records carried before they covered the resolved rules (the whole resolved
     document and every option value): still recognised, so those records are not reported
     as made under another ruleset while nothing has changed."""

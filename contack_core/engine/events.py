@@ -7,12 +7,16 @@ as read-only values all the same.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import attrs
 
 from contack_core.boards.lattice import Cell
 from contack_core.language.quick import quick_constructor
+
+if TYPE_CHECKING:
+    from contack_core.boards.grid import Contact, PieceBoard
+    from contack_core.boards.lattice import Figure
 
 
 @attrs.define(slots=True, weakref_slot=False)
@@ -66,7 +70,7 @@ class Moved:
     origin: tuple[int, int]
     path: tuple[tuple[int, int], ...]
     turn: int
-    contacts: tuple[Any, ...]
+    contacts: tuple[Contact, ...]
     removed: tuple[tuple[int, int], ...]
     flipped: bool
 
@@ -98,7 +102,7 @@ class HandResult:
     scores: tuple[int, ...]
     held: tuple[int, ...]
     went_out: int | None
-    figure: Any = attrs.field(eq=False, repr=False)
+    figure: Figure | PieceBoard = attrs.field(eq=False, repr=False)
 
 
 Event = Played | Drew | Discarded | ChipsMoved | Moved | Passed | Dealt | Shuffled

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Protocol, cast
 
 import attrs
 
@@ -34,11 +34,13 @@ _BOT_ERRORS = (Exception, SystemExit)
 
 
 class Observer(Protocol):
+    """What :func:`play_game` tells each observer (a record writer, a narrator) as the game goes."""
+
     def hand_started(self, state: GameState, number: int) -> None: ...
     def event(self, state: GameState, event: Event) -> None: ...
     def hand_ended(self, state: GameState, result: HandResult) -> None: ...
     def game_ended(self, state: GameState) -> None: ...
-    # Optional: ``fault(state, fault)`` is called for every fault when an observer has it.
+    def fault(self, state: GameState, fault: Fault) -> None: ...
 
 
 @attrs.frozen
@@ -89,7 +91,7 @@ def seat_seed(seed: int | None, seat: int) -> int | None:
 
 
 def play_game(rules: Rules, players: Sequence[Player], seed: int | None,
-              observers: Sequence[Any] = (), budget: Budget | None = None,
+              observers: Sequence[Observer] = (), budget: Budget | None = None,
               fault_policy: str = "pass", absorb_interrupts: bool = False) -> RefereedGame:
     """Play one complete game (or until a seat forfeits, or a formula of the ruleset fails:
     then ``state.ruleset_error`` says where, and no seat is charged) and return its final state.
@@ -124,7 +126,7 @@ def play_game(rules: Rules, players: Sequence[Player], seed: int | None,
     return state
 
 
-def _play(state: RefereedGame, players: Sequence[Player], rng: random.Random, observers: Sequence[Any],
+def _play(state: RefereedGame, players: Sequence[Player], rng: random.Random, observers: Sequence[Observer],
           referee: _Referee) -> None:
     """The moves of a game, from its start to its end or a forfeit."""
     rules = state.rules
@@ -167,8 +169,8 @@ def _play(state: RefereedGame, players: Sequence[Player], rng: random.Random, ob
             try:
                 if type(chosen) is Draw and chosen.tile is not None:
                     raise IllegalAction("a player draws blind: Draw() names no tile")
-                event = state.apply(chosen)
-                action = chosen
+                action = cast(Action, chosen)  # whatever the bot returned: apply refuses what is not legal
+                event = state.apply(action)
             except Exception as error:  # noqa: BLE001 - whatever a bot returned, the game goes on
                 action_or_none = referee.illegal(seat, chosen, error)
                 if action_or_none is None:
@@ -212,7 +214,7 @@ class _Referee:
     """Turns a player's misbehaviour into a :class:`Fault`, applies the policy, tells observers."""
 
     def __init__(self, state: RefereedGame, players: Sequence[Player], budget: Budget, policy: str,
-                 observers: Sequence[Any], absorb_interrupts: bool = False) -> None:
+                 observers: Sequence[Observer], absorb_interrupts: bool = False) -> None:
         self.state = state
         self.absorb_interrupts = absorb_interrupts
         #: What a bot's call may raise and be charged with (everything, in a tournament worker).
@@ -276,13 +278,14 @@ class _Referee:
                 return self.move_fault(seat, f"still busy with a move that overran {limit:g} s", "timeout")
             del self.overrunning[seat]
         view = self.state.clone()
-        outcome: dict[str, Any] = {}
+        chosen: list[Action] = []
+        raised: list[BaseException] = []
 
         def work() -> None:
             try:
-                outcome["action"] = player.choose(view)
+                chosen.append(player.choose(view))
             except BaseException as error:  # noqa: BLE001 - reported to the referee below
-                outcome["error"] = error
+                raised.append(error)
 
         worker = threading.Thread(target=work, name=f"contack-seat-{seat}", daemon=True)
         worker.start()
@@ -290,9 +293,9 @@ class _Referee:
         if worker.is_alive():
             self.overrunning[seat] = worker
             return self.move_fault(seat, f"no move within the time limit of {limit:g} s", "timeout")
-        if "error" in outcome:
-            error = outcome["error"]
+        if raised:
+            error = raised[0]
             if isinstance(error, KeyboardInterrupt) and not self.absorb_interrupts:
                 raise error
             return self.raised(seat, error)
-        return outcome.get("action")
+        return chosen[0] if chosen else None

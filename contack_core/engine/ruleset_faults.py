@@ -11,7 +11,7 @@ tournament stores the game as ``error``.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from contack_core.engine.actions import IllegalAction
 from contack_core.language.expressions import failing_formula
@@ -55,7 +55,7 @@ def ruleset_fault(error: BaseException, rules: Rules) -> RulesetFault | None:
     return None
 
 
-def _keys_holding(document: Any, formula: str, path: str = "") -> Iterator[str]:
+def _keys_holding(document: object, formula: str, path: str = "") -> Iterator[str]:
     """The key paths of ``document`` whose value is the text of ``formula``."""
     if isinstance(document, dict):
         for key, value in document.items():

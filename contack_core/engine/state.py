@@ -46,6 +46,35 @@ class GameState:
         "went_out", "over", "chance", "memo", "ledger", "turns", "effects", "_legal", "_allowed", "setup_step",
         "_sampled", "final_gains", "seat_names",
     )
+    # The slots' types (declared here, so that every method sees them, whichever assigns first).
+    rules: Rules
+    seat_count: int
+    hand_number: int
+    step: int  # the index in ``rules.setup`` of the set-up step under way
+    setup_step: Any  # that step, None once the hand is in play
+    deal_seat: int
+    current: int
+    passes: int
+    drawn: int
+    zones: dict[str, list[int]]
+    seat_zones: dict[str, list[list[int]]]
+    figure: Figure
+    totals: dict[str, list[int]]
+    hand_gains: dict[str, list[int]]
+    hand_results: list[HandResult]
+    final_gains: dict[str, list[int]]
+    went_out: int | None
+    over: bool
+    chance: bool
+    turns: int
+    memo: dict[str, Any]
+    ledger: dict[str, dict[Any, Any]]
+    effects: list[Event]
+    _legal: list[Action] | None
+    #: The rule that applies each kind of action legal now, as the turn program found them.
+    _allowed: dict[type, Any]
+    _sampled: Action | None
+    seat_names: tuple[str, ...] | None
 
     def __init__(self, rules: Rules, seat_count: int) -> None:
         low, high = rules.players
@@ -55,23 +84,23 @@ class GameState:
         self.rules = rules
         self.seat_count = seat_count
         self.hand_number = 0
-        self.totals: dict[str, list[int]] = {name: [c.starting_total(seat_count)] * seat_count
-                                             for name, c in rules.counters.items()}
-        self.hand_results: list[HandResult] = []
-        self.final_gains: dict[str, list[int]] = {name: [0] * seat_count for name in rules.counters}
+        self.totals = {name: [c.starting_total(seat_count)] * seat_count
+                       for name, c in rules.counters.items()}
+        self.hand_results = []
+        self.final_gains = {name: [0] * seat_count for name in rules.counters}
         self.over = False
         #: Decisions taken so far in the game (a clock a ruleset may end the game by).
         self.turns = 0
         #: What rule primitives keep for the whole game (debts, say), by primitive key.
-        self.ledger: dict[str, dict[Any, Any]] = {}
+        self.ledger = {}
         #: Events that followed from the actions applied (chips collected, say), in order,
         #: for observers to take; :func:`contack_core.engine.referee.play_game` empties it.
-        self.effects: list[Event] = []
+        self.effects = []
         #: The chance outcome :meth:`sample_chance` drew last, until the next action applied.
-        self._sampled: Action | None = None
+        self._sampled = None
         #: What the people at the table are called, by seat, when known (a kept or audited record):
         #: messages then name them; otherwise they say ``seat N``.
-        self.seat_names: tuple[str, ...] | None = None
+        self.seat_names = None
         self._start_hand()
 
     # ----------------------------------------------------------------- the state API
@@ -182,8 +211,8 @@ class GameState:
             return event
         if kind is Pass:
             return self._apply_pass()
-        if kind is Move:
-            return self._apply_move(action)  # type: ignore[arg-type]
+        if type(action) is Move:  # as kind, but narrowing the action's type
+            return self._apply_move(action)
         raise IllegalAction(f"a {kind.__name__.lower()} is a chance outcome; the hand is not being set up")
 
     def clone(self) -> GameState:
@@ -278,7 +307,7 @@ class GameState:
         self.current = 0
         self.passes = 0
         self.drawn = 0
-        self.went_out: int | None = None
+        self.went_out = None
         # Loops, not comprehensions: each comprehension is a function call in CPython 3.11.
         seats = range(self.seat_count)
         self.zones = {}
@@ -287,15 +316,15 @@ class GameState:
         self.seat_zones = {}
         for name in rules.seat_zone_names:
             self.seat_zones[name] = [[] for _ in seats]
-        self.figure: Figure = rules.new_figure(self.seat_count)
+        self.figure = rules.new_figure(self.seat_count)
         self.hand_gains = {}
         for name in rules.counters:
             self.hand_gains[name] = [0] * self.seat_count
         #: What rule primitives work out once per hand (say, who opens), by primitive key.
-        self.memo: dict[str, Any] = {}
+        self.memo = {}
 
-        self._legal: list[Action] | None = None
-        self._allowed: dict[type, Any] = {}
+        self._legal = None
+        self._allowed = {}
         self._enter_step()
 
     def _enter_step(self) -> None:

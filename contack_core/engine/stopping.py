@@ -14,7 +14,10 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from types import FrameType
 
 #: The signals that ask a process to stop.
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -30,7 +33,7 @@ class Stopped(BaseException):
         super().__init__(f"stopped by {self.name}")
 
 
-def _raise_stopped(signum: int, frame: Any) -> None:
+def _raise_stopped(signum: int, frame: FrameType | None) -> None:
     raise Stopped(signum)
 
 

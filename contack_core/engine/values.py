@@ -14,10 +14,14 @@ counters, made into identifiers (a zone ``discard-2`` is read as ``discard_2_cou
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import attrs
+
+if TYPE_CHECKING:
+    from contack_core.engine.events import Moved, Played
+    from contack_core.engine.state import GameState
 
 #: Values of the game as a whole.
 GAME_VALUES: Mapping[str, str] = {
@@ -77,18 +81,18 @@ def counter_values(counters: Iterable[str]) -> dict[str, str]:
     return values
 
 
-def running_extreme(state: Any, counter: str, extreme: Any) -> int:
+def running_extreme(state: GameState, counter: str, extreme: Callable[[Iterable[int]], int]) -> int:
     """The highest (``max``) or lowest (``min``) running total of ``counter`` over the seats."""
     totals, gains = state.totals[counter], state.hand_gains[counter]
-    return extreme(totals[seat] + gains[seat] for seat in range(state.seat_count))  # type: ignore[no-any-return]
+    return extreme(totals[seat] + gains[seat] for seat in range(state.seat_count))
 
 
 #: What the sources above call, bound into every compiled program that inlines them.
-VALUE_BINDINGS: Mapping[str, Any] = {"_running_extreme": running_extreme}
+VALUE_BINDINGS: Mapping[str, Callable[..., object]] = {"_running_extreme": running_extreme}
 
 
 def state_values(zones: Mapping[str, Any], counters: Iterable[str], per_seat: bool = True,
-                 board: Any = None) -> dict[str, str]:
+                 board: object = None) -> dict[str, str]:
     """Every value of the state about ``_seat``: the game's values, what the board offers
     (``board.state_values()``: the triangle lattice's ``open_next_to_last``, say), the zones'
     counts, the tiles ``_seat`` holds and the counters. ``per_seat=False`` leaves out what
@@ -117,7 +121,7 @@ class PlayFacts:
     pair: Mapping[str, int]
 
 
-def play_facts(state: Any, event: Any) -> PlayFacts:
+def play_facts(state: GameState, event: Played) -> PlayFacts:
     """The facts of the play ``event`` (just applied to ``state``)."""
     contacts = state.rules.placement.contacts_of(state.figure, event.cell)
     sums = [c["mine"] + c["theirs"] for c in contacts]
@@ -151,7 +155,7 @@ def play_values(colours: Iterable[str]) -> dict[str, str]:
 TRUE_FALSE_VALUES = frozenset({"opportunity"})
 
 
-def tile_total(state: Any, tile: int) -> int:
+def tile_total(state: GameState, tile: int) -> int:
     """The sum of a tile's printed numbers."""
     return sum(state.rules.tiles.values[tile])
 
@@ -182,19 +186,19 @@ EVENT_MEANINGS: Mapping[str, str] = {
 }
 
 
-def lost(state: Any, event: Any) -> int:
+def lost(state: GameState, event: Moved) -> int:
     """1 when the moved piece itself left the board (it is listed last among the removed)."""
     end = event.path[-1] if event.path else event.origin
     return int(bool(event.removed) and event.removed[-1] == end)
 
 
-def captured(state: Any, event: Any) -> int:
+def captured(state: GameState, event: Moved) -> int:
     """Opponents' pieces the move removed (every removed piece but the mover's own)."""
     return len(event.removed) - lost(state, event)
 
 
 #: What the event values call, bound into the programs that inline them.
-EVENT_BINDINGS: Mapping[str, Any] = {"_play_facts": play_facts, "_tile_total": tile_total, "_captured": captured,
+EVENT_BINDINGS: Mapping[str, Callable[..., object]] = {"_play_facts": play_facts, "_tile_total": tile_total, "_captured": captured,
                                      "_lost": lost, "_int": int}
 
 
@@ -215,7 +219,7 @@ RELATIONS: Mapping[str, str] = {
 }
 
 
-def related_seats(state: Any, seat: int, relation: str) -> list[int]:
+def related_seats(state: GameState, seat: int, relation: str) -> list[int]:
     """The seats ``relation`` (one of :data:`RELATIONS`) names, seen from ``seat``."""
     count = state.seat_count
     if relation == "self":
@@ -237,7 +241,7 @@ def related_seats(state: Any, seat: int, relation: str) -> list[int]:
     raise ValueError(f"unknown seat relation {relation!r}")
 
 
-def transfer(gains: list[int], state: Any, seat: int, amount: int, payers: str, payees: str) -> None:
+def transfer(gains: list[int], state: GameState, seat: int, amount: int, payers: str, payees: str) -> None:
     """Move ``amount`` from each seat ``payers`` names to each seat ``payees`` names (both seen
     from ``seat``; ``bank`` on either side makes or takes points), in ``gains``."""
     if not amount:

@@ -1,20 +1,18 @@
-"""``contack analyze`` (registered by contack_core/cli.py; everything heavy is imported when it runs)."""
+"""``contack analyze`` (registered under the ``contack.commands`` entry point; everything heavy is
+imported when it runs)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
+
+from contack_core.cli import fail
 
 from tournaments.analysis import DEFAULT_DEALS, DEFAULT_LADDER, DEFAULT_PLAYER, DEFAULT_SEED
 
 Options = list[str] | None
-
-
-def _fail(message: str, code: int = 1) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
 
 
 def _options(items: Options, flag: str) -> dict[str, str]:
@@ -22,7 +20,7 @@ def _options(items: Options, flag: str) -> dict[str, str]:
     for item in items or []:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            _fail(f"{flag} takes KEY=VALUE, not {item!r}", 2)
+            fail(f"{flag} takes KEY=VALUE, not {item!r}", 2)
         options[key.strip()] = value.strip()
     return options
 
@@ -33,9 +31,9 @@ def _seats(text: str | None) -> tuple[int, ...] | None:
     try:
         sizes = tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
     except ValueError:
-        _fail(f"--seats takes a table size or several, N or N,M, not {text!r}", 2)
+        fail(f"--seats takes a table size or several, N or N,M, not {text!r}", 2)
     if not sizes:
-        _fail("--seats names no table size", 2)
+        fail("--seats names no table size", 2)
     return sizes
 
 
@@ -88,7 +86,7 @@ def analyze_command(
 
     shared = _options(option, "--option")
     if (option_b or []) and against is None:
-        _fail("--option-b is for the ruleset of --against", 2)
+        fail("--option-b is for the ruleset of --against", 2)
     request = Request(
         ruleset=ruleset, options={**shared, **_options(option_a, "--option-a")}, against=against,
         against_options={**shared, **_options(option_b, "--option-b")}, seats=_seats(seats),
@@ -102,19 +100,19 @@ def analyze_command(
         try:
             check_plotting()
         except PlotError as error:
-            _fail(str(error))
+            fail(str(error))
     for path in (html, plot):
         if path is not None and not path.parent.is_dir():
-            _fail(f"cannot write {path}: no folder {path.parent}")
+            fail(f"cannot write {path}: no folder {path.parent}")
     try:
         with signals_stop():
             result = analyze(request, resume, Console(stderr=True))
     except AnalysisError as error:
-        _fail(str(error))
+        fail(str(error))
     except AnalysisStopped as stop:
-        _fail(str(stop), stop.exit_code)
+        fail(str(stop), stop.exit_code)
     except Stopped as stop:
-        _fail(f"{stop} while the analysis was starting or ending", stop.exit_code)
+        fail(f"{stop} while the analysis was starting or ending", stop.exit_code)
     comparison = isinstance(result, Comparison)
     if as_json:
         import json
@@ -133,7 +131,7 @@ def analyze_command(
         try:
             write_html(result, html)
         except OSError as error:
-            _fail(f"cannot write {html}: {error.strerror or error}")
+            fail(f"cannot write {html}: {error.strerror or error}")
         if not as_json:
             typer.echo(f"page written to {html}")
     if plot is not None:
@@ -142,6 +140,6 @@ def analyze_command(
         try:
             plot_analysis(result, plot)
         except PlotError as error:
-            _fail(str(error))
+            fail(str(error))
         if not as_json:
             typer.echo(f"plot written to {plot}")

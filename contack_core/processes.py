@@ -1,16 +1,18 @@
 """The keeper: it makes sure the processes contack starts do not outlive it, however contack dies.
 
+A process supervisor, used by the external bots (:mod:`players.external`) and the tournaments'
+workers and Ray backend, so it sits below both, in the core, and imports nothing of contack.
 A standalone script (standard library only) because it must start fast and must not depend
 on anything a bot could break. Why a process of its own: contack may die by any signal,
 SIGKILL included, and then nothing in it can clean up. The keeper outlives that moment by
 design. It has two jobs.
 
-``python -I -S keeper.py watch``: reads ``PID STARTTIME`` lines on its standard input (the
+``python -I -S processes.py watch``: reads ``PID STARTTIME`` lines on its standard input (the
 processes a Ray backend started for contack) and, when that input ends (contack closed it
 or died), kills each of them still running, and what is below them. The start time (from
 ``/proc``) makes sure a process id reused since is left alone.
 
-``python -I -S keeper.py STATUS_FD LIFELINE_FD CWD -- ARGV...`` runs one external bot:
+``python -I -S processes.py STATUS_FD LIFELINE_FD CWD -- ARGV...`` runs one external bot:
 
 - it is a *child subreaper* (Linux ``prctl``), so whatever the bot starts and abandons,
   even a grandchild in a session of its own (``setsid``), is re-parented to the keeper,
@@ -49,7 +51,7 @@ def prctl(option: int, value: int) -> bool:
         import ctypes
 
         libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(option, value, 0, 0, 0) == 0
+        return bool(libc.prctl(option, value, 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
 
@@ -99,7 +101,7 @@ def descendants(root: int, parents: dict[int, int]) -> list[int]:
 
 def reap() -> dict[int, int]:
     """Wait for every child that has ended (the bot, and orphans handed to this subreaper)."""
-    ended = {}
+    ended: dict[int, int] = {}
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
