@@ -1,0 +1,110 @@
+"""The web table in a real browser: Debian's chromium driven by Playwright, on a phone-sized page.
+
+A game played by random players is kept again by tapping, as a person at the table would: the
+dealt tiles picked from the tiles not seen yet, each play a tile of the hand then a cell of the
+board, each draw the draw button then the tile drawn, each pass its button. A second page open
+on the same game follows every entry live. The kept record must be the played one and audit
+sound. Screenshots go to tmp_path (and to $CONTACK_WEB_SCREENSHOTS, when set, to look at).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from contack_core.primitives.loading import load_rules
+from contack_core.records.audit import audit_record
+from keeping import DERIVED, played_lines, record_lines
+from test_replay_browser import browser  # noqa: F401 - the fixture: chromium, or a skip saying why
+from test_web_table import start_server, stop
+
+TIMEOUT_MS = 60_000  # a guard against a hang only
+
+
+def tap_entry(page, line: dict, written: int) -> None:  # type: ignore[no-untyped-def, type-arg]
+    """Tap what the table did in ``line`` (the ``written``-th entry, from 0), then wait for the page to
+    show it accepted (the page's script sets data-answers and data-version: the page's own policy
+    lets no test script be evaluated in it)."""
+    kind = line["event"]
+    if kind == "deal":
+        for tile in line["tiles"]:
+            page.tap(f'#picker button.pick[data-tile="{tile}"]')
+        page.tap("#deal")
+    elif kind == "play":
+        x, y = line["cell"]
+        page.tap(f'#seats button.tile[data-tile="{line["tile"]}"]')
+        page.tap(f'#board polygon.open[data-cell="{x},{y}"]')
+    elif kind == "draw":
+        page.tap('#buttons [data-act="draw"]')
+        page.tap(f'#picker button.pick[data-tile="{line["tile"]}"]')
+    elif kind == "pass":
+        page.tap('#buttons [data-entry="pass"]')
+    else:
+        raise AssertionError(f"no tap for {line}")
+    page.wait_for_selector(f'body[data-answers="{written + 1}"]', state="attached")
+    assert not page.query_selector("#answer .refused"), page.inner_text("#answer")
+    page.wait_for_selector(f'body[data-version="{written + 1}"]', state="attached")
+
+
+def test_a_whole_game_kept_by_tapping_on_a_phone(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    rules = load_rules("parker-1939", {"hands": "1"})
+    source = played_lines(rules, 2, 11)
+    assert {line["event"] for line in source[1:]} >= {"deal", "play", "draw"}
+    process, url = start_server(tmp_path, "parker-1939", "--seats", "alice,bob", "--option", "hands=1",
+                                "--record", "kept.jsonl")
+    record = tmp_path / "kept.jsonl"
+    shots = [tmp_path / name for name in ("dealt.png", "playing.png", "over.png")]
+    try:
+        phone = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
+        phone.set_default_timeout(TIMEOUT_MS)
+        page = phone.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        requests: list[str] = []
+        page.on("request", lambda request: requests.append(request.url))
+        page.goto(url)
+        page.wait_for_selector('body[data-version="0"]', state="attached")
+        other = browser.new_page(viewport={"width": 1280, "height": 900})  # a second device on the game
+        other.goto(url)
+        other.wait_for_selector('body[data-version="0"]', state="attached")
+
+        entries = 0
+        while (written := len(record_lines(record))) < len(source):
+            line = source[written]
+            assert line["event"] not in DERIVED, f"the keeper should have written {line}"
+            tap_entry(page, line, entries)
+            entries += 1
+            if entries == 2:
+                page.screenshot(path=str(shots[0]), full_page=True)
+            if entries == 8:
+                page.tap(f'#seats button.tile.playable >> nth=0')  # a tile tapped: its cells are marked
+                page.screenshot(path=str(shots[1]), full_page=True)
+                page.tap(f'#seats button.tile.selected')
+            other.wait_for_selector(f'body[data-version="{entries}"]', state="attached")
+        page.screenshot(path=str(shots[2]), full_page=True)
+        other.screenshot(path=str(tmp_path / "other.png"), full_page=True)
+
+        assert record_lines(record)[1:] == source[1:]
+        verdict = audit_record(record)
+        assert verdict.valid and verdict.finished, verdict
+        totals = source[-1]["totals"]
+        for shown in (page, other):
+            assert shown.get_attribute("body", "data-due") == "over"
+            cells = shown.query_selector_all("#sheet-table tr.running >> nth=-1 >> td")
+            assert [int(cell.inner_text()) for cell in cells] == totals
+        assert not errors, errors
+        assert all(request.startswith(url.split("?")[0]) for request in requests), requests
+        phone.close()
+        other.close()
+    finally:
+        out, err = stop(process)
+    assert process.returncode == 0 and "Traceback" not in err, out + err
+    keep = os.environ.get("CONTACK_WEB_SCREENSHOTS")
+    for shot in shots:
+        assert shot.stat().st_size > 10_000, shot
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            shutil.copy(shot, Path(keep) / shot.name)
