@@ -259,3 +259,31 @@ def test_the_web_options_are_checked(tmp_path: Path) -> None:
         assert done.returncode == 2 and message in done.stderr, done.stderr
         assert not (tmp_path / "r.jsonl").exists()
     assert os.listdir(tmp_path) == []
+
+
+def test_klauber_moves_are_offered_by_piece_and_taken_as_the_terminal_takes_them(tmp_path: Path) -> None:
+    """On a board of pieces a tapped piece offers its moves (each the entry the terminal takes); the
+    first moves of a played game, taken so, make the same record."""
+    rules = load_rules("klauber-1937", {})
+    source = played_lines(rules, 2, 4)
+    game, client = web(rules, ["ann", "ben"], tmp_path / "web.jsonl")
+    try:
+        moves = 0
+        while moves < 30 and (written := len(record_lines(tmp_path / "web.jsonl"))) < len(source):
+            line = source[written]
+            assert line["event"] == "move", line
+            view = client.get(f"/state?token={TOKEN}").json()
+            offered = view["moves"][f"{line['from'][0]},{line['from'][1]}"]
+            wanted = " ".join(f"{x},{y}" for x, y in [line["from"], *line["path"]])
+            assert wanted in [move["entry"] for move in offered]
+            assert post(client, wanted)["accepted"]
+            moves += 1
+        assert moves == 30
+        kept = record_lines(tmp_path / "web.jsonl")
+        assert kept[1:] == source[1:len(kept)]
+        assert audit_record(tmp_path / "web.jsonl").valid
+        refused = post(client, "draw 1-2-3")
+        expected = "no tile is drawn in this game, pieces move on the board"
+        assert refused["refused"].startswith(expected) and not refused["accepted"]
+    finally:
+        game.keeper.close()
