@@ -24,10 +24,27 @@ from test_web_table import start_server, stop
 TIMEOUT_MS = 60_000  # a guard against a hang only
 
 
-def tap_entry(page, line: dict, written: int) -> None:  # type: ignore[no-untyped-def, type-arg]
-    """Tap what the table did in ``line`` (the ``written``-th entry, from 0), then wait for the page to
-    show it accepted (the page's script sets data-answers and data-version: the page's own policy
-    lets no test script be evaluated in it)."""
+def counters(page) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """The view's version and the number of answers the page has shown (set by its script: the page's
+    own policy lets no test script be evaluated in it)."""
+    return int(page.get_attribute("body", "data-version")), int(page.get_attribute("body", "data-answers") or 0)
+
+
+def answered(page, before: tuple[int, int], accepted: bool = True) -> None:  # type: ignore[no-untyped-def]
+    """Wait for the answer to the entry just tapped; it must be accepted (the view one version on) or not."""
+    version, answers = before
+    page.wait_for_selector(f'body[data-answers="{answers + 1}"]', state="attached")
+    refused = page.query_selector("#answer .refused")
+    if accepted:
+        assert not refused, page.inner_text("#answer")
+        page.wait_for_selector(f'body[data-version="{version + 1}"]', state="attached")
+    else:
+        assert refused and counters(page)[0] == version, page.inner_text("#answer")
+
+
+def tap_entry(page, line: dict) -> None:  # type: ignore[no-untyped-def, type-arg]
+    """Tap what the table did in ``line``, then wait for the page to show it accepted."""
+    before = counters(page)
     kind = line["event"]
     if kind == "deal":
         for tile in line["tiles"]:
@@ -42,18 +59,36 @@ def tap_entry(page, line: dict, written: int) -> None:  # type: ignore[no-untype
         page.tap(f'#picker button.pick[data-tile="{line["tile"]}"]')
     elif kind == "pass":
         page.tap('#buttons [data-entry="pass"]')
+    elif kind == "move":
+        x, y = line["from"]
+        page.tap(f'#board g.piece[data-cell="{x},{y}"]')
+        wanted = " ".join(f"{x},{y}" for x, y in [line["from"], *line["path"]])
+        page.tap(f'#choices button[data-entry="{wanted}"]')
     else:
         raise AssertionError(f"no tap for {line}")
-    page.wait_for_selector(f'body[data-answers="{written + 1}"]', state="attached")
-    assert not page.query_selector("#answer .refused"), page.inner_text("#answer")
-    page.wait_for_selector(f'body[data-version="{written + 1}"]', state="attached")
+    answered(page, before)
 
 
-def test_a_whole_game_kept_by_tapping_on_a_phone(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def tap_a_wrong_cell(page) -> bool:  # type: ignore[no-untyped-def]
+    """Tap a tile of the hand, then an open cell it does not fit: refused, with the nearest legal plays to tap."""
+    for tile in page.query_selector_all("#seats button.tile.playable"):
+        tile.tap()
+        wrong = page.query_selector("#board polygon.open:not(.fit)")
+        if wrong is not None:
+            before = counters(page)
+            wrong.tap()
+            answered(page, before, accepted=False)
+            assert page.query_selector_all("#choices button[data-entry]"), page.inner_text("#choices")
+            return True
+        tile.tap()
+    return False
+
+
+def test_a_whole_three_player_game_kept_by_tapping_on_a_phone(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     rules = load_rules("parker-1939", {"hands": "1"})
-    source = played_lines(rules, 2, 11)
-    assert {line["event"] for line in source[1:]} >= {"deal", "play", "draw"}
-    process, url = start_server(tmp_path, "parker-1939", "--seats", "alice,bob", "--option", "hands=1",
+    source = played_lines(rules, 3, 6)
+    assert {line["event"] for line in source[1:]} >= {"deal", "play", "draw", "pass"}
+    process, url = start_server(tmp_path, "parker-1939", "--seats", "alice,bob,carol", "--option", "hands=1",
                                 "--record", "kept.jsonl")
     record = tmp_path / "kept.jsonl"
     shots = [tmp_path / name for name in ("dealt.png", "playing.png", "over.png")]
@@ -72,18 +107,29 @@ def test_a_whole_game_kept_by_tapping_on_a_phone(browser, tmp_path: Path) -> Non
         other.wait_for_selector('body[data-version="0"]', state="attached")
 
         entries = 0
+        refused = undone = False
         while (written := len(record_lines(record))) < len(source):
             line = source[written]
             assert line["event"] not in DERIVED, f"the keeper should have written {line}"
-            tap_entry(page, line, entries)
+            tap_entry(page, line)
             entries += 1
             if entries == 2:
                 page.screenshot(path=str(shots[0]), full_page=True)
+            if entries == 5 and not undone:  # the undo button takes it back; it is tapped again next
+                before = counters(page)
+                page.tap("#undo")
+                answered(page, before)
+                assert len(record_lines(record)) < written + 1
+                undone = True
+            if entries >= 6 and not refused:
+                refused = tap_a_wrong_cell(page)
             if entries == 8:
-                page.tap(f'#seats button.tile.playable >> nth=0')  # a tile tapped: its cells are marked
+                page.tap("#seats button.tile.playable >> nth=0")  # a tile tapped: its cells are marked
                 page.screenshot(path=str(shots[1]), full_page=True)
-                page.tap(f'#seats button.tile.selected')
-            other.wait_for_selector(f'body[data-version="{entries}"]', state="attached")
+                page.tap("#seats button.tile.selected")
+            version = counters(page)[0]
+            other.wait_for_selector(f'body[data-version="{version}"]', state="attached")
+        assert refused and undone
         page.screenshot(path=str(shots[2]), full_page=True)
         other.screenshot(path=str(tmp_path / "other.png"), full_page=True)
 
@@ -108,3 +154,34 @@ def test_a_whole_game_kept_by_tapping_on_a_phone(browser, tmp_path: Path) -> Non
         if keep:
             Path(keep).mkdir(parents=True, exist_ok=True)
             shutil.copy(shot, Path(keep) / shot.name)
+
+
+def test_klauber_moves_kept_by_tapping_a_piece_then_its_move(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """The first moves of a played Klauber game, each a piece tapped on the board and one of the moves it offers."""
+    rules = load_rules("klauber-1937", {})
+    source = played_lines(rules, 2, 4)
+    process, url = start_server(tmp_path, "klauber-1937", "--seats", "ann,ben", "--record", "kept.jsonl")
+    record = tmp_path / "kept.jsonl"
+    try:
+        phone = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
+        phone.set_default_timeout(TIMEOUT_MS)
+        page = phone.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        page.wait_for_selector('body[data-version="0"]', state="attached")
+        for _ in range(12):
+            tap_entry(page, source[len(record_lines(record))])
+        page.tap(f'#board g.piece[data-seat="{page.get_attribute("body", "data-to-act")}"] >> nth=0')
+        page.screenshot(path=str(tmp_path / "klauber.png"), full_page=True)
+        kept = record_lines(record)
+        assert kept[1:] == source[1:len(kept)] and sum(line.get("event") == "move" for line in kept) == 12
+        assert audit_record(record).valid
+        assert not errors, errors
+        phone.close()
+    finally:
+        out, err = stop(process)
+    assert process.returncode == 0 and "Traceback" not in err, out + err
+    keep = os.environ.get("CONTACK_WEB_SCREENSHOTS")
+    if keep:
+        shutil.copy(tmp_path / "klauber.png", Path(keep) / "klauber.png")

@@ -32,6 +32,7 @@
     view = next;
     body.dataset.version = String(next.version);
     body.dataset.due = next.due;
+    body.dataset.toAct = next.toAct === null ? "" : String(next.toAct);
     if (moved) { selected = null; mode = null; dealt = []; }
     $("status").innerHTML = next.status;
     $("board").innerHTML = next.board;
@@ -171,6 +172,8 @@
       const choices = $("choices");
       choices.replaceChildren();
       if (moves.length) {
+        for (const el of document.querySelectorAll("#board .fit")) el.classList.remove("fit");
+        cell.classList.add("fit");
         choices.append(text("span", `from ${point}: `));
         for (const move of moves) choices.append(choiceButton(move));
       } else if (view.fits && Object.keys(view.fits).length) {
