@@ -246,8 +246,14 @@ def test_on_the_local_network_the_url_carries_the_token_and_the_record_is_resume
         second = subprocess.run(contack("keep", "--resume", "kept.jsonl", "--web", "--port", "0"), cwd=tmp_path,
                                 env=environment(), capture_output=True, text=True, timeout=HANG)
         assert second.returncode == 1 and "one writer a record" in second.stderr, second.stderr
+        with httpx.Client(timeout=HANG) as client, client.stream("GET", f"{local}events?token={token}") as stream:
+            views = stream_views(stream)
+            assert next(views)["version"] == 1
+            out, err = stop(process)  # a page still open does not keep the server from stopping
+            assert list(views) == []
     finally:
-        out, err = stop(process)
+        if process.poll() is None:
+            out, err = stop(process)
     assert process.returncode == 0 and "Traceback" not in err, out + err
     assert record_lines(tmp_path / "kept.jsonl")[2] == deal
 
@@ -287,3 +293,17 @@ def test_klauber_moves_are_offered_by_piece_and_taken_as_the_terminal_takes_them
         assert refused["refused"].startswith(expected) and not refused["accepted"]
     finally:
         game.keeper.close()
+
+
+def test_a_record_carried_on_shows_its_last_entry(tmp_path: Path) -> None:
+    rules = load_rules("parker-1939", {"hands": "1"})
+    deal = next(line for line in played_lines(rules, 2, 2) if line.get("event") == "deal")
+    game, client = web(rules, ["alice", "bob"], tmp_path / "web.jsonl")
+    assert post(client, " ".join(deal["tiles"]))["accepted"]
+    game.keeper.close()
+    resumed = WebGame(Keeper.resume(tmp_path / "web.jsonl", lambda text: None))
+    try:
+        log = TestClient(make_app(resumed, TOKEN)).get(f"/state?token={TOKEN}").json()["log"]
+        assert f"the last entry: alice dealt {' '.join(deal['tiles'])}" in log
+    finally:
+        resumed.keeper.close()

@@ -21,7 +21,7 @@ from contack_core.engine.actions import Action, Discard, Draw, IllegalAction, Mo
 from contack_core.engine.state import GameState
 from contack_core.records.entries import EntryError
 from contack_core.records.keeper import Keeper
-from contack_core.records.table import Refused, Table, _Asked
+from contack_core.records.table import Refused, Table, _Asked, entry_words
 from contack_core.replay.boards import board_kind
 from contack_core.replay.drawing import markup
 from contack_core.replay.svg import MARGIN, layered
@@ -59,6 +59,9 @@ class WebGame:
         self.table = Table(keeper, lambda prompt: None, self._said.append, interactive=False)
         self.version = 0
         self.log: deque[str] = deque(maxlen=LOG_LINES)
+        last = keeper.last_entry()
+        if last:  # a record carried on: where it stood
+            self.log.append("the last entry: " + "; ".join(entry_words(keeper.seats, line) for line in last))
         #: Entries come from several requests at once: one at a time reaches the keeper.
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)
