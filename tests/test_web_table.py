@@ -82,6 +82,40 @@ def test_a_whole_game_typed_into_the_web_table_makes_the_same_sound_record(tmp_p
         game.keeper.close()
 
 
+@pytest.mark.parametrize(("ruleset", "options", "seats"), [
+    ("spanish-edition", {}, 3),
+    ("contactack", {"partnerships": "on"}, 4),
+    ("club-contack", {}, 3),
+    ("solitaire-1", {}, 1),
+    ("solitaire-2", {}, 1),
+    ("klauber-1937", {"move_cap": "40", "partners": "on"}, 4),
+])
+def test_every_kind_of_game_is_kept_through_the_web_table(ruleset: str, options: dict, seats: int,  # type: ignore[type-arg]
+                                                          tmp_path: Path) -> None:
+    """Deals onto stacks, tiles turned up, discards, chips, partners, moves: the entries a person
+    types, each answered and its view drawn, make the played record again."""
+    rules = load_rules(ruleset, options)
+    names = [f"player{s}" for s in range(seats)]
+    source = played_lines(rules, seats, 1)
+    typed = entries_for(rules, source, names, tmp_path, 1)
+    game, client = web(rules, names, tmp_path / "web.jsonl")
+    try:
+        for entry in typed:
+            answer = post(client, entry)
+            assert answer["refused"] is None, (entry, answer)
+            assert answer["view"]["version"] == game.version and answer["view"]["board"].startswith("<svg")
+        assert record_lines(tmp_path / "web.jsonl")[1:] == source[1:]
+        assert audit_record(tmp_path / "web.jsonl").valid
+        view = client.get(f"/state?token={TOKEN}").json()
+        assert view["due"] == "over"
+        totals = source[-1]["totals"]
+        assert "".join(f"<td>{t}</td>" for t in totals) in view["sheet"].split('class="running">')[-1]
+        if options.get("partnerships") == "on" or options.get("partners") == "on":
+            assert view["sheet"].count('class="partners"') == 2
+    finally:
+        game.keeper.close()
+
+
 def test_refusals_are_the_terminals_and_change_nothing(tmp_path: Path) -> None:
     rules = load_rules("parker-1939", {"hands": "1"})
     seats = ["alice", "bob"]

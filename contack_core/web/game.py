@@ -264,7 +264,6 @@ class _View:
         seats = self.keeper.seats
         head = "".join(f"<th>{markup(name)}</th>" for name in seats)
         rows = []
-        running = [0] * len(seats)
         for column in self.keeper.sheet.hands:
             if column.result is not None:
                 scores = list(column.result.scores)
@@ -272,11 +271,20 @@ class _View:
             else:
                 scores = [sum(p for s, p in column.counts if s == seat) for seat in range(len(seats))]
                 label = f"{rules.term('hand')} {column.number} (so far)"
-            running = [a + b for a, b in zip(running, scores)]
             rows.append(f"<tr><th>{markup(label.capitalize())}</th>"
                         + "".join(f"<td>{markup(v)}</td>" for v in scores) + "</tr>")
-            rows.append('<tr class="running"><th>' + markup(rules.term("total").capitalize()) + "</th>"
-                        + "".join(f"<td>{markup(v)}</td>" for v in running) + "</tr>")
+        # The running totals as the game keeps them (a match may start each seat with chips, or add at its end).
+        counter = rules.match.counter
+        running = state.scores() if state.is_over() else [
+            total + gain for total, gain in zip(state.totals[counter], state.hand_gains[counter])]
+        rows.append('<tr class="running"><th>' + markup(rules.term("total").capitalize()) + "</th>"
+                    + "".join(f"<td>{markup(v)}</td>" for v in running) + "</tr>")
+        teams = rules.match.teams(state.seat_count)
+        if any(len(team) > 1 for team in teams):  # partners pool their totals (over the hands finished)
+            for team, pooled in zip(teams, rules.match.team_totals(state)):
+                label = f"{rules.term('partners')} {' + '.join(seats[s] for s in team)}"
+                rows.append(f'<tr class="partners"><th>{markup(label)}</th><td colspan="{len(seats)}">'
+                            f'{markup(pooled)}</td></tr>')
         text = self.keeper.sheet.text(state)
         return (f'<table id="sheet-table"><thead><tr><th></th>{head}</tr></thead><tbody>{"".join(rows)}</tbody>'
                 f'</table><details><summary>{markup(rules.term("scorekeeper"))}</summary><pre>{markup(text)}</pre>'
