@@ -341,3 +341,23 @@ def test_a_record_carried_on_shows_its_last_entry(tmp_path: Path) -> None:
         assert f"the last entry: alice dealt {' '.join(deal['tiles'])}" in log
     finally:
         resumed.keeper.close()
+
+
+def test_hostile_seat_names_reach_the_page_escaped_and_a_lone_surrogate_breaks_nothing(tmp_path: Path) -> None:
+    rules = load_rules("parker-1939", {"hands": "1"})
+    path = tmp_path / "web.jsonl"
+    Keeper.start(rules, ["al", "bo"], path, lambda text: None).close()
+    header, *rest = path.read_text(encoding="utf-8").splitlines()
+    seats = ["a\ud800l", "<img src=x onerror=alert(1)>\u2028"]
+    path.write_text(json.dumps({**json.loads(header), "seats": seats}) + "\n" + "\n".join(rest) + "\n", encoding="utf-8")
+    game = WebGame(Keeper.resume(path, lambda text: None))
+    try:
+        client = TestClient(make_app(game, TOKEN))
+        page = client.get(f"/?token={TOKEN}")
+        assert page.status_code == 200 and "<img" not in page.text and "&lt;img src=x" in page.text
+        view = client.get(f"/state?token={TOKEN}")
+        assert view.status_code == 200 and view.json()["seatNames"] == seats  # set as text by the page
+        assert "<img" not in view.json()["seats"] + view.json()["sheet"] + view.json()["status"]
+        assert post(client, "pass")["refused"]
+    finally:
+        game.keeper.close()

@@ -19,7 +19,7 @@ from typing import Any
 import anyio
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -62,6 +62,11 @@ class TokenGate:
         await self.app(scope, receive, send)
 
 
+def _json(data: Any, status_code: int = 200) -> Response:
+    """JSON in ASCII: a lone surrogate a record's name holds stays an escape, never a failed encoding."""
+    return Response(json.dumps(data), status_code=status_code, media_type="application/json", headers=HEADERS)
+
+
 def _viewer(request: Request, game: WebGame) -> int | None:
     seat = request.query_params.get("seat", "")
     if seat.isdigit() and int(seat) < len(game.keeper.seats):
@@ -85,25 +90,23 @@ def make_app(game: WebGame, token: str, stopping: Callable[[], bool] = lambda: F
 
     async def state(request: Request) -> Response:
         viewer = _viewer(request, game)
-        return JSONResponse(await anyio.to_thread.run_sync(game.view, viewer), headers=HEADERS)
+        return _json(await anyio.to_thread.run_sync(game.view, viewer))
 
     async def entry(request: Request) -> Response:
         body = b""
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_BODY:
-                return JSONResponse({"error": f"a request is at most {MAX_BODY:,} bytes"}, status_code=413,
-                                    headers=HEADERS)
+                return _json({"error": f"a request is at most {MAX_BODY:,} bytes"}, 413)
         try:
             text = json.loads(body or b"{}").get("entry")
         except (ValueError, AttributeError):
             text = None
         if not isinstance(text, str):
-            return JSONResponse({"error": 'send {"entry": "TEXT"}, TEXT what the terminal keeper takes'},
-                                status_code=400, headers=HEADERS)
+            return _json({"error": 'send {"entry": "TEXT"}, TEXT what the terminal keeper takes'}, 400)
         answer = await anyio.to_thread.run_sync(game.enter, text)
         answer["view"] = await anyio.to_thread.run_sync(game.view, _viewer(request, game))
-        return JSONResponse(answer, headers=HEADERS)
+        return _json(answer)
 
     async def events(request: Request) -> Response:
         viewer = _viewer(request, game)
