@@ -50,10 +50,16 @@ def tap_entry(page, line: dict) -> None:  # type: ignore[no-untyped-def, type-ar
         for tile in line["tiles"]:
             page.tap(f'#picker button.pick[data-tile="{tile}"]')
         page.tap("#deal")
-    elif kind == "play":
+    elif kind == "play" and page.get_attribute("body", "data-due") == "open":  # the tile turned up
+        page.tap(f'#picker button.pick[data-tile="{line["tile"]}"]')
+    elif kind == "play":  # a tile of the hand, or the top of a face-up pile
         x, y = line["cell"]
         page.tap(f'#seats button.tile[data-tile="{line["tile"]}"]')
         page.tap(f'#board polygon.open[data-cell="{x},{y}"]')
+    elif kind == "discard":
+        page.tap(f'#seats button.tile[data-tile="{line["tile"]}"]')
+        named = f'#buttons [data-act="discard"][data-zone="{line.get("to", "")}"]'  # one button a pile
+        page.tap(named if page.query_selector(named) else '#buttons [data-act="discard"]')
     elif kind == "draw":
         page.tap('#buttons [data-act="draw"]')
         page.tap(f'#picker button.pick[data-tile="{line["tile"]}"]')
@@ -185,3 +191,31 @@ def test_klauber_moves_kept_by_tapping_a_piece_then_its_move(browser, tmp_path: 
     keep = os.environ.get("CONTACK_WEB_SCREENSHOTS")
     if keep:
         shutil.copy(tmp_path / "klauber.png", Path(keep) / "klauber.png")
+
+
+def test_a_whole_solitaire_kept_by_tapping(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """The tile turned up to open, draws, plays from the hand and from the face-up pile, discards."""
+    rules = load_rules("solitaire-1", {})
+    source = played_lines(rules, 1, 1)
+    assert {line["event"] for line in source[1:]} >= {"play", "draw", "discard"}
+    process, url = start_server(tmp_path, "solitaire-1", "--seats", "sol", "--record", "kept.jsonl")
+    record = tmp_path / "kept.jsonl"
+    try:
+        phone = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
+        phone.set_default_timeout(TIMEOUT_MS)
+        page = phone.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        page.wait_for_selector('body[data-version="0"]', state="attached")
+        while (written := len(record_lines(record))) < len(source):
+            tap_entry(page, source[written])
+        page.screenshot(path=str(tmp_path / "solitaire.png"), full_page=True)
+        assert record_lines(record)[1:] == source[1:]
+        verdict = audit_record(record)
+        assert verdict.valid and verdict.finished, verdict
+        assert not errors, errors
+        phone.close()
+    finally:
+        out, err = stop(process)
+    assert process.returncode == 0 and "Traceback" not in err, out + err
