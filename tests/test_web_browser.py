@@ -13,13 +13,12 @@ import os
 import shutil
 from pathlib import Path
 
-import pytest
-
-from contack_core.primitives.loading import load_rules
-from contack_core.records.audit import audit_record
 from keeping import DERIVED, played_lines, record_lines
 from test_replay_browser import browser  # noqa: F401 - the fixture: chromium, or a skip saying why
 from test_web_table import start_server, stop
+
+from contack_core.primitives.loading import load_rules
+from contack_core.records.audit import audit_record
 
 TIMEOUT_MS = 60_000  # a guard against a hang only
 
