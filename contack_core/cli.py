@@ -492,9 +492,23 @@ def keep(
     option: OptionList = None,
     entries: Annotated[Path | None, typer.Option("--input", help="Read the entries from this file, "
                                                                  "not the terminal or a pipe.")] = None,
+    web: Annotated[bool, typer.Option("--web", help="Serve the keeper as a page for the phones at the table "
+                                                    "(the web extra).")] = False,
+    host: Annotated[str, typer.Option(help="With --web: the address to listen on (0.0.0.0: the local "
+                                           "network).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="With --web: the port (0: a free one, printed).")] = 8765,
 ) -> None:
     """The score keeper: type what happens at a real table; each entry is checked and recorded at once."""
     from contack_core.records.table import keep_command
+
+    if web:
+        from contack_core.web.command import web_command
+
+        if entries is not None:
+            fail("--input reads entries for the terminal keeper; the web table takes them from its page", 2)
+        if not 0 <= port <= 65535:
+            fail(f"--port takes 0 to 65535, not {port}", 2)
+        raise typer.Exit(web_command(ruleset, seats, record, resume, parse_options(option), host, port, echo, fail))
     from contack_core.replay.terminal import state_picture
 
     raise typer.Exit(keep_command(ruleset, seats, record, resume, parse_options(option), entries, echo, fail,

@@ -136,7 +136,7 @@ def test_the_project_alone_runs_the_demo_and_names_each_extra_it_lacks(tmp_path:
     import sys
 
     blocked = _only_in_extras()
-    assert {"ray", "matplotlib", "pettingzoo", "playwright", "pytest"} <= blocked, sorted(blocked)
+    assert {"ray", "matplotlib", "pettingzoo", "playwright", "pytest", "starlette", "uvicorn"} <= blocked, sorted(blocked)
     site = tmp_path / "site"
     site.mkdir()
     (site / "sitecustomize.py").write_text(BLOCKER, encoding="utf-8")
@@ -153,7 +153,9 @@ def test_the_project_alone_runs_the_demo_and_names_each_extra_it_lacks(tmp_path:
     record = sorted((out / "records").glob("*.jsonl"))[0]
     assert "sound (parker-1939" in contack("audit", record).stdout
     needs = {("tournament", "report", out, "--plot", tmp_path / "p.png"): "pip install 'contack[plot]'",
-             ("tournament", "run", "demo", "--output", tmp_path / "r", "--backend", "ray"): "pip install 'contack[ray]'"}
+             ("tournament", "run", "demo", "--output", tmp_path / "r", "--backend", "ray"): "pip install 'contack[ray]'",
+             ("keep", "parker-1939", "--seats", "a,b", "--record", tmp_path / "web.jsonl", "--web"):
+                 "pip install 'contack[web]'"}
     for args, message in needs.items():
         done = contack(*args)
         assert done.returncode != 0 and message in done.stdout + done.stderr, done.stdout + done.stderr

@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 #: Bottom to top. A module may import from its own layer and the layers before it.
-LAYERS = ["language", "boards", "engine", "primitives", "records", "replay"]
+LAYERS = ["language", "boards", "engine", "primitives", "records", "replay", "web"]
 #: Modules above every layer: the public API, the command line, adapters.
 TOP = {"contack_core", "contack_core.cli", "contack_core.env_pettingzoo"}
 #: Modules below every layer, importing nothing of contack: the keeper, a process supervisor run

@@ -610,6 +610,14 @@ def keep_command(ruleset: str | None, seats: str | None, record: Path | None, re
                  options: dict[str, str], entries: Path | None, echo: Callable[[str], None],
                  fail: Callable[..., Any], draw: Callable[[GameState], list[str] | None] | None = None) -> int:
     """``contack keep``: start or resume a record, then keep the game from the terminal, a pipe or a file."""
+    keeper = open_keeper(ruleset, seats, record, resume, options, echo, fail)
+    return run_table(keeper, entries, echo, fail, draw)
+
+
+def open_keeper(ruleset: str | None, seats: str | None, record: Path | None, resume: Path | None,
+                options: dict[str, str], echo: Callable[[str], None], fail: Callable[..., Any]) -> Keeper:
+    """Start the record ``record`` (a new game of ``ruleset`` for ``seats``), or carry on ``resume``,
+    saying so; ``fail`` with the reason when neither can be."""
     if resume is not None:
         if ruleset is not None or seats is not None or record is not None or options:
             fail("--resume FILE carries on a record as its header says: give no ruleset, --seats, --record "
@@ -636,6 +644,12 @@ def keep_command(ruleset: str | None, seats: str | None, record: Path | None, re
         except KeeperError as error:
             fail(str(error), error.code)
         echo(f"keeping {rules.title} for {', '.join(names)}; the record is {path} (type help for the entries)")
+    return keeper
+
+
+def run_table(keeper: Keeper, entries: Path | None, echo: Callable[[str], None], fail: Callable[..., Any],
+              draw: Callable[[GameState], list[str] | None] | None = None) -> int:
+    """Keep the game of ``keeper`` from the terminal, a pipe or a file; the record let go at the end."""
     try:
         source: TextIO = sys.stdin if entries is None else entries.open(encoding="utf-8")
     except OSError as error:

@@ -1,0 +1,44 @@
+"""``contack keep ... --web``: the score keeper served as a page, for the phones round the table."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+#: What the web table needs beyond the project's own requirements (the ``web`` extra).
+NEEDS = ("starlette", "uvicorn")
+MISSING = "the web table needs Starlette and uvicorn, which are not installed: pip install 'contack[web]'"
+
+
+def web_missing() -> str | None:
+    """Why the web table cannot run here (its extra is not installed), or None."""
+    try:
+        if all(importlib.util.find_spec(name) is not None for name in NEEDS):
+            return None
+    except ImportError:  # a finder that refuses the name outright
+        pass
+    return MISSING
+
+
+def web_command(ruleset: str | None, seats: str | None, record: Path | None, resume: Path | None,
+                options: dict[str, str], host: str, port: int, echo: Callable[[str], None],
+                fail: Callable[..., Any]) -> int:
+    """Start or carry on the record, then serve the web table until Ctrl-C; the record let go at the end."""
+    missing = web_missing()
+    if missing:  # said before any record is made
+        fail(missing, 2)
+    from contack_core.records.table import open_keeper
+    from contack_core.web.app import serve
+    from contack_core.web.game import WebGame
+
+    keeper = open_keeper(ruleset, seats, record, resume, options, echo, fail)
+    try:
+        serve(WebGame(keeper), host, port, echo)
+    except OSError as error:
+        fail(str(error), 2)
+    finally:
+        keeper.close()
+    echo(f"stopped; the record so far is {keeper.path} (carry it on: contack keep --resume {keeper.path} --web)")
+    return 0

@@ -1,0 +1,291 @@
+"""One kept game as the web table shows it: entries taken through the terminal keeper, views as HTML.
+
+Why through :class:`~contack_core.records.table.Table`: the web table must read, check, refuse
+and suggest exactly as the terminal does, so every tap becomes the text a person would type
+(``09-02-08 1,0``, ``draw 5-6-7``, ``pass``, ``6,0 6,1``) and is handed to the same reader; the
+keeper under it writes and syncs the record before the entry is answered as accepted. Nothing
+here knows a rule: what is legal comes from the state's legal actions, words from the ruleset.
+
+Every value a view carries into the page passes :func:`~contack_core.replay.drawing.markup`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+from contack_core.boards.grid import PieceBoard
+from contack_core.engine.actions import Action, Discard, Draw, IllegalAction, Move, Pass, Play
+from contack_core.engine.state import GameState
+from contack_core.records.entries import EntryError
+from contack_core.records.keeper import Keeper
+from contack_core.records.table import Refused, Table, _Asked, entry_words
+from contack_core.replay.boards import board_kind
+from contack_core.replay.drawing import markup
+from contack_core.replay.svg import MARGIN, layered
+
+#: How many lines of what happened the page keeps in view (the record keeps everything).
+LOG_LINES = 12
+
+
+def entry_text(state: GameState, action: Action) -> str:
+    """What a person would type for ``action`` at the terminal keeper (read back by its Table)."""
+    names = state.rules.tiles.names
+    if type(action) is Play:
+        return f"{names[action.tile]} {action.cell[0]},{action.cell[1]}"
+    if type(action) is Draw:
+        return f"draw {names[action.tile]}" if action.tile is not None else "draw"
+    if type(action) is Discard:
+        return f"discard {names[action.tile]}" + (f" to {action.zone}" if action.zone else "")
+    if type(action) is Move:
+        return " ".join(f"{x},{y}" for x, y in (action.origin, *action.path))
+    if type(action) is Pass:
+        return "pass"
+    raise ValueError(f"no entry for {action!r}")
+
+
+class WebGame:
+    """The game a web table keeps: one :class:`Table` over one :class:`Keeper`, taken in turn.
+
+    ``version`` counts the changes to the record (entries and undos): a view carries it, so a
+    page shows a later view only, and the live stream sends one view per change."""
+
+    def __init__(self, keeper: Keeper) -> None:
+        self.keeper = keeper
+        self._said: list[str] = []
+        keeper.say = self._said.append
+        self.table = Table(keeper, lambda prompt: None, self._said.append, interactive=False)
+        self.version = 0
+        self.log: deque[str] = deque(maxlen=LOG_LINES)
+        last = keeper.last_entry()
+        if last:  # a record carried on: where it stood
+            self.log.append("the last entry: " + "; ".join(entry_words(keeper.seats, line) for line in last))
+        #: Entries come from several requests at once: one at a time reaches the keeper.
+        self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
+
+    @property
+    def state(self) -> GameState:
+        return self.keeper.state
+
+    # ------------------------------------------------------------------ entries
+    def enter(self, text: str) -> dict[str, Any]:
+        """Take one entry as the terminal would: the answer (accepted or refused, what was said,
+        the numbered alternatives as entries to tap)."""
+        with self.lock:
+            size, entries = self.keeper.size, len(self.keeper.entries)
+            self._said.clear()  # a number typed next picks from the list the last entry showed (kept)
+            error: str | None = None
+            listed = False
+            text = text.strip()
+            try:
+                self.table.handle(text, self.keeper.due())
+            except _Asked:
+                listed = True
+            except (EntryError, Refused, IllegalAction) as refusal:
+                error = str(refusal)
+                self.table.choices = list(getattr(refusal, "alternatives", []))
+            changed = self.keeper.size != size or len(self.keeper.entries) != entries
+            status = self.table.status()
+            said = [line for line in self._said if line and line != status]
+            if changed:
+                self.version += 1
+                self.log.extend(said)
+                self.changed.notify_all()
+            choices = [{"label": self.table.words(a), "entry": entry_text(self.state, a) if not (
+                type(a) is Draw and a.tile is None) else "", "draw": type(a) is Draw and a.tile is None}
+                for a in (self.table.choices if listed or error else [])]
+            return {"accepted": changed, "entry": text, "refused": error, "listed": listed, "messages": said,
+                    "choices": choices, "version": self.version}
+
+    def wait(self, version: int, timeout: float) -> int:
+        """Block until the record changes past ``version`` (or ``timeout`` seconds): the version now."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.version != version, timeout)
+            return self.version
+
+    # ------------------------------------------------------------------ views
+    def view(self, viewer: int | None = None) -> dict[str, Any]:
+        """What the page shows now, as seen by seat ``viewer`` (None: the score keeper, who saw every deal)."""
+        with self.lock:
+            return _View(self, viewer).data()
+
+
+class _View:
+    """One rendering of the game: HTML fragments (every value escaped) and the data taps need."""
+
+    def __init__(self, game: WebGame, viewer: int | None) -> None:
+        self.game = game
+        self.keeper = game.keeper
+        self.state = game.keeper.state
+        self.rules = self.state.rules
+        self.names = self.rules.tiles.names
+        self.viewer = viewer
+        self.due = game.keeper.due()
+        self.legal: list[Action] = self.state.legal_actions() if self.due.kind == "turn" else []
+
+    def data(self) -> dict[str, Any]:
+        due = self.due
+        seats = self.keeper.seats
+        return {
+            "version": self.game.version,
+            "title": self.rules.title,
+            "due": due.kind,
+            "count": due.count,
+            "toAct": due.seat,
+            "status": "".join(f"<div>{markup(line)}</div>" for line in self.game.table.status().split("\n")),
+            "board": self.board(),
+            "seats": self.seats(),
+            "buttons": self.buttons(),
+            "picker": self.picker(),
+            "sheet": self.sheet(),
+            "log": "".join(f"<li>{markup(line)}</li>" for line in reversed(self.game.log)),
+            "fits": self.fits(),
+            "moves": self.moves(),
+            "seatNames": list(seats),
+            "viewer": self.viewer,
+        }
+
+    # ------------------------------------------------------------------ the board
+    def board(self) -> str:
+        """The board drawn as the replay draws it (open cells tappable by their ``data-cell``)."""
+        state, rules = self.state, self.rules
+        kind = board_kind(rules)
+        if kind is None:
+            return f"<p>{markup('this board cannot be drawn yet: ' + getattr(rules.board, 'name', '?'))}</p>"
+        playing = not state.is_chance_node() and not state.is_over()
+        view = kind.read(rules, state.figure, playing)
+        picture = kind.paint(view, {colour: rules.colour_term(colour) for colour in rules.tiles.colours})
+        box = picture.bounds.padded(MARGIN) if picture.elements else None
+        view_box = box.view_box() if box is not None else "-60 -80 120 100"
+        layers = "".join(f'<g class="layer-{n}">{"".join(e.markup for e in layer)}</g>'
+                         for n, layer in enumerate(layered(picture.elements)))
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{view_box}" role="img" '
+                f'aria-label="{markup(rules.title)}">{layers}</svg>')
+
+    # ------------------------------------------------------------------ the seats
+    def seats(self) -> str:
+        state, rules = self.state, self.rules
+        counter = rules.match.counter
+        running = [total + gain for total, gain in zip(state.totals[counter], state.hand_gains[counter])]
+        seen = state.observation(self.viewer) if self.viewer is not None else None
+        playable = {a.tile for a in self.legal if type(a) in (Play, Discard)}
+        parts = []
+        for seat, name in enumerate(self.keeper.seats):
+            acting = self.due.kind == "turn" and self.due.seat == seat
+            zones = []
+            for zone, per_seat in state.seat_zones.items():
+                tiles: Sequence[int | None] = per_seat[seat]
+                if seen is not None:
+                    tiles = seen[zone][seat]  # type: ignore[index]
+                zones.append(f'<div class="zone"><span class="zone-name">{markup(zone)}</span> '
+                             + ("".join(self.tile_button(t, acting and t in playable) for t in tiles) or "-")
+                             + "</div>")
+            extra = ""
+            if isinstance(state.figure, PieceBoard):
+                extra = f'<div class="zone">{markup(state.figure.alive[seat])} {markup(rules.term("tiles"))}</div>'
+            parts.append(f'<section class="seat{" acting" if acting else ""}" data-seat="{seat}">'
+                         f'<h3>{markup(name)} <span class="score">{markup(running[seat])}</span></h3>'
+                         f'{"".join(zones)}{extra}</section>')
+        piles = []
+        for zone, tiles in state.zones.items():
+            top = ""
+            if rules.zones[zone].face_up and tiles:
+                top = " " + self.tile_button(tiles[-1], tiles[-1] in playable)
+            piles.append(f'<div class="pile">{markup(zone)}: {markup(len(tiles))}{top}</div>')
+        return "".join(parts) + (f'<section class="piles">{"".join(piles)}</section>' if piles else "")
+
+    def tile_button(self, tile: int | None, playable: bool) -> str:
+        if tile is None:
+            return '<span class="tile hidden">?</span>'
+        name = markup(self.names[tile])
+        if not playable:
+            return f'<span class="tile">{name}</span>'
+        return f'<button type="button" class="tile playable" data-tile="{name}">{name}</button>'
+
+    # ------------------------------------------------------------------ what may be done
+    def buttons(self) -> str:
+        """A button for each kind of action legal now but plays (a tile then a cell) and moves (a piece)."""
+        state = self.state
+        found: list[str] = []
+        kinds = {type(a) for a in self.legal}
+        if Draw in kinds:
+            found.append('<button type="button" class="act" data-act="draw">draw</button>')
+        if Pass in kinds:
+            found.append('<button type="button" class="act" data-entry="pass">pass</button>')
+        zones = sorted({a.zone or "" for a in self.legal if type(a) is Discard})
+        for zone in zones:
+            label = f"{state.rules.term('discards')}" + (f" to {zone}" if zone else "")
+            found.append(f'<button type="button" class="act" data-act="discard" data-zone="{markup(zone)}">'
+                         f'{markup(label)}</button>')
+        if Move in kinds:
+            found.append('<span class="hint">tap a piece to move it</span>')
+        if Play in kinds:
+            found.append('<span class="hint">tap a tile, then a cell</span>')
+        return "".join(found)
+
+    def picker(self) -> str:
+        """The tiles to pick from where the table names tiles: a deal, a tile turned up, a draw."""
+        state, due = self.state, self.due
+        if due.kind == "deal":
+            tiles = self.game.table._pile_of_deal()
+        elif due.kind == "open":
+            tiles = list(state.zones.get(due.zone or "", []))
+        elif any(type(a) is Draw for a in self.legal):
+            tiles = [t for zone, pile in state.zones.items() if not state.rules.zones[zone].face_up for t in pile]
+        else:
+            return ""
+        return "".join(f'<button type="button" class="tile pick" data-tile="{markup(self.names[t])}">'
+                       f'{markup(self.names[t])}</button>' for t in sorted(tiles, key=lambda t: self.names[t]))
+
+    def fits(self) -> dict[str, list[str]]:
+        """Each tile that may be played now and the cells it fits (``x,y``), to mark them when it is tapped."""
+        found: dict[str, list[str]] = {}
+        for action in self.legal:
+            if type(action) is Play:
+                found.setdefault(self.names[action.tile], []).append(f"{action.cell[0]},{action.cell[1]}")
+        return found
+
+    def moves(self) -> dict[str, list[dict[str, str]]]:
+        """Each piece that may move now (by its point) and its moves, each as its words and its entry."""
+        found: dict[str, list[dict[str, str]]] = {}
+        for action in self.legal:
+            if type(action) is Move:
+                found.setdefault(f"{action.origin[0]},{action.origin[1]}", []).append(
+                    {"label": self.game.table.words(action), "entry": entry_text(self.state, action)})
+        return found
+
+    # ------------------------------------------------------------------ the sheet
+    def sheet(self) -> str:
+        """The score sheet: each hand's scores (so far, for the hand being played) and the running totals."""
+        state, rules = self.state, self.rules
+        seats = self.keeper.seats
+        head = "".join(f"<th>{markup(name)}</th>" for name in seats)
+        rows = []
+        for column in self.keeper.sheet.hands:
+            if column.result is not None:
+                scores = list(column.result.scores)
+                label = f"{rules.term('hand')} {column.number}"
+            else:
+                scores = [sum(p for s, p in column.counts if s == seat) for seat in range(len(seats))]
+                label = f"{rules.term('hand')} {column.number} (so far)"
+            rows.append(f"<tr><th>{markup(label.capitalize())}</th>"
+                        + "".join(f"<td>{markup(v)}</td>" for v in scores) + "</tr>")
+        # The running totals as the game keeps them (a match may start each seat with chips, or add at its end).
+        counter = rules.match.counter
+        running = state.scores() if state.is_over() else [
+            total + gain for total, gain in zip(state.totals[counter], state.hand_gains[counter])]
+        rows.append('<tr class="running"><th>' + markup(rules.term("total").capitalize()) + "</th>"
+                    + "".join(f"<td>{markup(v)}</td>" for v in running) + "</tr>")
+        teams = rules.match.teams(state.seat_count)
+        if any(len(team) > 1 for team in teams):  # partners pool their totals (over the hands finished)
+            for team, pooled in zip(teams, rules.match.team_totals(state)):
+                label = f"{rules.term('partners')} {' + '.join(seats[s] for s in team)}"
+                rows.append(f'<tr class="partners"><th>{markup(label)}</th><td colspan="{len(seats)}">'
+                            f'{markup(pooled)}</td></tr>')
+        text = self.keeper.sheet.text(state)
+        return (f'<table id="sheet-table"><thead><tr><th></th>{head}</tr></thead><tbody>{"".join(rows)}</tbody>'
+                f'</table><details><summary>{markup(rules.term("scorekeeper"))}</summary><pre>{markup(text)}</pre>'
+                f'</details>')

@@ -1,0 +1,208 @@
+// The web table's page: shows the views the server sends, and turns taps into the entries the
+// terminal keeper takes. HTML fragments come escaped from the server; every other string from
+// it is set as text, never as markup. Nothing here knows a rule: the server checks every entry.
+"use strict";
+(() => {
+  const body = document.body;
+  const token = body.dataset.token;
+  const $ = (id) => document.getElementById(id);
+  let version = -1;
+  let view = null;
+  let selected = null; // the tile tapped, waiting for its cell
+  let mode = null; // "draw": pick the tile drawn; "discard": tap the tile laid aside
+  let discardZone = "";
+  let dealt = []; // the tiles tapped for a deal
+  let answers = 0;
+  let stream = null;
+
+  const viewer = () => $("viewer").value;
+  const query = () => `?token=${encodeURIComponent(token)}` + (viewer() === "" ? "" : `&seat=${viewer()}`);
+
+  function text(tag, value, cls) {
+    const el = document.createElement(tag);
+    el.textContent = value;
+    if (cls) el.className = cls;
+    return el;
+  }
+
+  function render(next, force) {
+    if (!force && next.version < version) return;
+    const moved = next.version !== version;
+    version = next.version;
+    view = next;
+    body.dataset.version = String(next.version);
+    body.dataset.due = next.due;
+    body.dataset.toAct = next.toAct === null ? "" : String(next.toAct);
+    if (moved) { selected = null; mode = null; dealt = []; }
+    $("status").innerHTML = next.status;
+    $("board").innerHTML = next.board;
+    $("buttons").innerHTML = next.buttons;
+    $("seats").innerHTML = next.seats;
+    $("sheet").innerHTML = next.sheet;
+    $("log").innerHTML = next.log;
+    if (moved) $("choices").replaceChildren();
+    showPicker();
+    mark();
+  }
+
+  function showPicker() {
+    const box = $("picker-box");
+    const head = $("picker-head");
+    head.replaceChildren();
+    let shown = false;
+    if (view.due === "deal") {
+      const who = view.toAct === null ? "the pile" : view.seatNames[view.toAct];
+      head.append(text("span", `deal ${view.count} tiles to ${who}: tap them (${dealt.length} of ${view.count}), then `));
+      const go = text("button", "deal", "act");
+      go.type = "button";
+      go.id = "deal";
+      go.disabled = dealt.length !== view.count;
+      head.append(go);
+      shown = true;
+    } else if (view.due === "open") {
+      head.append(text("span", "tap the tile turned up"));
+      shown = true;
+    } else if (mode === "draw") {
+      head.append(text("span", "tap the tile drawn"));
+      shown = true;
+    }
+    box.hidden = !shown;
+    if (shown) $("picker").innerHTML = view.picker;
+    for (const button of $("picker").querySelectorAll("button.pick")) {
+      button.classList.toggle("chosen", dealt.includes(button.dataset.tile));
+    }
+  }
+
+  function mark() {
+    for (const el of document.querySelectorAll(".selected")) el.classList.remove("selected");
+    for (const el of document.querySelectorAll("#board .fit")) el.classList.remove("fit");
+    if (selected === null) return;
+    for (const el of document.querySelectorAll("#seats button.tile")) {
+      if (el.dataset.tile === selected) el.classList.add("selected");
+    }
+    const cells = (view.fits && view.fits[selected]) || [];
+    for (const el of document.querySelectorAll("#board [data-cell]")) {
+      if (cells.includes(el.dataset.cell)) el.classList.add("fit");
+    }
+  }
+
+  function showAnswer(answer) {
+    const box = $("answer");
+    box.replaceChildren();
+    if (answer.refused) box.append(text("p", `refused: ${answer.refused}`, "refused"));
+    for (const line of answer.messages || []) box.append(text("pre", line, "said"));
+    const choices = $("choices");
+    choices.replaceChildren();
+    if ((answer.choices || []).length) {
+      choices.append(text("span", answer.refused ? "nearest legal: " : "pick: "));
+      for (const choice of answer.choices) choices.append(choiceButton(choice));
+    }
+    answers += 1;
+    body.dataset.answers = String(answers);
+  }
+
+  function choiceButton(choice) {
+    const button = text("button", choice.label, "choice");
+    button.type = "button";
+    if (choice.draw) button.dataset.act = "draw";
+    else button.dataset.entry = choice.entry;
+    return button;
+  }
+
+  async function post(entry) {
+    body.dataset.busy = "1";
+    try {
+      const response = await fetch(`/entry${query()}`, {
+        method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({entry}),
+      });
+      const answer = await response.json();
+      if (answer.error) {
+        showAnswer({refused: answer.error, messages: [], choices: []});
+        return;
+      }
+      showAnswer(answer);
+      render(answer.view, false);
+    } catch (error) {
+      showAnswer({refused: `the table did not answer (${error})`, messages: [], choices: []});
+    } finally {
+      body.dataset.busy = "";
+    }
+  }
+
+  function tapped(event) {
+    const target = event.target;
+    const entryButton = target.closest("[data-entry]");
+    if (entryButton) { post(entryButton.dataset.entry); return; }
+    const act = target.closest("[data-act]");
+    if (act && act.dataset.act === "draw") { mode = "draw"; selected = null; showPicker(); mark(); return; }
+    if (act && act.dataset.act === "discard") {
+      discardZone = act.dataset.zone || "";
+      if (selected !== null) { post(`discard ${selected}` + (discardZone ? ` to ${discardZone}` : "")); return; }
+      mode = "discard";
+      showAnswer({messages: ["tap the tile laid aside"], choices: []});
+      return;
+    }
+    if (target.closest("#deal")) { post(dealt.join(" ")); return; }
+    const pick = target.closest("button.pick");
+    if (pick) {
+      const tile = pick.dataset.tile;
+      if (view.due === "deal") {
+        dealt = dealt.includes(tile) ? dealt.filter((t) => t !== tile) : dealt.concat([tile]);
+        showPicker();
+      } else if (view.due === "open") {
+        post(tile);
+      } else if (mode === "draw") {
+        post(`draw ${tile}`);
+      }
+      return;
+    }
+    const tile = target.closest("#seats button.tile, .piles button.tile");
+    if (tile) {
+      if (mode === "discard") { post(`discard ${tile.dataset.tile}` + (discardZone ? ` to ${discardZone}` : "")); return; }
+      selected = selected === tile.dataset.tile ? null : tile.dataset.tile;
+      mode = null;
+      mark();
+      return;
+    }
+    const cell = target.closest("#board [data-cell]");
+    if (cell) {
+      const point = cell.dataset.cell;
+      if (selected !== null) { post(`${selected} ${point}`); return; }
+      const moves = (view.moves && view.moves[point]) || [];
+      const choices = $("choices");
+      choices.replaceChildren();
+      if (moves.length) {
+        for (const el of document.querySelectorAll("#board .fit")) el.classList.remove("fit");
+        cell.classList.add("fit");
+        choices.append(text("span", `from ${point}: `));
+        for (const move of moves) choices.append(choiceButton(move));
+      } else if (view.fits && Object.keys(view.fits).length) {
+        choices.append(text("span", "tap a tile first, then the cell"));
+      }
+    }
+  }
+
+  function listen() {
+    if (stream) stream.close();
+    stream = new EventSource(`/events${query()}`);
+    stream.addEventListener("view", (event) => render(JSON.parse(event.data), false));
+  }
+
+  async function load() {
+    const response = await fetch(`/state${query()}`);
+    render(await response.json(), true);
+    listen();
+  }
+
+  document.addEventListener("click", tapped);
+  $("entry-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("entry");
+    const value = input.value;
+    input.value = "";
+    post(value);
+  });
+  $("undo").addEventListener("click", () => post("undo"));
+  $("viewer").addEventListener("change", load);
+  load();
+})();

@@ -1,0 +1,220 @@
+"""The web table in a real browser: Debian's chromium driven by Playwright, on a phone-sized page.
+
+A game played by random players is kept again by tapping, as a person at the table would: the
+dealt tiles picked from the tiles not seen yet, each play a tile of the hand then a cell of the
+board, each draw the draw button then the tile drawn, each pass its button. A second page open
+on the same game follows every entry live. The kept record must be the played one and audit
+sound. Screenshots go to tmp_path (and to $CONTACK_WEB_SCREENSHOTS, when set, to look at).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from keeping import DERIVED, played_lines, record_lines
+from test_replay_browser import browser  # noqa: F401 - the fixture: chromium, or a skip saying why
+from test_web_table import start_server, stop
+
+from contack_core.primitives.loading import load_rules
+from contack_core.records.audit import audit_record
+
+TIMEOUT_MS = 60_000  # a guard against a hang only
+
+
+def counters(page) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """The view's version and the number of answers the page has shown (set by its script: the page's
+    own policy lets no test script be evaluated in it)."""
+    return int(page.get_attribute("body", "data-version")), int(page.get_attribute("body", "data-answers") or 0)
+
+
+def answered(page, before: tuple[int, int], accepted: bool = True) -> None:  # type: ignore[no-untyped-def]
+    """Wait for the answer to the entry just tapped; it must be accepted (the view one version on) or not."""
+    version, answers = before
+    page.wait_for_selector(f'body[data-answers="{answers + 1}"]', state="attached")
+    refused = page.query_selector("#answer .refused")
+    if accepted:
+        assert not refused, page.inner_text("#answer")
+        page.wait_for_selector(f'body[data-version="{version + 1}"]', state="attached")
+    else:
+        assert refused and counters(page)[0] == version, page.inner_text("#answer")
+
+
+def tap_entry(page, line: dict) -> None:  # type: ignore[no-untyped-def, type-arg]
+    """Tap what the table did in ``line``, then wait for the page to show it accepted."""
+    before = counters(page)
+    kind = line["event"]
+    if kind == "deal":
+        for tile in line["tiles"]:
+            page.tap(f'#picker button.pick[data-tile="{tile}"]')
+        page.tap("#deal")
+    elif kind == "play" and page.get_attribute("body", "data-due") == "open":  # the tile turned up
+        page.tap(f'#picker button.pick[data-tile="{line["tile"]}"]')
+    elif kind == "play":  # a tile of the hand, or the top of a face-up pile
+        x, y = line["cell"]
+        page.tap(f'#seats button.tile[data-tile="{line["tile"]}"]')
+        page.tap(f'#board polygon.open[data-cell="{x},{y}"]')
+    elif kind == "discard":
+        page.tap(f'#seats button.tile[data-tile="{line["tile"]}"]')
+        named = f'#buttons [data-act="discard"][data-zone="{line.get("to", "")}"]'  # one button a pile
+        page.tap(named if page.query_selector(named) else '#buttons [data-act="discard"]')
+    elif kind == "draw":
+        page.tap('#buttons [data-act="draw"]')
+        page.tap(f'#picker button.pick[data-tile="{line["tile"]}"]')
+    elif kind == "pass":
+        page.tap('#buttons [data-entry="pass"]')
+    elif kind == "move":
+        x, y = line["from"]
+        page.tap(f'#board g.piece[data-cell="{x},{y}"]')
+        wanted = " ".join(f"{x},{y}" for x, y in [line["from"], *line["path"]])
+        page.tap(f'#choices button[data-entry="{wanted}"]')
+    else:
+        raise AssertionError(f"no tap for {line}")
+    answered(page, before)
+
+
+def tap_a_wrong_cell(page) -> bool:  # type: ignore[no-untyped-def]
+    """Tap a tile of the hand, then an open cell it does not fit: refused, with the nearest legal plays to tap."""
+    for tile in page.query_selector_all("#seats button.tile.playable"):
+        tile.tap()
+        wrong = page.query_selector("#board polygon.open:not(.fit)")
+        if wrong is not None:
+            before = counters(page)
+            wrong.tap()
+            answered(page, before, accepted=False)
+            assert page.query_selector_all("#choices button[data-entry]"), page.inner_text("#choices")
+            return True
+        tile.tap()
+    return False
+
+
+def test_a_whole_three_player_game_kept_by_tapping_on_a_phone(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    rules = load_rules("parker-1939", {"hands": "1"})
+    source = played_lines(rules, 3, 6)
+    assert {line["event"] for line in source[1:]} >= {"deal", "play", "draw", "pass"}
+    process, url = start_server(tmp_path, "parker-1939", "--seats", "alice,bob,carol", "--option", "hands=1",
+                                "--record", "kept.jsonl")
+    record = tmp_path / "kept.jsonl"
+    shots = [tmp_path / name for name in ("dealt.png", "playing.png", "over.png")]
+    try:
+        phone = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
+        phone.set_default_timeout(TIMEOUT_MS)
+        page = phone.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        requests: list[str] = []
+        page.on("request", lambda request: requests.append(request.url))
+        page.goto(url)
+        page.wait_for_selector('body[data-version="0"]', state="attached")
+        other = browser.new_page(viewport={"width": 1280, "height": 900})  # a second device on the game
+        other.goto(url)
+        other.wait_for_selector('body[data-version="0"]', state="attached")
+
+        entries = 0
+        refused = undone = False
+        while (written := len(record_lines(record))) < len(source):
+            line = source[written]
+            assert line["event"] not in DERIVED, f"the keeper should have written {line}"
+            tap_entry(page, line)
+            entries += 1
+            if entries == 2:
+                page.screenshot(path=str(shots[0]), full_page=True)
+            if entries == 5 and not undone:  # the undo button takes it back; it is tapped again next
+                before = counters(page)
+                page.tap("#undo")
+                answered(page, before)
+                assert len(record_lines(record)) < written + 1
+                undone = True
+            if entries >= 6 and not refused:
+                refused = tap_a_wrong_cell(page)
+            if entries == 8:
+                page.tap("#seats button.tile.playable >> nth=0")  # a tile tapped: its cells are marked
+                page.screenshot(path=str(shots[1]), full_page=True)
+                page.tap("#seats button.tile.selected")
+            version = counters(page)[0]
+            other.wait_for_selector(f'body[data-version="{version}"]', state="attached")
+        assert refused and undone
+        page.screenshot(path=str(shots[2]), full_page=True)
+        other.screenshot(path=str(tmp_path / "other.png"), full_page=True)
+
+        assert record_lines(record)[1:] == source[1:]
+        verdict = audit_record(record)
+        assert verdict.valid and verdict.finished, verdict
+        totals = source[-1]["totals"]
+        for shown in (page, other):
+            assert shown.get_attribute("body", "data-due") == "over"
+            cells = shown.query_selector_all("#sheet-table tr.running >> nth=-1 >> td")
+            assert [int(cell.inner_text()) for cell in cells] == totals
+        assert not errors, errors
+        assert all(request.startswith(url.split("?")[0]) for request in requests), requests
+        phone.close()
+        other.close()
+    finally:
+        out, err = stop(process)
+    assert process.returncode == 0 and "Traceback" not in err, out + err
+    keep = os.environ.get("CONTACK_WEB_SCREENSHOTS")
+    for shot in shots:
+        assert shot.stat().st_size > 10_000, shot
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            shutil.copy(shot, Path(keep) / shot.name)
+
+
+def test_klauber_moves_kept_by_tapping_a_piece_then_its_move(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """The first moves of a played Klauber game, each a piece tapped on the board and one of the moves it offers."""
+    rules = load_rules("klauber-1937", {})
+    source = played_lines(rules, 2, 4)
+    process, url = start_server(tmp_path, "klauber-1937", "--seats", "ann,ben", "--record", "kept.jsonl")
+    record = tmp_path / "kept.jsonl"
+    try:
+        phone = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
+        phone.set_default_timeout(TIMEOUT_MS)
+        page = phone.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        page.wait_for_selector('body[data-version="0"]', state="attached")
+        for _ in range(12):
+            tap_entry(page, source[len(record_lines(record))])
+        page.tap(f'#board g.piece[data-seat="{page.get_attribute("body", "data-to-act")}"] >> nth=0')
+        page.screenshot(path=str(tmp_path / "klauber.png"), full_page=True)
+        kept = record_lines(record)
+        assert kept[1:] == source[1:len(kept)] and sum(line.get("event") == "move" for line in kept) == 12
+        assert audit_record(record).valid
+        assert not errors, errors
+        phone.close()
+    finally:
+        out, err = stop(process)
+    assert process.returncode == 0 and "Traceback" not in err, out + err
+    keep = os.environ.get("CONTACK_WEB_SCREENSHOTS")
+    if keep:
+        shutil.copy(tmp_path / "klauber.png", Path(keep) / "klauber.png")
+
+
+def test_a_whole_solitaire_kept_by_tapping(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """The tile turned up to open, draws, plays from the hand and from the face-up pile, discards."""
+    rules = load_rules("solitaire-1", {})
+    source = played_lines(rules, 1, 1)
+    assert {line["event"] for line in source[1:]} >= {"play", "draw", "discard"}
+    process, url = start_server(tmp_path, "solitaire-1", "--seats", "sol", "--record", "kept.jsonl")
+    record = tmp_path / "kept.jsonl"
+    try:
+        phone = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
+        phone.set_default_timeout(TIMEOUT_MS)
+        page = phone.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        page.wait_for_selector('body[data-version="0"]', state="attached")
+        while (written := len(record_lines(record))) < len(source):
+            tap_entry(page, source[written])
+        page.screenshot(path=str(tmp_path / "solitaire.png"), full_page=True)
+        assert record_lines(record)[1:] == source[1:]
+        verdict = audit_record(record)
+        assert verdict.valid and verdict.finished, verdict
+        assert not errors, errors
+        phone.close()
+    finally:
+        out, err = stop(process)
+    assert process.returncode == 0 and "Traceback" not in err, out + err
