@@ -142,14 +142,14 @@ def _allowed(spec: dict[str, Any]) -> str:
 def rulesets_validate(
     rulesets: Annotated[list[str], typer.Argument(help="Ruleset files, or shipped ruleset ids.")],
 ) -> None:
-    """Check rulesets: schema, then meaning. Exit 0 if all are valid, else 1."""
-    from contack_core.primitives.loading import load_rules
+    """Check rulesets: schema, then meaning, under every option value. Exit 0 if all are valid, else 1."""
+    from contack_core.primitives.validation import validate_ruleset
 
     bad = 0
     for reference in rulesets:
         try:
             is_file = Path(reference).is_file() or reference.endswith((".yaml", ".yml"))
-            load_rules(Path(reference) if is_file else reference)
+            validate_ruleset(Path(reference) if is_file else reference)
         except RulesetError as error:
             bad += 1
             for problem in error.problems:

@@ -1,0 +1,113 @@
+"""What `contack rulesets validate` catches before any game is played (issue 28, item 7).
+
+Every option value's patch is loaded and checked, one value at a time on top of the
+defaults; a ruleset in which no first action is ever legal, or no tile can ever be played,
+is refused; constant errors in formulas are refused; a syntax error in a formula says
+where in the formula it is and what was probably meant.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from helpers import run_cli as run
+from typer.testing import Result
+
+from contack_core.language.documents import shipped_example_ids, shipped_ruleset_ids
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def validate(*files: object) -> Result:
+    return run("rulesets", "validate", *files)
+
+
+def located(result: Result, prefix: str, *needles: str) -> str:
+    """The one message starting with ``prefix``, which must hold every needle; exit 1."""
+    assert result.exit_code == 1, result.output
+    hits = [line for line in result.output.splitlines() if line.startswith(prefix)]
+    assert hits, f"no message at {prefix}\n{result.output}"
+    for needle in needles:
+        assert needle in hits[0], f"{needle!r} not in {hits[0]!r}"
+    return hits[0]
+
+
+# --------------------------------------------------------------------------- every option value
+BROKEN_CHOICE = """\
+    extends: parker-1939
+    id: broken-choice
+    title: Broken choice
+    options:
+      stingy:
+        type: choice
+        default: "no"
+        choices:
+          "no": {}
+          "yes":
+            scoring:
+              score:
+                on_hand_end: "-tile_penalty * tiles_helt"
+    """
+
+
+def test_a_broken_non_default_choice_is_found_at_validate_at_its_patch(tmp_path: Path) -> None:
+    bad = write(tmp_path / "choice.yaml", BROKEN_CHOICE)
+    line = located(validate(bad), f"{bad}:13:13:", "scoring.score.on_hand_end", "tiles_helt",
+                   "option stingy=yes")
+    assert "tiles_held" in line  # what it should have said
+
+
+def test_choosing_the_broken_value_blames_the_patch_not_the_parent(tmp_path: Path) -> None:
+    bad = write(tmp_path / "choice.yaml", BROKEN_CHOICE)
+    result = run("rulesets", "show", bad, "--option", "stingy=yes")
+    assert result.exit_code != 0
+    assert f"{bad}:13:13:" in result.output, result.output
+    assert "parker-1939.yaml" not in result.output
+
+
+def test_an_integer_option_at_its_bound_is_checked(tmp_path: Path) -> None:
+    """hand_size at its greatest deals more tiles than the set holds for 7 seats: found at
+    validate, naming the option, though the default (5) is fine."""
+    bad = write(tmp_path / "bound.yaml", """\
+        extends: parker-1939
+        id: bound
+        title: Bound
+        players: {min: 2, max: 7}
+        options:
+          hand_size: {type: integer, default: 5, min: 1, max: 9}
+        """)
+    located(validate(bad), f"{bad}:4:", "players.max", "option hand_size=9")
+
+
+def test_a_choice_that_requires_another_is_checked_with_it(tmp_path: Path) -> None:
+    """A value that ``requires`` another option's value is loaded with it (as it can be chosen)."""
+    good = write(tmp_path / "requires.yaml", """\
+        extends: parker-1939
+        id: requires
+        title: Requires
+        options:
+          extra:
+            type: choice
+            default: "off"
+            choices: {"off": {}, "on": {}}
+          stingy:
+            type: choice
+            default: "no"
+            requires: {extra: "on"}
+            choices:
+              "no": {}
+              "yes": {}
+        """)
+    assert validate(good).exit_code == 0, validate(good).output
+
+
+@pytest.mark.parametrize("ruleset", [*shipped_ruleset_ids(), *shipped_example_ids()])
+def test_every_shipped_ruleset_and_example_validates_with_every_option(ruleset: str) -> None:
+    result = validate(ruleset)
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == f"{ruleset}: valid"
