@@ -111,3 +111,72 @@ def test_every_shipped_ruleset_and_example_validates_with_every_option(ruleset: 
     result = validate(ruleset)
     assert result.exit_code == 0, result.output
     assert result.output.strip() == f"{ruleset}: valid"
+
+
+# --------------------------------------------------------------------------- formulas
+HEAD = "extends: parker-1939\nid: bad\ntitle: Bad\n"
+#: Where each formula goes, and the file:line:column of its key.
+PLACES = {
+    "points": ("placement:\n  points: {}\n", "5:3", "placement.points"),
+    "contact": ("placement:\n  contact: {}\n", "5:3", "placement.contact"),
+    "when": ("turn:\n  draw:\n    when: {}\n", "6:5", "turn.draw.when"),
+    "hand_end": ("hand_end:\n  odd:\n    primitive: condition\n    after: [play]\n    when: {}\n", "8:5",
+                 "hand_end.odd.when"),
+}
+
+
+def formula_file(tmp_path: Path, place: str, formula: str) -> tuple[Path, str, str]:
+    text, where, key = PLACES[place]
+    path = tmp_path / f"{place}.yaml"
+    path.write_text(HEAD + text.format('"' + formula + '"'), encoding="utf-8")
+    return path, where, key
+
+
+@pytest.mark.parametrize(("place", "formula", "needles"), [
+    ("points", "9**9**9", ["MAX_EXPONENT", "column 1"]),
+    ("points", "a + 2 ** (9 ** 9)", ["MAX_EXPONENT", "column 5"]),
+    ("points", "1/0", ["divides by zero", "column 3"]),
+    ("contact", "a // (2 - 2) == b", ["divides by zero", "column 7"]),
+    ("when", "stock_count % 0 == 1", ["divides by zero", "column 15"]),
+    ("hand_end", "1/0 == 1", ["divides by zero", "column 3"]),
+    ("hand_end", "turns > 3 and turns % (hands - hands) == 0", ["divides by zero", "column 24"]),
+])
+def test_constant_errors_in_formulas_are_refused_at_validate(tmp_path: Path, place: str, formula: str,
+                                                             needles: list[str]) -> None:
+    path, where, key = formula_file(tmp_path, place, formula)
+    located(validate(path), f"{path}:{where}: at {key}", *needles)
+
+
+def test_a_constant_error_reached_only_under_an_option_is_refused(tmp_path: Path) -> None:
+    """An option bound as a constant: ``x % hand_size`` fails when hand_size may be 0."""
+    bad = write(tmp_path / "modulo.yaml", """\
+        extends: parker-1939
+        id: modulo
+        title: Modulo
+        options:
+          tile_penalty: {type: integer, default: 10, min: 0, max: 100}
+        turn:
+          draw:
+            when: "not can_play and stock_count % tile_penalty < 9"
+        """)
+    located(validate(bad), f"{bad}:8:5: at turn.draw.when", "divides by zero", "option tile_penalty=0")
+
+
+@pytest.mark.parametrize(("place", "formula", "needles"), [
+    ("contact", "a = b", ["column 3", "did you mean '=='?"]),
+    ("when", "not can_play and hand_count = 4", ["column 29", "did you mean '=='?"]),
+    ("contact", "a =< b", ["column 3", "did you mean '<='?"]),
+    ("contact", "(a == b", ["column 1", "'(' was never closed", "add a ')'"]),
+    ("contact", "max(a, b == 3", ["column 4", "'(' was never closed"]),
+    ("contact", "a == b)", ["column 7", "unmatched ')'"]),
+    ("contact", "a == b && a > 2", ["column 8", "did you mean 'and'?"]),
+    ("contact", "a == b || a > 2", ["column 8", "did you mean 'or'?"]),
+    ("contact", "a ==", ["the formula ends too soon"]),
+    ("contact", "a == bb", ["unknown name 'bb'", "did you mean 'b'?"]),
+    ("when", "not can_play and hand_count < hand_sise", ["unknown name 'hand_sise'", "did you mean 'hand_size'?",
+                                                          "column 31"]),
+])
+def test_a_syntax_error_in_a_formula_gives_its_column_and_a_hint(tmp_path: Path, place: str, formula: str,
+                                                                 needles: list[str]) -> None:
+    path, where, key = formula_file(tmp_path, place, formula)
+    located(validate(path), f"{path}:{where}: at {key}", *needles)

@@ -49,7 +49,7 @@ def formula(placeholder: str, source: str | int | float | bool, values: Mapping[
     (names outside ``values`` and ``constants`` refused), each value read inlined as the
     engine's expression for it (``values``), the options bound as constants."""
     inline = {key: ast.parse(value, mode="eval").body for key, value in values.items()}
-    tree = checked_tree(source, set(values) | set(constants), inline)
+    tree = checked_tree(source, set(values) | set(constants), inline, constants)
     return Source(placeholder, {**constants, **(bindings or {})}, {placeholder: tree}, {placeholder: str(source)})
 
 
