@@ -180,3 +180,70 @@ def test_a_syntax_error_in_a_formula_gives_its_column_and_a_hint(tmp_path: Path,
                                                                  needles: list[str]) -> None:
     path, where, key = formula_file(tmp_path, place, formula)
     located(validate(path), f"{path}:{where}: at {key}", *needles)
+
+
+# --------------------------------------------------------------------------- a game that cannot be played
+def test_a_contact_that_is_always_false_is_refused(tmp_path: Path) -> None:
+    path, where, key = formula_file(tmp_path, "contact", "a == b and a != b")
+    located(validate(path), f"{path}:{where}: at {key}", "no tile can ever be played")
+
+
+def test_a_contact_no_two_tiles_of_the_set_make_is_refused(tmp_path: Path) -> None:
+    """Not constant, and true for some numbers (11 and 11), but no tile of the set has an 11."""
+    path, where, key = formula_file(tmp_path, "contact", "a == 11 and b == 11")
+    located(validate(path), f"{path}:{where}: at {key}", "no tile can ever be played", "every pair")
+
+
+def test_a_restrictive_but_playable_contact_is_not_refused(tmp_path: Path) -> None:
+    """Only pairs adding up to 11 touch: few, but a game can be played (the check refuses no game
+    that can be)."""
+    path, _, _ = formula_file(tmp_path, "contact", "a + b == 11")
+    assert validate(path).exit_code == 0, validate(path).output
+
+
+def test_a_ruleset_whose_first_turn_offers_nothing_is_refused(tmp_path: Path) -> None:
+    bad = write(tmp_path / "nothing.yaml", """\
+        extends: parker-1939
+        id: nothing
+        title: Nothing to do
+        turn:
+          play: {when: "turns < 0"}
+          draw: {when: "turns < 0"}
+          pass: {when: "turns < 0"}
+        """)
+    result = validate(bad)
+    assert result.exit_code == 1, result.output
+    assert "no first action is legal" in result.output, result.output
+    assert f"{bad}:4:1: at turn:" in result.output, result.output
+    assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_a_ruleset_in_which_no_tile_is_ever_laid_is_refused(tmp_path: Path) -> None:
+    """Seats may draw and pass, but the play rule never allows a play: found in seeded deals."""
+    bad = write(tmp_path / "never.yaml", """\
+        extends: parker-1939
+        id: never
+        title: Never played
+        turn:
+          play: {when: "turns < 0"}
+        """)
+    result = validate(bad)
+    assert result.exit_code == 1, result.output
+    assert f"{bad}:5:3: at turn.play:" in result.output, result.output
+    assert "no tile can ever be played" in result.output, result.output
+
+
+def test_a_ruleset_playable_only_under_an_option_value_is_refused_naming_it(tmp_path: Path) -> None:
+    bad = write(tmp_path / "strict.yaml", """\
+        extends: parker-1939
+        id: strict
+        title: Strict
+        options:
+          strict:
+            type: choice
+            default: "off"
+            choices:
+              "off": {}
+              "on": {placement: {contact: "a == b and a != b"}}
+        """)
+    located(validate(bad), f"{bad}:10:26: at placement.contact", "no tile can ever be played", "option strict=on")
