@@ -65,7 +65,7 @@ def validate_ruleset(reference: str | Path, registry: Registry | None = None,
                 if str(problem) in seen:  # one fault that several values bring: said once
                     continue
                 seen.add(str(problem))
-                problems.append(Problem(f"{problem.message} (with option {chosen})", problem.path, problem.mark))
+                problems.append(Problem(f"with option {chosen}: {problem.message}", problem.path, problem.mark))
     if problems:
         raise RulesetError(problems)
     return rules
