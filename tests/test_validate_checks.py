@@ -166,6 +166,8 @@ def test_a_constant_error_reached_only_under_an_option_is_refused(tmp_path: Path
     ("contact", "a = b", ["column 3", "did you mean '=='?"]),
     ("when", "not can_play and hand_count = 4", ["column 29", "did you mean '=='?"]),
     ("contact", "a =< b", ["column 3", "did you mean '<='?"]),
+    ("contact", "a == b and (a = 3)", ["column 15", "did you mean '=='?"]),  # not Python's ':=' hint
+    ("contact", "a !== b", ["column 3", "did you mean '!='?"]),
     ("contact", "(a == b", ["column 1", "'(' was never closed", "add a ')'"]),
     ("contact", "max(a, b == 3", ["column 4", "'(' was never closed"]),
     ("contact", "a == b)", ["column 7", "unmatched ')'"]),

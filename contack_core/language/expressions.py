@@ -243,8 +243,10 @@ def _column(source: str, node: ast.AST | None = None, offset: int | None = None,
     return f"column {column}" if line == 1 else f"line {line}, column {column}"
 
 
+#: An ``=`` that is not part of ``==``, ``!=``, ``<=`` or ``>=``.
+_LONE_EQUALS = re.compile(r"(?<![=!<>])=(?!=)")
 #: What a formula's author probably meant by text Python does not read (the longest first).
-_MEANT = (("===", "=="), ("=<", "<="), ("=>", ">="), ("=!", "!="), ("<>", "!="), ("&&", "and"), ("||", "or"),
+_MEANT = (("===", "=="), ("!==", "!="), ("=<", "<="), ("=>", ">="), ("=!", "!="), ("<>", "!="), ("&&", "and"), ("||", "or"),
           ("=", "=="), ("&", "and"), ("|", "or"), ("!", "not"))
 
 
@@ -252,7 +254,13 @@ def _syntax_hint(source: str, error: SyntaxError) -> str:
     """A parser's complaint as a formula's author can act on it: where (the column in the
     formula) and, for the usual slips, what was probably meant."""
     text = source.strip()
-    offset, line = error.offset or 0, error.lineno or 1
+    offset, line, message = error.offset or 0, error.lineno or 1, error.msg
+    if "instead of '='" in message:  # Python's own hint names ':=', which formulas may not use
+        message = "invalid syntax"
+        lines = text.splitlines() or [""]
+        lone = _LONE_EQUALS.search(lines[min(line, len(lines)) - 1], max(offset - 1, 0))
+        offset = lone.start() + 1 if lone else offset
+    error = SyntaxError(message, (error.filename, line, offset, error.text))
     if "never closed" in error.msg:
         return f"{error.msg} (at {_column(source, offset=offset, line=line)}): add a ')' where it should end"
     if "unmatched" in error.msg:
