@@ -249,3 +249,37 @@ def test_a_ruleset_playable_only_under_an_option_value_is_refused_naming_it(tmp_
               "on": {placement: {contact: "a == b and a != b"}}
         """)
     located(validate(bad), f"{bad}:10:26: at placement.contact", "no tile can ever be played", "option strict=on")
+
+
+def test_a_placement_that_leaves_no_cell_after_the_opening_is_refused(tmp_path: Path) -> None:
+    """Only openings (cells touching two tiles) are legal: after the opening tile there is none,
+    so every hand ends as it is set up, nobody ever acting; one opening side is enough to play."""
+    bad = write(tmp_path / "openings.yaml", """\
+        extends: parker-1939
+        id: openings
+        title: Openings only
+        placement:
+          cells: [openings]
+        """)
+    result = validate(bad)
+    assert result.exit_code == 1, result.output
+    assert "no first action is legal" in result.output and "before any seat could act" in result.output
+    assert "hand_end.sealed" in result.output, result.output
+    good = write(tmp_path / "sides.yaml", """\
+        extends: parker-1939
+        id: sides
+        title: Any exposed side
+        placement:
+          cells: [openings]
+          opening_min_contacts: 1
+        """)
+    assert validate(good).exit_code == 0, validate(good).output
+
+
+def test_a_hand_of_one_tile_that_the_opener_goes_out_with_is_not_refused() -> None:
+    """hand_size=1: the opener lays his only tile and is out before anyone acts. A short game,
+    not an unplayable one (Parker allows it)."""
+    from contack_core.primitives.loading import load_rules
+    from contack_core.primitives.validation import playability_problems
+
+    assert playability_problems(load_rules("parker-1939", {"hand_size": "1"})) == []

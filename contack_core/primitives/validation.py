@@ -115,6 +115,7 @@ def playability_problems(rules: Rules) -> list[tuple[KeyPath, str]]:
     low, high = rules.players
     firsts: list[bool] = []  # at each deal whose game reached a decision: was a first action legal?
     tile_laid = False
+    ended_at_once: list[str] = []  # the ending of each game in which nobody ever acted nor went out
     for seats in sorted({low, high}):
         for seed in range(PLAYABILITY_DEALS):
             try:
@@ -150,17 +151,27 @@ def playability_problems(rules: Rules) -> list[tuple[KeyPath, str]]:
                 first = False  # every hand ended as blocked before anyone acted
             if first is not None:
                 firsts.append(first)
+            elif state.is_over() and all(result.went_out is None for result in state.hand_results):
+                ended_at_once.append(state.hand_results[0].reason)
             if any(firsts) and (tile_laid or not laying):
                 return []
     counts = " and ".join(map(str, sorted({low, high})))
+    if not firsts and ended_at_once:
+        return [(("hand_end", ended_at_once[0]), f"no first action is legal: in {PLAYABILITY_DEALS} trial deals at "
+                                                 f"each of {counts} seats, every hand ended as it was set up, before "
+                                                 f"any seat could act, and with nobody out (hand_end."
+                                                 f"{ended_at_once[0]} ended it)")]
     if not firsts:
-        return []  # no game reached a decision (each ended as it was set up): nothing to judge
+        return []  # every game ended as it was set up, a seat going out (one tile each): nothing to judge
     if not any(firsts):
         return [(("turn",), f"no first action is legal: in {PLAYABILITY_DEALS} trial deals at each of {counts} "
                             f"seats, the first seat to act after the set-up may do nothing (every turn rule's "
                             f"when is false, or it offers nothing)")]
     kinds = " or ".join(sorted({rule.action_type.__name__.lower() for rule in laying}))
-    return [(("turn", laying[0].key), f"no tile can ever be played: in {PLAYABILITY_DEALS} trial deals at each of "
+    conditioned = [rule for rule in laying if rule.params.get("when") is not None]
+    # Where to look: a laying rule's own condition, else where the tiles may go.
+    place: KeyPath = ("turn", (conditioned or laying)[0].key) if conditioned or placement is None else ("placement",)
+    return [(place, f"no tile can ever be played: in {PLAYABILITY_DEALS} trial deals at each of "
                                       f"{counts} seats, played at random to the end, no {kinds} was ever legal")]
 
 
