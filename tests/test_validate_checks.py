@@ -283,3 +283,17 @@ def test_a_hand_of_one_tile_that_the_opener_goes_out_with_is_not_refused() -> No
     from contack_core.primitives.validation import playability_problems
 
     assert playability_problems(load_rules("parker-1939", {"hand_size": "1"})) == []
+
+
+def test_a_formula_failing_in_the_trial_deals_is_refused_at_its_place(tmp_path: Path) -> None:
+    """Not constant (it reads turns), but it fails whenever it is worked out: found in the first
+    trial deal, at the formula's line, not left to the first game."""
+    bad = write(tmp_path / "fails.yaml", """\
+        extends: parker-1939
+        id: fails
+        title: Fails
+        turn:
+          play:
+            when: "10 // (turns - turns) > 0"
+        """)
+    located(validate(bad), f"{bad}:6:5: at turn.play.when", "fails in a trial deal", "ZeroDivisionError")

@@ -23,7 +23,7 @@ from typing import Any
 
 from contack_core.engine.actions import Move, Play
 from contack_core.engine.rules import Rules
-from contack_core.engine.ruleset_faults import ruleset_fault
+from contack_core.engine.ruleset_faults import RulesetFault, ruleset_fault
 from contack_core.engine.state import GameState
 from contack_core.language.documents import ParsedFiles, find_ruleset, read_document
 from contack_core.language.options import choose_options, option_value
@@ -119,9 +119,14 @@ def playability_problems(rules: Rules) -> list[tuple[KeyPath, str]]:
     for seats in sorted({low, high}):
         for seed in range(PLAYABILITY_DEALS):
             try:
-                state = GameState(rules, seats)
-            except ValueError:
-                continue  # seats the teams cannot be formed of: play refuses them the same way
+                state = GameState(rules, seats)  # the first hand is set up: set-up formulas run
+            except Exception as error:
+                fault = ruleset_fault(error, rules)
+                if fault is not None:
+                    return [_fault_place(fault, seats, seed)]
+                if isinstance(error, ValueError):
+                    continue  # seats the teams cannot be formed of: play refuses them the same way
+                raise
             rng = random.Random(seed)
             first: bool | None = None
             try:
@@ -143,9 +148,7 @@ def playability_problems(rules: Rules) -> list[tuple[KeyPath, str]]:
                 if fault is None:
                     raise
                 if fault.formula or first is not None:
-                    keys = tuple(fault.keys[0].split(".")) if fault.keys else ("turn",)
-                    return [(keys, f"in a trial deal ({seats} seats, seed {seed}): {fault.reason}"
-                                   + (f" (formula {fault.formula!r})" if fault.formula else ""))]
+                    return [_fault_place(fault, seats, seed)]
                 first = False  # the first seat to act may do nothing, and no ending says what follows
             if first is None and state.hand_results and state.hand_results[0].reason in stuck_endings:
                 first = False  # every hand ended as blocked before anyone acted
@@ -173,6 +176,13 @@ def playability_problems(rules: Rules) -> list[tuple[KeyPath, str]]:
     place: KeyPath = ("turn", (conditioned or laying)[0].key) if conditioned or placement is None else ("placement",)
     return [(place, f"no tile can ever be played: in {PLAYABILITY_DEALS} trial deals at each of "
                                       f"{counts} seats, played at random to the end, no {kinds} was ever legal")]
+
+
+def _fault_place(fault: RulesetFault, seats: int, seed: int) -> tuple[KeyPath, str]:
+    """A ruleset's failure in a trial deal, where it is and why."""
+    keys = tuple(fault.keys[0].split(".")) if fault.keys else ("turn",)
+    formula = f" (formula {fault.formula!r})" if fault.formula else ""
+    return keys, f"fails in a trial deal ({seats} seats, seed {seed}): {fault.reason}{formula}"
 
 
 def _located(path: Path, options: Mapping[str, Any], parsed: ParsedFiles,
