@@ -221,14 +221,19 @@ def _allowed(spec: dict[str, Any]) -> str:
 def rulesets_validate(
     rulesets: Annotated[list[str], typer.Argument(help="Ruleset files, or shipped ruleset ids.")],
 ) -> None:
-    """Check rulesets: schema, then meaning. Exit 0 if all are valid, else 1."""
-    from contack_core.primitives.loading import load_rules
+    """Check rulesets: schema, then meaning, under every option value. Exit 0 if all are valid, else 1."""
+    from contack_core.language.schema import compile_ruleset_schema
+    from contack_core.primitives.builtin import default_registry
+    from contack_core.primitives.validation import validate_ruleset
 
+    registry = default_registry()
+    quick_schema = compile_ruleset_schema(registry)  # once for them all, as each is loaded under every option
+    parsed: dict[Any, Any] = {}
     bad = 0
     for reference in rulesets:
         try:
             is_file = Path(reference).is_file() or reference.endswith((".yaml", ".yml"))
-            load_rules(Path(reference) if is_file else reference)
+            validate_ruleset(Path(reference) if is_file else reference, registry, quick_schema, parsed)
         except RulesetError as error:
             bad += 1
             for problem in error.problems:

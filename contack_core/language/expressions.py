@@ -11,8 +11,10 @@ before any code object exists, so a ruleset can never run arbitrary code.
 from __future__ import annotations
 
 import ast
+import difflib
 import itertools
 import math
+import operator
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -172,8 +174,12 @@ class Expression:
         return self.function(*map(values.__getitem__, self.names))
 
 
-def _check(source: str | int | float | bool, known: set[str]) -> tuple[ast.Expression, list[str], str]:
-    """Parse ``source`` and check it against the whitelist; return the tree and names read."""
+def _check(source: str | int | float | bool, known: set[str],
+           constants: Mapping[str, Any] | None = None) -> tuple[ast.Expression, list[str], str]:
+    """Parse ``source`` and check it against the whitelist; return the tree and names read.
+
+    ``constants``: names whose values are known now (the options); a part of the formula
+    that reads nothing else is worked out, so that one always failing is refused here."""
     if isinstance(source, bool) or isinstance(source, (int, float)):
         source = repr(source)
     if not isinstance(source, str):
@@ -184,7 +190,7 @@ def _check(source: str | int | float | bool, known: set[str]) -> tuple[ast.Expre
     try:
         tree = ast.parse(source.strip(), mode="eval")
     except SyntaxError as error:
-        raise ExpressionError(f"cannot parse expression {_shorten(source)}: {error.msg}") from None
+        raise ExpressionError(f"cannot parse expression {_shorten(source)}: {_syntax_hint(source, error)}") from None
     except (RecursionError, MemoryError):
         raise ExpressionError(f"a formula may nest at most {MAX_EXPRESSION_DEPTH} levels deep "
                               f"(MAX_EXPRESSION_DEPTH): {_shorten(source)}") from None
@@ -215,12 +221,122 @@ def _check(source: str | int | float | bool, known: set[str]) -> tuple[ast.Expre
                 continue
             if node.id.startswith("_") or node.id not in known:
                 listed = ", ".join(sorted(known)) or "none"
-                raise ExpressionError(f"unknown name {node.id!r} in expression {source!r} (known names: {listed})")
+                close = difflib.get_close_matches(node.id, sorted(known), n=1, cutoff=0.6)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise ExpressionError(f"unknown name {node.id!r} at {_column(source, node)} of expression "
+                                      f"{source!r}{hint} (known names: {listed})")
             if node.id not in names:
                 names.append(node.id)
         elif isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, bool)):
             raise ExpressionError(f"only numbers and booleans are allowed as constants: {source!r}")
+    _fold(tree.body, dict(constants or {}), source)
     return tree, names, source
+
+
+def _column(source: str, node: ast.AST | None = None, offset: int | None = None, line: int = 1) -> str:
+    """Where in the formula a node (or a parser's 1-based ``offset``) is, as a message says it:
+    ``column 5`` (counted in the formula as written, from 1), with its line when it has several."""
+    lead = len(source) - len(source.lstrip())
+    if node is not None:
+        line, offset = getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1
+    column = (offset or 1) + (lead if line == 1 else 0)
+    return f"column {column}" if line == 1 else f"line {line}, column {column}"
+
+
+#: An ``=`` that is not part of ``==``, ``!=``, ``<=`` or ``>=``.
+_LONE_EQUALS = re.compile(r"(?<![=!<>])=(?!=)")
+#: What a formula's author probably meant by text Python does not read (the longest first).
+_MEANT = (("===", "=="), ("!==", "!="), ("=<", "<="), ("=>", ">="), ("=!", "!="), ("<>", "!="), ("&&", "and"), ("||", "or"),
+          ("=", "=="), ("&", "and"), ("|", "or"), ("!", "not"))
+
+
+def _syntax_hint(source: str, error: SyntaxError) -> str:
+    """A parser's complaint as a formula's author can act on it: where (the column in the
+    formula) and, for the usual slips, what was probably meant."""
+    text = source.strip()
+    offset, line, message = error.offset or 0, error.lineno or 1, error.msg
+    if "instead of '='" in message:  # Python's own hint names ':=', which formulas may not use
+        message = "invalid syntax"
+        lines = text.splitlines() or [""]
+        lone = _LONE_EQUALS.search(lines[min(line, len(lines)) - 1], max(offset - 1, 0))
+        offset = lone.start() + 1 if lone else offset
+    error = SyntaxError(message, (error.filename, line, offset, error.text))
+    if "never closed" in error.msg:
+        return f"{error.msg} (at {_column(source, offset=offset, line=line)}): add a ')' where it should end"
+    if "unmatched" in error.msg:
+        return f"{error.msg} (at {_column(source, offset=offset, line=line)}): remove it, or add the '(' it closes"
+    lines = text.splitlines() or [""]
+    while 1 < offset and line <= len(lines) and lines[line - 1][offset - 2:offset - 1] in tuple("=&|<>!"):
+        offset -= 1  # the parser points at the second character of '&&' or '=<'
+    here = lines[line - 1][offset - 1:] if 0 < offset and line <= len(lines) else ""
+    if not here.strip():
+        return f"{error.msg}: the formula ends too soon (an operator with nothing after it?)"
+    for written, meant in _MEANT:
+        if here.startswith(written) and not (written == "!" and here.startswith("!=")):
+            return f"{error.msg} at {_column(source, offset=offset, line=line)}: did you mean {meant!r}?"
+    return f"{error.msg} at {_column(source, offset=offset, line=line)}"
+
+
+class _Unknown:
+    """A part of a formula whose value is not known until it is evaluated in a game."""
+
+
+_UNKNOWN = _Unknown()
+_OPERATORS: Mapping[type[ast.AST], Callable[..., Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: lambda x, y: bounded_pow(x, y),
+    ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_,
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge,
+}
+
+
+def _fold(node: ast.AST, constants: Mapping[str, Any], source: str) -> Any:
+    """The value of ``node`` when it reads only numbers and ``constants``, else :data:`_UNKNOWN`;
+    an :class:`ExpressionError` where such a part always fails (``1/0``, ``x % 0``,
+    ``9**9**9``), at its column. Every part is visited, known or not."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        return constants.get(node.id, _UNKNOWN)
+    if isinstance(node, ast.BinOp):
+        left, right = _fold(node.left, constants, source), _fold(node.right, constants, source)
+        if isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and right is not _UNKNOWN and right == 0:
+            raise ExpressionError(f"expression {_shorten(source)} always divides by zero: the divisor at "
+                                  f"{_column(source, node.right)} is always 0")
+        values = [left, right]
+        parts = (node.op,)
+    elif isinstance(node, ast.UnaryOp):
+        values, parts = [_fold(node.operand, constants, source)], (node.op,)
+    elif isinstance(node, ast.Compare):
+        values = [_fold(part, constants, source) for part in (node.left, *node.comparators)]
+        parts = tuple(node.ops)
+    elif isinstance(node, (ast.BoolOp, ast.IfExp, ast.Call)):
+        children = node.values if isinstance(node, ast.BoolOp) else \
+            (node.test, node.body, node.orelse) if isinstance(node, ast.IfExp) else node.args
+        values, parts = [_fold(child, constants, source) for child in children], ()
+    else:  # pragma: no cover - the whitelist admits nothing else
+        return _UNKNOWN
+    if any(value is _UNKNOWN for value in values):
+        return _UNKNOWN
+    try:
+        if isinstance(node, (ast.BinOp, ast.UnaryOp)):
+            return _OPERATORS[type(parts[0])](*values)
+        if isinstance(node, ast.Compare):
+            return all(_OPERATORS[type(op)](x, y) for op, x, y in zip(parts, values, values[1:]))
+        if isinstance(node, ast.BoolOp):
+            found = values[0]
+            for value in values[1:]:
+                if bool(found) != isinstance(node.op, ast.And):
+                    break
+                found = value
+            return found
+        if isinstance(node, ast.IfExp):
+            return values[1] if values[0] else values[2]
+        return SAFE_FUNCTIONS[node.func.id](*values)  # type: ignore[attr-defined]
+    except (ExpressionError, ArithmeticError, TypeError, ValueError) as error:
+        raise ExpressionError(f"expression {_shorten(source)} always fails at {_column(source, node)}: "
+                              f"{error}") from None
 
 
 def _check_size(tree: ast.Expression, source: str) -> None:
@@ -248,11 +364,13 @@ def _shorten(source: str, width: int = 60) -> str:
 
 
 def checked_tree(source: str | int | float | bool, known: set[str],
-                 inline: Mapping[str, ast.expr] | None = None) -> ast.expr:
+                 inline: Mapping[str, ast.expr] | None = None,
+                 constants: Mapping[str, Any] | None = None) -> ast.expr:
     """The whitelisted tree of ``source`` (names outside ``known`` refused), with ``**``
     bounded and each name in ``inline`` replaced by the engine's own tree for it; for the
-    compiled programs of :mod:`contack_core.language.programs`."""
-    tree, _, _ = _check(source, known)
+    compiled programs of :mod:`contack_core.language.programs`. ``constants``: the option
+    values it may read, known now (a part always failing with them is refused)."""
+    tree, _, _ = _check(source, known, constants)
     body = tree.body
     if inline:
         body = _Inline(inline).visit(body)
@@ -324,7 +442,7 @@ def compile_expression(
     ``5``) compile to constants.
     """
     constants = dict(constants or {})
-    tree, names, text = _check(source, set(known_names) | set(constants))
+    tree, names, text = _check(source, set(known_names) | set(constants), constants)
     params = [name for name in names if name not in constants]
     function = _compile_lambda(params, tree.body, constants, text)
     return Expression(source=text, names=tuple(params), function=function)

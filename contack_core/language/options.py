@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from contack_core.language.documents import Document, merge
-from contack_core.language.problems import Problem, RulesetError
+from contack_core.language.documents import Document, key_paths, merge
+from contack_core.language.problems import KeyPath, Mark, Problem, RulesetError
 
 #: The kinds of option a ruleset may declare.
 OPTION_TYPES = ("integer", "boolean", "choice")
@@ -43,9 +43,18 @@ def choose_options(document: Document, chosen: Mapping[str, str | int | bool]) -
     for name, spec in declared.items():
         choices = spec.get("choices") if isinstance(spec, dict) else None
         patch = choices.get(str(values.get(name))) if isinstance(choices, dict) else None
-        if isinstance(patch, dict):
-            document.data = merge(document.data, patch, document.marks, {})
+        if isinstance(patch, dict) and patch:
+            where = _patch_marks(document, ("options", name, "choices", str(values.get(name))), patch)
+            document.data = merge(document.data, patch, document.marks, where)
     return values
+
+
+def _patch_marks(document: Document, prefix: KeyPath, patch: dict[str, Any]) -> dict[KeyPath, Mark]:
+    """The marks of an option value's patch, as paths in the document it patches: what the
+    patch sets is then blamed on the patch's own lines, not on the keys it replaced."""
+    size = len(prefix)
+    return {path[size:]: document.marks[path] for path in key_paths(patch, prefix)
+            if len(path) > size and path in document.marks}
 
 
 def option_value(name: str, spec: Mapping[str, Any], raw: Any) -> Any:

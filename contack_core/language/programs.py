@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -48,9 +48,26 @@ def formula(placeholder: str, source: str | int | float | bool, values: Mapping[
     """A ruleset's formula as a :class:`Source` whose code is ``placeholder``: whitelisted
     (names outside ``values`` and ``constants`` refused), each value read inlined as the
     engine's expression for it (``values``), the options bound as constants."""
-    inline = {key: ast.parse(value, mode="eval").body for key, value in values.items()}
-    tree = checked_tree(source, set(values) | set(constants), inline)
+    tree = checked_tree(source, set(values) | set(constants), _ParsedOnDemand(values), constants)
     return Source(placeholder, {**constants, **(bindings or {})}, {placeholder: tree}, {placeholder: str(source)})
+
+
+class _ParsedOnDemand(Mapping[str, ast.expr]):
+    """The engine's expression of each value, parsed when a formula reads it (a fresh tree
+    each time): a formula reads two or three of the twenty values a place offers, and
+    parsing them all for each formula was most of the cost of loading a ruleset."""
+
+    def __init__(self, values: Mapping[str, str]) -> None:
+        self.values = values
+
+    def __getitem__(self, key: str) -> ast.expr:
+        return ast.parse(self.values[key], mode="eval").body
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.values)
+
+    def __len__(self) -> int:
+        return len(self.values)
 
 
 @attrs.frozen

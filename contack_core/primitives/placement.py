@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -104,6 +105,24 @@ class ContactPlacement(Primitive):
         #: :meth:`play_source`: the play if legal, else None and no change.
         self.play_from: Callable[[GameState, int, list[int], int, Cell], Played | None] = define_from(
             "play_from", ["_state", "_seat", "_zone", "_tile", "_cell"], self.play_source())
+
+    def any_contact(self) -> bool:
+        """Whether some edge of one tile of the set may ever touch an edge of another: the
+        same colour (where colours must match) and ``contact`` true for the two numbers. When
+        none may, no tile can be laid against any other, whatever the deal: validate refuses it."""
+        holders: dict[tuple[int, int], set[int]] = {}  # each (colour, number) an edge shows: two tiles showing it
+        for tile, (values, colours) in enumerate(zip(self.tiles.values, self.tiles.edge_colours)):
+            for value, colour in zip(values, colours):
+                found = holders.setdefault((colour, value), set())
+                if len(found) < 2:
+                    found.add(tile)
+        contact_ok, colours_must_match = self.contact_ok, self.colours_must_match
+        for (colour, value), new in holders.items():
+            for (touched_colour, touched), laid in holders.items():
+                if (colour == touched_colour or not colours_must_match) and contact_ok[value][touched] \
+                        and any(a != b for a, b in itertools.product(new, laid)):
+                    return True
+        return False
 
     # ------------------------------------------------------------------ compiled lookups
     def _compute_fits(self, demand: int) -> dict[int, tuple[int, int, int]]:
