@@ -23,6 +23,7 @@ import attrs
 
 from contack_core.engine.actions import Action, Draw, IllegalAction, Pass, Shuffle
 from contack_core.engine.bots import UNLIMITED, Budget, MoveTimeout, Player
+from contack_core.engine.chance import derived_seed
 from contack_core.engine.events import Event, HandResult
 from contack_core.engine.rules import Rules
 from contack_core.engine.ruleset_faults import RulesetFault, ruleset_fault
@@ -84,8 +85,9 @@ class RefereedGame(GameState):
 
 
 def seat_seed(seed: int | None, seat: int) -> int | None:
-    """The seed a seat's player gets: derived from the game seed, different per seat."""
-    return None if seed is None else seed * 16 + seat + 1
+    """The seed a seat's player gets: a one-way hash of the game seed and the seat, so that a bot
+    cannot recover the game seed (and replay the shuffles) from its own; None stays None."""
+    return None if seed is None else derived_seed("contack-seat", seed, seat)
 
 
 def play_game(rules: Rules, players: Sequence[Player], seed: int | None,
