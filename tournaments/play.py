@@ -184,6 +184,19 @@ class WatchedPlayer(Player):
     def budget(self, value: Budget) -> None:
         self.inner.budget = value
 
+    @property  # type: ignore[override]
+    def deadline(self) -> float | None:
+        return self.inner.deadline
+
+    @deadline.setter
+    def deadline(self, value: float | None) -> None:
+        self.inner.deadline = value
+
+    @property
+    def keeps_deadline(self) -> bool:
+        """The wrapped player's promise: this wrapper adds only bounded work to its ``choose``."""
+        return self.inner.keeps_deadline
+
     def _call(self, method: str, *args: Any) -> Any:
         self.watch(self.seat, method)
         try:
@@ -230,6 +243,19 @@ class OpeningPlayer(Player):
     @budget.setter
     def budget(self, value: Budget) -> None:
         self.inner.budget = value
+
+    @property  # type: ignore[override]
+    def deadline(self) -> float | None:
+        return self.inner.deadline
+
+    @deadline.setter
+    def deadline(self, value: float | None) -> None:
+        self.inner.deadline = value
+
+    @property
+    def keeps_deadline(self) -> bool:
+        """The wrapped player's promise: this wrapper adds only bounded work to its ``choose``."""
+        return self.inner.keeps_deadline
 
     def start_game(self, rules: Any, seat: int, seat_count: int) -> None:
         self.inner.start_game(rules, seat, seat_count)
