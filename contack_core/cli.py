@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from contack_core.engine import __version__
-from contack_core.language.problems import RulesetError
+from contack_core.version import __version__
 from tournaments.analysis.cli import analyze_command
 from tournaments.cli import app as tournament_app
 
@@ -71,6 +70,7 @@ def parse_options(items: list[str] | None) -> dict[str, str]:
 
 
 def load_or_fail(reference: str, options: dict[str, str] | None = None) -> Rules:
+    from contack_core.language.problems import RulesetError
     from contack_core.primitives.loading import load_rules
 
     try:
@@ -87,6 +87,7 @@ def rulesets_list() -> None:
     Each is read, checked against the schema and its players worked out; `contack rulesets validate` checks all of it.
     """
     from contack_core.language.documents import shipped_example_ids, shipped_ruleset_ids
+    from contack_core.language.problems import RulesetError
     from contack_core.primitives.cache import RulesetCache
 
     rulesets = RulesetCache()  # the ruleset schema compiled once for them all
@@ -135,6 +136,7 @@ def rulesets_validate(
     rulesets: Annotated[list[str], typer.Argument(help="Ruleset files, or shipped ruleset ids.")],
 ) -> None:
     """Check rulesets: schema, then meaning. Exit 0 if all are valid, else 1."""
+    from contack_core.language.problems import RulesetError
     from contack_core.primitives.loading import load_rules
 
     bad = 0
@@ -194,6 +196,7 @@ def rulesets_diff(
     """
     from contack_core.language.documents import find_ruleset, read_document
     from contack_core.language.options import choose_options
+    from contack_core.language.problems import RulesetError
 
     shared = parse_options(option)
     sides = [(first, {**shared, **parse_options(option_a)}), (second, {**shared, **parse_options(option_b)})]
@@ -518,6 +521,7 @@ def record_schema() -> None:
 def _every_shipped_ruleset() -> list[Rules]:
     """The shipped rulesets and examples that load (a broken one is another command's business)."""
     from contack_core.language.documents import shipped_example_ids, shipped_ruleset_ids
+    from contack_core.language.problems import RulesetError
     from contack_core.primitives.loading import load_rules
 
     found = []

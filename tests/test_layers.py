@@ -15,6 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ["language", "boards", "engine", "primitives", "records", "replay"]
 #: Modules above every layer: the public API, the command line, adapters.
 TOP = {"contack_core", "contack_core.cli", "contack_core.env_pettingzoo"}
+#: Modules below every layer, importing nothing: the version, which the command line reads alone.
+BOTTOM = {"contack_core.version"}
 
 
 def _imports(path: Path, typing_only: bool = True) -> list[tuple[int, str]]:
@@ -46,6 +48,8 @@ def _rank(module: str) -> int | None:
     """The layer of a contack_core module (None outside contack_core)."""
     if module in TOP:
         return len(LAYERS)
+    if module in BOTTOM:
+        return -1
     parts = module.split(".")
     if parts[0] != "contack_core":
         return None
