@@ -30,7 +30,9 @@ def derived_seed(kind: str, *parts: object) -> int:
     fits SQLite's INTEGER and a record's integer limit).
 
     One-way so that a bot given a derived seed cannot compute the seed it came from, and so the
-    shuffles of its game; seeds derived from neighbouring parts are unrelated.
+    shuffles of its game; seeds derived from neighbouring parts are unrelated. (It can only guess:
+    a small seed such as 7 is found by trying seeds one by one, so against untrusted bots the
+    game's seed should be unguessable.)
     """
     digest = hashlib.sha256("/".join([kind, *map(str, parts)]).encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
