@@ -123,11 +123,13 @@ def test_cautious_stops_weighing_replies_at_the_deadline_and_judges_as_greedy(mo
 
 
 def test_the_tournament_wrappers_carry_the_mark_and_the_deadline():
-    for inner in (RandomPlayer(1), UnmarkedWitness(1)):
+    state = play_until_a_choice(load_rules("parker-1939"))
+    for inner in (Witness(1), UnmarkedWitness(1)):
         for wrapper in (WatchedPlayer(inner, 0, lambda seat, method: None), OpeningPlayer(inner, 2, 7)):
             assert wrapper.keeps_deadline == inner.keeps_deadline
             wrapper.deadline = 12.5
-            assert inner.deadline == 12.5
+            wrapper.choose(state)
+            assert inner.seen[-1][2] == 12.5  # the wrapped bot's choose saw the referee's deadline
             wrapper.deadline = None
 
 

@@ -184,14 +184,6 @@ class WatchedPlayer(Player):
     def budget(self, value: Budget) -> None:
         self.inner.budget = value
 
-    @property  # type: ignore[override]
-    def deadline(self) -> float | None:
-        return self.inner.deadline
-
-    @deadline.setter
-    def deadline(self, value: float | None) -> None:
-        self.inner.deadline = value
-
     @property
     def keeps_deadline(self) -> bool:
         """The wrapped player's promise: this wrapper adds only bounded work to its ``choose``."""
@@ -208,6 +200,7 @@ class WatchedPlayer(Player):
         self._call("start_game", rules, seat, seat_count)
 
     def choose(self, state: Any) -> Any:
+        self.inner.deadline = self.deadline  # a plain copy: cheaper than a property on every decision
         return self._call("choose", state)
 
     def observe(self, seat: int, action: Any, event: Any) -> None:
@@ -244,14 +237,6 @@ class OpeningPlayer(Player):
     def budget(self, value: Budget) -> None:
         self.inner.budget = value
 
-    @property  # type: ignore[override]
-    def deadline(self) -> float | None:
-        return self.inner.deadline
-
-    @deadline.setter
-    def deadline(self, value: float | None) -> None:
-        self.inner.deadline = value
-
     @property
     def keeps_deadline(self) -> bool:
         """The wrapped player's promise: this wrapper adds only bounded work to its ``choose``."""
@@ -266,6 +251,7 @@ class OpeningPlayer(Player):
 
             legal = list(state.legal_actions())
             return random.Random(f"opening:{self.deal_seed}:{state.turns}").choice(legal)
+        self.inner.deadline = self.deadline
         return self.inner.choose(state)
 
     def observe(self, seat: int, action: Any, event: Any) -> None:
