@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Bottom to top. A module may import from its own layer and the layers before it.
 LAYERS = ["language", "boards", "engine", "primitives", "records", "replay"]
 #: Modules above every layer: the public API, the command line, adapters.
-TOP = {"contack_core", "contack_core.cli", "contack_core.env_pettingzoo"}
+TOP = {"contack_core", "contack_core.cli", "contack_core.launch", "contack_core.env_pettingzoo"}
 #: Modules below every layer, importing nothing: the version, which the command line reads alone.
 BOTTOM = {"contack_core.version"}
 
