@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from contack_core.engine import __version__
+from contack_core.version import __version__
 
 if TYPE_CHECKING:
     from contack_core.engine.actions import CHANCE, Deal, Draw, IllegalAction, Pass, Play, Shuffle

@@ -18,9 +18,9 @@ from typing import IO, TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
-from contack_core.engine import __version__
 from contack_core.language.printable import printable
 from contack_core.language.problems import RulesetError
+from contack_core.version import __version__
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -158,6 +158,7 @@ def parse_options(items: list[str] | None) -> dict[str, str]:
 
 
 def load_or_fail(reference: str, options: dict[str, str] | None = None) -> Rules:
+    from contack_core.language.problems import RulesetError
     from contack_core.primitives.loading import load_rules
 
     try:
@@ -174,6 +175,7 @@ def rulesets_list() -> None:
     Each is read, checked against the schema and its players worked out; `contack rulesets validate` checks all of it.
     """
     from contack_core.language.documents import shipped_example_ids, shipped_ruleset_ids
+    from contack_core.language.problems import RulesetError
     from contack_core.primitives.cache import RulesetCache
 
     rulesets = RulesetCache()  # the ruleset schema compiled once for them all
@@ -286,6 +288,7 @@ def rulesets_diff(
     """
     from contack_core.language.documents import find_ruleset, read_document
     from contack_core.language.options import choose_options
+    from contack_core.language.problems import RulesetError
 
     shared = parse_options(option)
     sides = [(first, {**shared, **parse_options(option_a)}), (second, {**shared, **parse_options(option_b)})]
@@ -554,14 +557,21 @@ def bench(
     audit: Annotated[bool, typer.Option("--audit", help="Also record the games and audit the records: records/s "
                                                         "beside games/s, and their ratios (by the wall clock, and "
                                                         "by time on the processor: audit_ratio_cpu).")] = False,
-    rounds: Annotated[int, typer.Option(min=1, help="With --compare or --audit: alternate the runs this many "
-                                                    "times; a ratio compares each one's best round, a "
+    clock: Annotated[float | None, typer.Option(help="Also play the games through the referee with --bot in "
+                                                     "every seat, without a move clock and with this many "
+                                                     "seconds a move: clock_ratio is what the clock leaves of "
+                                                     "the speed (wall clock, best rounds; clock_ratio_cpu by "
+                                                     "time on the processor).")] = None,
+    bot: Annotated[str, typer.Option(help="With --clock: the bot in every seat.")] = "random",
+    rounds: Annotated[int, typer.Option(min=1, help="With --compare, --audit or --clock: alternate the runs this "
+                                                    "many times; a ratio compares each one's best round, a "
                                                     "ratio_of_totals their total times.")] = 3,
 ) -> None:
     """Random games through the interpreter: games/s, actions/s and the counts behind them."""
     import tempfile
 
-    from contack_core.engine.bench import run_bench, run_yardstick
+    from contack_core.engine.bench import run_bench, run_refereed_bench, run_yardstick
+    from contack_core.engine.bots import MAX_TIME_PER_MOVE, Budget, PlayerSpecError, make_player
     from contack_core.primitives.cache import RulesetCache
     from contack_core.records.bench import run_audit_bench, write_records
 
@@ -571,14 +581,25 @@ def bench(
         fail(f"{rules.id} is for {low} to {high} players, not {players}")
     if compare is not None and not compare.is_file():
         fail(f"no yardstick script at {compare}")
+    if clock is not None:
+        if not (math.isfinite(clock) and 0 < clock <= MAX_TIME_PER_MOVE):
+            fail(f"--clock takes seconds above 0 and at most {MAX_TIME_PER_MOVE:g}, not {clock:g}", 2)
+        try:
+            make_player(bot, 0, rules=rules).close()
+        except PlayerSpecError as error:
+            fail(f"--bot: {error}")
+    repeated = compare is not None or audit or clock is not None
     with tempfile.TemporaryDirectory(prefix="contack-bench-") as folder:
         records = write_records(rules, games, players, seed, Path(folder)) if audit else []
         # Alternate the runs so all see the same machine conditions: the best round of each,
         # and the ratio of their total times over all rounds (steadier on a busy machine).
-        plays, yardsticks, audits = [], [], []
+        plays, yardsticks, audits, free, clocked = [], [], [], [], []
         rulesets = RulesetCache()
-        for _ in range(rounds if compare is not None or audit else 1):
+        for _ in range(rounds if repeated else 1):
             plays.append(run_bench(rules, games, players, seed))
+            if clock is not None:
+                free.append(run_refereed_bench(rules, games, players, seed, bot, Budget()))
+                clocked.append(run_refereed_bench(rules, games, players, seed, bot, Budget(time_per_move=clock)))
             if compare is not None:
                 yardsticks.append(run_yardstick(compare, games, players))
             if audit:
@@ -588,7 +609,7 @@ def bench(
                     fail(str(error))
     result: dict[str, Any] = {"ruleset": rules.id, **max(plays, key=lambda run: run["games_per_s"])}
     play_seconds = sum(run["seconds"] for run in plays)
-    if compare is not None or audit:
+    if repeated:
         result["rounds"] = rounds
     if compare is not None:
         result["yardstick_games_per_s"] = max(run["games_per_s"] for run in yardsticks)
@@ -601,6 +622,18 @@ def bench(
         # Time on the processor alone: what other processes take from this one does not count.
         result["audit_ratio_cpu"] = round(sum(run["cpu_seconds"] for run in plays)
                                           / sum(run["audit_cpu_seconds"] for run in audits), 3)
+    if clock is not None:
+        result["clock_bot"] = bot
+        result["clock_seconds_per_move"] = clock
+        result["refereed_games_per_s"] = round(max(run["games_per_s"] for run in free), 1)
+        result["clocked_games_per_s"] = round(max(run["games_per_s"] for run in clocked), 1)
+        result["refereed_cpu_seconds"] = round(sum(run["cpu_seconds"] for run in free), 4)
+        result["clocked_cpu_seconds"] = round(sum(run["cpu_seconds"] for run in clocked), 4)
+        result["clock_faults"] = sum(run["faults"] for run in clocked)
+        result["clock_ratio"] = round(result["clocked_games_per_s"] / result["refereed_games_per_s"], 3)
+        result["clock_ratio_of_totals"] = round(sum(run["seconds"] for run in free)
+                                                / sum(run["seconds"] for run in clocked), 3)
+        result["clock_ratio_cpu"] = round(result["refereed_cpu_seconds"] / result["clocked_cpu_seconds"], 3)
     if as_json:
         echo(json.dumps(result))
     else:
@@ -620,6 +653,7 @@ def record_schema() -> None:
 def _every_shipped_ruleset() -> list[Rules]:
     """The shipped rulesets and examples that load (a broken one is another command's business)."""
     from contack_core.language.documents import shipped_example_ids, shipped_ruleset_ids
+    from contack_core.language.problems import RulesetError
     from contack_core.primitives.loading import load_rules
 
     found = []

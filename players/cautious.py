@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from contack_core.engine.bots import Parameter
@@ -10,6 +11,9 @@ from players.greedy import GreedyPlayer
 
 if TYPE_CHECKING:
     from contack_core.engine.state import GameState
+
+#: Of the time per move, the share the replies may be checked in (the rest is the referee's margin).
+_TIME_SHARE = 0.7
 
 
 class CautiousPlayer(GreedyPlayer):
@@ -32,6 +36,9 @@ class CautiousPlayer(GreedyPlayer):
         a chance node, or once the game is over)."""
         if after.over or after.chance or after.current == seat:
             return 0
+        if self.deadline is not None and self.budget.time_per_move is not None \
+                and time.perf_counter() > self.deadline - (1 - _TIME_SHARE) * self.budget.time_per_move:
+            return 0  # 70% of the move gone: the remaining actions are judged as greedy judges them
         return self.weight * best_reply_gain(after)
 
 

@@ -20,7 +20,7 @@ import attrs
 from contack_core import RulesetError, load_rules
 from contack_core.engine.actions import Move
 from contack_core.engine.bots import Player
-from contack_core.engine.referee import play_game
+from contack_core.engine.referee import play_game, seat_seed
 from players.random_player import RandomPlayer
 
 
@@ -57,7 +57,7 @@ def endings(ruleset: str, seats: int, games: int, options: dict[str, str]) -> En
     turns = []
     moves = come_back = 0
     for seed in range(games):
-        players: list[Player] = [CountingRandom(f"{seed}:{seat}") for seat in range(seats)]
+        players: list[Player] = [CountingRandom(seat_seed(seed, seat)) for seat in range(seats)]
         state = play_game(rules, players, seed)
         reasons[state.hand_results[-1].reason] += 1
         turns.append(state.turns)

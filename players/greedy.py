@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from contack_core.engine.bots import Player
+from contack_core.engine.bots import Player, keeps_deadline
 from players.evaluation import cannot_judge, tile_weight, worth
 
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ class GreedyPlayer(Player):
         """Every ruleset whose match is decided on a counter (see :func:`players.evaluation.cannot_judge`)."""
         return cannot_judge(rules)
 
+    @keeps_deadline  # one ply: bounded work; cautious, which adds a ply, stops its replies at the deadline
     def choose(self, state: GameState) -> Action:
         legal = state.legal_actions()
         if len(legal) == 1:

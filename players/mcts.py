@@ -32,7 +32,7 @@ import random
 import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from contack_core.engine.bots import Parameter, Player, PlayerSpecError
+from contack_core.engine.bots import Parameter, Player, PlayerSpecError, keeps_deadline
 from contack_core.engine.information import Visibility
 from players.evaluation import cannot_judge, leads, measure, outcome, sides, tile_weight
 
@@ -141,6 +141,7 @@ class MctsPlayer(Player):
                                self.budget.time_per_move and self.budget.time_per_move * _TIME_SHARE) if s]
         return iterations, (min(seconds) if seconds else None)
 
+    @keeps_deadline  # the search stops well before self.deadline
     def choose(self, state: GameState) -> Action:
         legal = state.legal_actions()
         if len(legal) == 1:
@@ -148,7 +149,10 @@ class MctsPlayer(Player):
         if self.visibility is None:
             self.visibility = Visibility.of(state.rules)
         iterations, seconds = self._limits()
-        deadline = None if seconds is None else time.perf_counter() + seconds
+        now = time.perf_counter()
+        deadline = None if seconds is None else now + seconds
+        if self.deadline is not None:  # the referee's: keep its margin of what is left of the move
+            deadline = min(deadline or self.deadline, now + (self.deadline - now) * _TIME_SHARE)
         root = _Node(state.current)
         spread = _Spread(state.seat_count)
         for done in range(iterations):

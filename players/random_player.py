@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from contack_core.engine.bots import Player
+from contack_core.engine.bots import Player, keeps_deadline
 
 if TYPE_CHECKING:
     from contack_core.engine.actions import Action
@@ -23,6 +23,7 @@ class RandomPlayer(Player):
         self.rng = random.Random(seed)
         self._getrandbits = self.rng.getrandbits
 
+    @keeps_deadline  # one cheap pick
     def choose(self, state: GameState) -> Action:
         """``self.rng.choice(legal)``, the same pick from the same stream, spelt out.
 

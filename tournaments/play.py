@@ -186,10 +186,16 @@ class WrappedPlayer(Player):
     def budget(self, value: Budget) -> None:
         self.inner.budget = value
 
+    @property
+    def keeps_deadline(self) -> bool:
+        """The wrapped player's promise: this wrapper adds only bounded work to its ``choose``."""
+        return self.inner.keeps_deadline
+
     def start_game(self, rules: Any, seat: int, seat_count: int) -> None:
         self.inner.start_game(rules, seat, seat_count)
 
     def choose(self, state: Any) -> Any:
+        self.inner.deadline = self.deadline  # a plain copy: cheaper than a property on every decision
         return self.inner.choose(state)
 
     def observe(self, seat: int, action: Any, event: Any) -> None:
@@ -222,6 +228,7 @@ class WatchedPlayer(WrappedPlayer):
         self._call("start_game", rules, seat, seat_count)
 
     def choose(self, state: Any) -> Any:
+        self.inner.deadline = self.deadline  # a plain copy: cheaper than a property on every decision
         return self._call("choose", state)
 
     def observe(self, seat: int, action: Any, event: Any) -> None:
@@ -252,6 +259,7 @@ class OpeningPlayer(WrappedPlayer):
         if state.turns < self.moves:
             legal = list(state.legal_actions())
             return random.Random(f"opening:{self.deal_seed}:{state.turns}").choice(legal)
+        self.inner.deadline = self.deadline
         return self.inner.choose(state)
 
 

@@ -21,13 +21,14 @@ seating rotates.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
 from math import comb
 from typing import Any
 
 import attrs
+
+from contack_core.engine.chance import derived_seed
 
 
 @attrs.frozen
@@ -76,14 +77,13 @@ def tables_from_json(document: Mapping[str, Any] | None) -> Tables | None:
 
 def deal_seed(tournament_seed: int, table_size: int, deal_index: int) -> int:
     """The seed of one deal: shared by every meeting of that table size, independent of the others."""
-    digest = hashlib.sha256(f"contack-deal/{tournament_seed}/{table_size}/{deal_index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1  # 63 bits: fits SQLite's INTEGER
+    return derived_seed("contack-deal", tournament_seed, table_size, deal_index)
 
 
 def bot_seed(deal_seed_value: int, entrant_name: str) -> int:
-    """The seed of an entrant's bot in one deal: the same in every rotation of that deal."""
-    digest = hashlib.sha256(f"contack-bot/{deal_seed_value}/{entrant_name}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    """The seed of an entrant's bot in one deal: the same in every rotation of that deal, and one-way
+    (:func:`~contack_core.engine.chance.derived_seed`), so the bot cannot recover the deal from it."""
+    return derived_seed("contack-bot", deal_seed_value, entrant_name)
 
 
 def seatings(meeting: Sequence[int], deal_index: int) -> list[tuple[int, ...]]:

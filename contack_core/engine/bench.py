@@ -14,9 +14,9 @@ import sys
 import time
 from pathlib import Path
 
-from contack_core.engine.bots import installed_players
+from contack_core.engine.bots import Budget, installed_players, make_player
 from contack_core.engine.events import Drew, Moved, Passed, Played
-from contack_core.engine.referee import seat_seed
+from contack_core.engine.referee import play_game, seat_seed
 from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
 
@@ -66,6 +66,26 @@ def run_bench(rules: Rules, games: int, players: int, seed: int) -> dict[str, fl
     counts["actions_per_s"] = round(counts["actions"] / seconds, 1)
     counts["moves_per_s"] = round(counts["moves"] / seconds, 1)
     return counts
+
+
+def run_refereed_bench(rules: Rules, games: int, players: int, seed: int, spec: str,
+                       budget: Budget) -> dict[str, Any]:
+    """Play ``games`` games through the referee (``play_game``, as ``contack play`` and a
+    tournament do), every seat a ``spec`` bot, under ``budget``; return the time they took.
+
+    Run with and without a clock on the same games, it shows what keeping the clock costs."""
+    bots = [make_player(spec, seat_seed(seed, s), rules=rules) for s in range(players)]
+    start, cpu_start = time.perf_counter(), time.process_time()
+    faults = 0
+    try:
+        for game in range(games):
+            faults += len(play_game(rules, bots, seed + game, budget=budget).faults)
+    finally:
+        for bot in bots:
+            bot.close()
+    seconds = time.perf_counter() - start
+    return {"seconds": seconds, "cpu_seconds": time.process_time() - cpu_start, "games_per_s": games / seconds,
+            "faults": faults}
 
 
 def run_yardstick(script: Path, games: int, players: int) -> dict[str, float]:

@@ -39,7 +39,9 @@ The engine talks to it in the spirit of OpenSpiel's bots:
 
 Budgets: :class:`Budget` gives the time a move may take and an optional iteration limit;
 ``play_game`` sets ``player.budget`` before the game. A bot that searches should stop
-within both. A bot that raises, returns an illegal action or overruns its time is a
+within both. Under a clock the referee also sets ``player.deadline`` for each move; a bot whose
+``choose`` is marked :func:`keeps_deadline` answers by it and is called directly (no thread,
+no copy of the state). A bot that raises, returns an illegal action or overruns its time is a
 *fault*, handled by the game's fault policy (see :mod:`contack_core.engine.referee`).
 """
 
@@ -143,6 +145,16 @@ class Budget:
 UNLIMITED = Budget()
 
 
+def keeps_deadline(choose: Any) -> Any:
+    """Mark a player's ``choose`` as answering by ``self.deadline`` by itself: a search that checks
+    the clock, or a pick whose work is small and bounded (one ply). The referee then spares it the
+    worker thread and the copy of the state that enforce a clock on a player that might hang (about
+    230 us a decision); it still charges a timeout when the answer comes late. Only for code you
+    trust to keep the promise: a choose that hangs would hang the game."""
+    choose.keeps_deadline = True
+    return choose
+
+
 class Player:
     """Base class of bots: choose one of ``state.legal_actions()`` for the current seat."""
 
@@ -162,10 +174,21 @@ class Player:
     keeps_time: ClassVar[bool] = False
     #: Set by ``play_game`` before each game; a searching bot stops within it.
     budget: Budget = UNLIMITED
+    #: When the move being chosen must be answered, in ``time.perf_counter()`` seconds: set by the
+    #: referee before each ``choose`` under a clock, None otherwise. A search stops before it.
+    deadline: float | None = None
 
     def __init__(self, seed: int | str | None = None, **params: Any) -> None:
         self.seed = seed
         self.params: dict[str, Any] = self.resolve_parameters(params)
+
+    @property
+    def keeps_deadline(self) -> bool:
+        """Whether this player's ``choose`` answers by :attr:`deadline` on its own (it is marked
+        with :func:`keeps_deadline`): the referee then calls it directly under a clock, with no
+        thread and no copy of the state, and charges a late answer afterwards. A subclass that
+        overrides ``choose`` without the mark is run in a clocked thread again."""
+        return getattr(type(self).choose, "keeps_deadline", False)
 
     @classmethod
     def resolve_parameters(cls, given: Mapping[str, Any]) -> dict[str, Any]:

@@ -7,15 +7,18 @@ The game is refereed: a player that raises, returns an illegal action, or overru
 :class:`~contack_core.engine.bots.Budget`'s time per move commits a :class:`Fault`. Under the
 ``pass`` policy the move is forfeited as the first Pass or Draw the rules allow (if they
 allow neither, the game is forfeited); under ``forfeit`` the game is. Either way the fault
-is recorded and the process goes on. A player's ``choose`` runs under the clock in a
-worker thread, on a copy of the state, so a player that hangs cannot hang the game; with
-no time limit it is called directly and costs nothing extra.
+is recorded and the process goes on. Under a clock, a player whose ``choose`` is marked
+:func:`~contack_core.engine.bots.keeps_deadline` (every built-in in-process bot) is told the
+move's deadline and called directly, costing nothing extra; a late answer is still a timeout
+fault. Any other player's ``choose`` runs in a worker thread, on a copy of the state, so a
+player that hangs cannot hang the game. With no time limit every player is called directly.
 """
 
 from __future__ import annotations
 
 import random
 import threading
+import time
 from collections.abc import Sequence
 from typing import Protocol, cast
 
@@ -23,6 +26,7 @@ import attrs
 
 from contack_core.engine.actions import Action, Draw, IllegalAction, Pass, Shuffle
 from contack_core.engine.bots import UNLIMITED, Budget, MoveTimeout, Player
+from contack_core.engine.chance import derived_seed
 from contack_core.engine.events import Event, HandResult
 from contack_core.engine.rules import Rules
 from contack_core.engine.ruleset_faults import RulesetFault, ruleset_fault
@@ -86,8 +90,9 @@ class RefereedGame(GameState):
 
 
 def seat_seed(seed: int | None, seat: int) -> int | None:
-    """The seed a seat's player gets: derived from the game seed, different per seat."""
-    return None if seed is None else seed * 16 + seat + 1
+    """The seed a seat's player gets: a one-way hash of the game seed and the seat, so that a bot
+    cannot recover the game seed (and replay the shuffles) from its own; None stays None."""
+    return None if seed is None else derived_seed("contack-seat", seed, seat)
 
 
 def play_game(rules: Rules, players: Sequence[Player], seed: int | None,
@@ -142,6 +147,11 @@ def _play(state: RefereedGame, players: Sequence[Player], rng: random.Random, ob
             break
     observing = [(seat, p) for seat, p in enumerate(players) if type(p).observe is not Player.observe]
     timed = budget.time_per_move is not None
+    # Under a clock, how each seat is asked: in a clocked thread, or directly by its deadline.
+    threaded = [timed and p.timed and not p.keeps_time and not p.keeps_deadline for p in players]
+    by_deadline = [timed and p.timed and not p.keeps_time and p.keeps_deadline for p in players]
+    limit = budget.time_per_move or 0.0
+    perf_counter = time.perf_counter
     hand = 0
     results_seen = 0
     while not state.over and state.forfeited_by is None:
@@ -157,7 +167,18 @@ def _play(state: RefereedGame, players: Sequence[Player], rng: random.Random, ob
         else:
             seat = state.current
             player = players[seat]
-            if timed and player.timed and not player.keeps_time:
+            if by_deadline[seat]:  # inlined: a call here is a tenth of a random bot's decision
+                start = perf_counter()
+                player.deadline = start + limit
+                try:
+                    chosen = player.choose(state)
+                except bot_errors as error:
+                    chosen = referee.raised(seat, error)
+                else:
+                    if perf_counter() - start > limit:
+                        chosen = referee.late(seat)
+                player.deadline = None
+            elif threaded[seat]:
                 chosen = referee.choose_in_time(seat, player)
             else:
                 try:
@@ -268,10 +289,17 @@ class _Referee:
         why = str(error) if isinstance(error, IllegalAction) else _error_text(error)
         return self.move_fault(seat, f"illegal action {_action_text(self.state, action)}: {why}", "illegal")
 
+    def late(self, seat: int) -> Action | None:
+        """A player that keeps the deadline itself (called directly, with ``player.deadline`` set)
+        answered after it: a timeout fault all the same."""
+        limit = self.budget.time_per_move
+        return self.move_fault(seat, f"no move within the time limit of {limit:g} s (answered late)", "timeout")
+
     def choose_in_time(self, seat: int, player: Player) -> Action | None:
         """Run ``choose`` on a copy of the state in a worker thread; a fault if it overruns."""
         limit = self.budget.time_per_move
         assert limit is not None
+        player.deadline = time.perf_counter() + limit
         busy = self.overrunning.get(seat)
         if busy is not None:
             if busy.is_alive():
