@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from contack_core.engine.bots import Budget, installed_players, make_player
 from contack_core.engine.events import Drew, Moved, Passed, Played

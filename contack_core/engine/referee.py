@@ -167,6 +167,7 @@ def _play(state: RefereedGame, players: Sequence[Player], rng: random.Random, ob
         else:
             seat = state.current
             player = players[seat]
+            chosen: object  # whatever the bot returned, or what the referee put in its place
             if by_deadline[seat]:  # inlined: a call here is a tenth of a random bot's decision
                 start = perf_counter()
                 player.deadline = start + limit
