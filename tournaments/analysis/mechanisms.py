@@ -38,7 +38,7 @@ from typing import Any
 from contack_core.engine.events import ChipsMoved, Discarded, Drew, Event, Moved, Passed, Played
 from contack_core.engine.rules import Rules
 from contack_core.engine.values import EVENT_BINDINGS, VALUE_BINDINGS, captured, lost, play_facts
-from contack_core.language.expressions import Expression, compile_expression
+from contack_core.language.expressions import Expression, ExpressionError, compile_expression
 
 #: The kind of each event a seat's action makes, as counters name them (``on_<kind>``).
 EVENT_KIND: dict[type, str] = {Played: "play", Drew: "draw", Passed: "pass", Discarded: "discard", Moved: "move"}
@@ -71,9 +71,11 @@ def passes_to_others(counter: Any) -> list[str]:
     return [kind for kind in WHEN_WORDS if kind in kinds and kind in EVENT_KIND.values()]
 
 
-def formula_parts(counter: Any) -> dict[str, tuple[str, Expression, dict[str, Expression]]]:
+def formula_parts(counter: Any) -> dict[str, tuple[str, Expression, dict[str, Expression | None]]]:
     """For each kind of event a counter's formula is about: the formula's text, the formula, and
-    for each fact of the event it reads, the formula with that fact taken as 0 (false)."""
+    for each fact of the event it reads, the formula with that fact taken as 0 (false); None
+    where that formula cannot be worked out at all (``60 // high_pair`` becomes ``60 // 0``,
+    which the compiler refuses)."""
     out = {}
     gains: Mapping[str, Any] = getattr(counter, "gains", {}) or {}
     for kind, source in gains.items():
@@ -82,12 +84,15 @@ def formula_parts(counter: Any) -> dict[str, tuple[str, Expression, dict[str, Ex
         values = counter.values[kind]
         whole = compile_expression(source, values, counter.constants)
         facts = [name for name in whole.names if "_event" in values[name]]
-        without = {}
+        without: dict[str, Expression | None] = {}
         for name in facts:
             tree = ast.parse(str(source).strip(), mode="eval")
             zero: Any = False if name == "opportunity" else 0
             tree = _Replace(name, zero).visit(tree)
-            without[name] = compile_expression(ast.unparse(tree), values, counter.constants)
+            try:
+                without[name] = compile_expression(ast.unparse(tree), values, counter.constants)
+            except ExpressionError:
+                without[name] = None
         out[kind] = (str(source), whole, without)
     return out
 
@@ -146,8 +151,8 @@ class MechanismMeasure:
                 for name, without in formula[2].items():
                     part = f"part:{key}:{kind}:{name}"
                     try:
-                        if values is None:
-                            raise ValueError("the formula's values could not be read")
+                        if values is None or without is None:
+                            raise ValueError("the formula's values could not be read, or it cannot take the fact as 0")
                         self.sums[part] += own - float(without.evaluate(values))
                     except Exception:  # noqa: BLE001 - 60 // high_pair with high_pair 0: no counterfactual
                         self.unknown.add(part)
