@@ -523,9 +523,9 @@ def _is_ruleset(path: Path) -> bool:
 
 
 def _ruleset_named(rules: Any, options: dict[str, Any], rulesets: RulesetCache) -> str:
-    """How a verdict names the ruleset audited: its id; but a file that takes a shipped
-    ruleset's id with other rules (a house rule keeping ``id: parker-1939``) by its id and
-    digest, so that its verdict cannot be read as one under the shipped rules."""
+    """How a verdict names the ruleset audited: its id; but a file that takes the id of a
+    shipped ruleset with other rules (a house rule keeping the id of the ruleset it extends)
+    by its id and digest, so that its verdict cannot be read as one under the shipped rules."""
     if rules.origin is None or rules.id not in shipped_ruleset_ids():
         return rules.id
     try:
