@@ -28,3 +28,45 @@ def test_players_max_beyond_what_a_game_can_use_is_refused_at_validate(tmp_path:
     said = result.stdout + result.stderr
     assert f"{ruleset}:4:" in said and "players.max" in said and f"at most {MAX_PLAYERS} seats" in said, said
     assert "Traceback" not in said
+
+
+def _tile_set(count: int) -> str:
+    tiles = ", ".join(f"{{values: [1, 2, 3], colours: [blue, red, gold], name: t{i}}}" for i in range(count))
+    return f"components: {{tiles: {{primitive: triangle-tiles, colours: [blue, red, gold], set: [{tiles}]}}}}\n"
+
+
+#: Every size field of a ruleset beyond what a game can use: (the lines after ``title``, the
+#: line the message names, the field, the limit the message names). Each took minutes, wrote
+#: a record its own audit refused, or gave a game that never ends, before it was bounded.
+SIZE_FIELDS = {
+    "hands": ("parker-1939", 'match: {primitive: fixed-hands, hands: "10**30", winner: highest, counter: score}\n',
+              4, "match.hands", "MAX_HANDS"),
+    "hands-option-default": ("parker-1939", "options: {hands: {type: integer, default: 1000000000000000000000000000000,"
+                             " min: 1, max: 1000000000000000000000000000000}}\n", 4, "options.hands", "MAX_OPTION_VALUE"),
+    "option-max": ("parker-1939", "options: {hand_size: {type: integer, default: 5, min: 1, max: 10000000}}\n",
+                   4, "options.hand_size.max", "MAX_OPTION_VALUE"),
+    "lattice-origin": ("parker-1939", "board: {primitive: triangular-lattice, origin: [1000000000000000000000, 0]}\n",
+                       4, "board.origin", "MAX_COORDINATE"),
+    "points": ("parker-1939", 'placement: {points: "(a + b) ** 64"}\n', 4, "placement.points", "MAX_FIGURE"),
+    "tile-count": ("parker-1939", _tile_set(1001), 4, "components.tiles.set", "MAX_TILES"),
+    "supply": ("klauber-1937", "components: {tiles: {supply: {red: {one-step: 1000000000000000000000}}}}\n",
+               4, "components.tiles.supply.red.one-step", "MAX_TILES"),
+    "steps": ("klauber-1937", 'components: {tiles: {kinds: {one-step: {steps: "10**30"}}}}\n',
+              4, "components.tiles.kinds.one-step.steps", "MAX_STEPS"),
+    "endgame-steps": ("klauber-1937", "turn: {move: {endgame_steps: 1000000000000}}\n", 4, "turn.move.endgame_steps",
+                      "MAX_STEPS"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SIZE_FIELDS))
+def test_every_size_field_is_bounded_at_validate(tmp_path: Path, case: str) -> None:
+    base, lines, line, field, limit = SIZE_FIELDS[case]
+    ruleset = tmp_path / "sized.yaml"
+    ruleset.write_text(f"extends: {base}\nid: sized\ntitle: Sized\n{lines}", encoding="utf-8")
+    result = run_cpu_limited([sys.executable, "-m", "contack_core.cli", "rulesets", "validate", str(ruleset)],
+                             CPU_LIMIT)
+    assert result.returncode not in (-signal.SIGKILL, -signal.SIGXCPU), "ran out of CPU time"
+    said = result.stdout + result.stderr
+    assert result.returncode == 1, said
+    assert f"{ruleset}:{line}:" in said and field in said and limit in said, said
+    assert "Traceback" not in said
