@@ -53,6 +53,8 @@ SIZE_FIELDS = {
                4, "components.tiles.supply.red.one-step", "MAX_TILES"),
     "steps": ("klauber-1937", 'components: {tiles: {kinds: {one-step: {steps: "10**30"}}}}\n',
               4, "components.tiles.kinds.one-step.steps", "MAX_STEPS"),
+    "counter-initial": ("parker-1939", 'scoring: {score: {initial: "10**15"}}\n', 4, "scoring.score.initial",
+                        "MAX_FIGURE"),
     "endgame-steps": ("klauber-1937", "turn: {move: {endgame_steps: 1000000000000}}\n", 4, "turn.move.endgame_steps",
                       "MAX_STEPS"),
 }
@@ -70,3 +72,31 @@ def test_every_size_field_is_bounded_at_validate(tmp_path: Path, case: str) -> N
     assert result.returncode == 1, said
     assert f"{ruleset}:{line}:" in said and field in said and limit in said, said
     assert "Traceback" not in said
+
+#: Scores that grow without bound in play, past what a record holds (a squaring score crashed
+#: play's narration with a 4,300-digit number, and without a narrator would fill memory).
+GROWING_SCORES = {
+    "squaring-on-play": "scoring: {score: {initial: 2, on_play: \"score * score\"}}\n",
+    "squaring-power": "scoring: {score: {initial: 2, on_play: \"score ** 2\"}}\n",
+    "squaring-at-hand-end": "scoring: {score: {initial: 2, on_hand_end: \"score * score * score\"}}\n",
+    "squaring-transfer": ("scoring: {score: {initial: 2, transfers: [{when: play, amount: \"score * score + 1\", "
+                          "from: bank, to: self}]}}\n"),
+    "adding-up": "scoring: {score: {on_play: \"999999999999\", on_hand_end: \"999999999999\"}}\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(GROWING_SCORES))
+def test_a_score_growing_without_bound_stops_play_as_the_rulesets_error(tmp_path: Path, case: str) -> None:
+    ruleset = tmp_path / "growing.yaml"
+    ruleset.write_text(f"extends: parker-1939\nid: growing\ntitle: Growing\n{GROWING_SCORES[case]}", encoding="utf-8")
+    record = tmp_path / "game.jsonl"
+    result = run_cpu_limited([sys.executable, "-m", "contack_core.cli", "play", str(ruleset), "--seats",
+                              "random,random,random", "--seed", "3", "--record", str(record)], CPU_LIMIT)
+    assert result.returncode not in (-signal.SIGKILL, -signal.SIGXCPU), "ran out of CPU time"
+    said = result.stdout + result.stderr
+    assert "Traceback" not in said, said
+    assert result.returncode == 1, said
+    assert "error: the ruleset growing" in said and "MAX_FIGURE" in said and "scoring.score" in said, said
+    # What was written up to the error is a record its own audit calls sound.
+    audit = run_cpu_limited([sys.executable, "-m", "contack_core.cli", "audit", str(record)], CPU_LIMIT)
+    assert audit.returncode == 0, audit.stdout + audit.stderr

@@ -22,10 +22,12 @@ import attrs
 from contack_core.language.limits import (
     MAX_DOMAIN_EVALUATIONS,
     MAX_EXPONENT,
+    MAX_FIGURE,
     MAX_EXPRESSION_CHARS,
     MAX_EXPRESSION_DEPTH,
     MAX_EXPRESSION_NODES,
     MAX_POWER_BITS,
+    shown_number,
 )
 
 #: Functions an expression may call. Pure, total on numbers, no side effects.
@@ -45,6 +47,15 @@ def bounded_pow(base: Any, exponent: Any) -> Any:
         raise ExpressionError(f"a power of a {abs(base).bit_length()}-bit number to {exponent} would have more "
                               f"than {MAX_POWER_BITS} bits (MAX_POWER_BITS)")
     return base**exponent
+
+
+def bounded_figure(value: Any) -> Any:
+    """``value``, a figure a formula gives in play (a counter's change, a transfer), refused when
+    it is beyond :data:`MAX_FIGURE` either way: a squaring score (``score * score``) would
+    otherwise grow past what a record holds, then past what memory holds."""
+    if isinstance(value, int) and not -MAX_FIGURE <= value <= MAX_FIGURE:
+        raise ExpressionError(f"it gives {shown_number(value)}, beyond {MAX_FIGURE:,} either way (MAX_FIGURE)")
+    return value
 
 
 class _BoundPowers(ast.NodeTransformer):
