@@ -4,14 +4,16 @@ validate with file:line:column. ``players.max: 10**7`` took 9 s of CPU and 227 M
 
 from __future__ import annotations
 
+import json
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from processes import run_cpu_limited
 
-from contack_core.language.limits import MAX_PLAYERS
+from contack_core.language.limits import DEFAULT_TURN_CAP, MAX_PLAYERS
 
 CPU_LIMIT = 20
 
@@ -55,6 +57,7 @@ SIZE_FIELDS = {
               4, "components.tiles.kinds.one-step.steps", "MAX_STEPS"),
     "counter-initial": ("parker-1939", 'scoring: {score: {initial: "10**15"}}\n', 4, "scoring.score.initial",
                         "MAX_FIGURE"),
+    "turn-cap": ("parker-1939", 'turn_cap: "10**30"\n', 4, "turn_cap", "MAX_TURN_CAP"),
     "endgame-steps": ("klauber-1937", "turn: {move: {endgame_steps: 1000000000000}}\n", 4, "turn.move.endgame_steps",
                       "MAX_STEPS"),
 }
@@ -100,3 +103,84 @@ def test_a_score_growing_without_bound_stops_play_as_the_rulesets_error(tmp_path
     # What was written up to the error is a record its own audit calls sound.
     audit = run_cpu_limited([sys.executable, "-m", "contack_core.cli", "audit", str(record)], CPU_LIMIT)
     assert audit.returncode == 0, audit.stdout + audit.stderr
+
+
+#: Every seat may always pass, nothing else, and no ending follows passes: a game that never
+#: ends (it wrote 159,253 lines in 10 CPU-seconds before the cap).
+ALWAYS_PASS = ('turn: {play: {when: "turns < 0"}, pass: {when: "True"}}\n'
+               "hand_end: {all_passed: null}\n")
+
+
+def _play(tmp_path: Path, body: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+    ruleset = tmp_path / "passing.yaml"
+    ruleset.write_text(f"extends: parker-1939\nid: passing\ntitle: Passing\n{body}", encoding="utf-8")
+    record = tmp_path / "game.jsonl"
+    result = run_cpu_limited([sys.executable, "-m", "contack_core.cli", "play", str(ruleset), "--seats",
+                              "random,random", "--seed", "1", "--record", str(record)], CPU_LIMIT)
+    assert result.returncode not in (-signal.SIGKILL, -signal.SIGXCPU), "ran out of CPU time"
+    return result, record
+
+
+def _audit(record: Path) -> subprocess.CompletedProcess[str]:
+    return run_cpu_limited([sys.executable, "-m", "contack_core.cli", "audit", "--json", str(record)], CPU_LIMIT)
+
+
+@pytest.mark.parametrize(("cap_line", "cap"), [("", DEFAULT_TURN_CAP), ("turn_cap: 60\n", 60),
+                                               ("turn_cap: \"hands * 20\"\n", 60)])
+def test_a_game_that_never_ends_stops_at_the_rulesets_turn_cap(tmp_path: Path, cap_line: str, cap: int) -> None:
+    result, record = _play(tmp_path, ALWAYS_PASS + cap_line)
+    said = result.stdout + result.stderr
+    assert "Traceback" not in said, said
+    assert result.returncode == 1, said
+    assert f"fails at turn_cap: the game took {cap:,} decisions (its turn cap) without ending" in said, said
+    lines = record.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    assert header["turn_cap"] == cap
+    decisions = ("play", "draw", "discard", "pass", "move")
+    assert sum(json.loads(line).get("event") in decisions for line in lines[1:]) == cap
+    verdict = json.loads(_audit(record).stdout)
+    assert verdict["valid"] is True and verdict["finished"] is False, verdict
+
+
+def test_the_audit_checks_the_turn_cap_the_header_states(tmp_path: Path) -> None:
+    result, record = _play(tmp_path, ALWAYS_PASS + "turn_cap: 40\n")
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = record.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    # One decision more than the cap: unsound at that line.
+    seat = 1 - json.loads(lines[-1])["seat"]
+    record.write_text("\n".join([*lines, json.dumps({"event": "pass", "seat": seat})]) + "\n", encoding="utf-8")
+    verdict = json.loads(_audit(record).stdout)
+    assert verdict["valid"] is False and verdict["line"] == len(lines) + 1, verdict
+    assert "after the turn cap of 40 decisions" in verdict["error"], verdict
+    # A header whose cap is not the ruleset's.
+    record.write_text("\n".join([json.dumps({**header, "turn_cap": 41}), *lines[1:]]) + "\n", encoding="utf-8")
+    verdict = json.loads(_audit(record).stdout)
+    assert verdict["valid"] is False and verdict["line"] == 1 and "turn cap of 41" in verdict["error"], verdict
+    # An older record, with no cap stated, is audited without one: sound.
+    del header["turn_cap"]
+    record.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    verdict = json.loads(_audit(record).stdout)
+    assert verdict["valid"] is True, verdict
+
+
+def test_the_keeper_takes_no_decision_after_the_turn_cap(tmp_path: Path) -> None:
+    """A kept game states the cap in its header as play does, so the keeper refuses what the audit would."""
+    from keeping import entries_for, played_lines
+
+    from contack_core import load_rules
+    from contack_core.engine.actions import IllegalAction, Pass
+    from contack_core.records.keeper import Keeper
+
+    ruleset = tmp_path / "passing.yaml"
+    ruleset.write_text(f"extends: parker-1939\nid: passing\ntitle: Passing\nturn_cap: 7\n{ALWAYS_PASS}", encoding="utf-8")
+    rules = load_rules(ruleset)
+    source = played_lines(rules, 2, seed=5)
+    entries_for(rules, source, ["p0", "p1"], tmp_path)  # the keeper writes the capped game back line for line
+    keeper = Keeper.resume(tmp_path / "typed.jsonl", lambda text: None)
+    try:
+        assert keeper.state.turns == 7
+        with pytest.raises(IllegalAction, match="7 decisions, the ruleset's turn cap"):
+            keeper.enter(Pass())
+    finally:
+        keeper.close()

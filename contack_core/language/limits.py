@@ -89,4 +89,6 @@ LIMITS: dict[str, tuple[int, str]] = {
     "MAX_TILES": (MAX_TILES, "tiles in a set, pieces of a kind in a `supply`"),
     "MAX_FIGURE": (MAX_FIGURE, "a play's points, a counter's change or total, either way (in play: the ruleset's error)"),
     "MAX_STEPS": (MAX_STEPS, "single steps in a piece's move (`steps`, `endgame_steps`)"),
+    "DEFAULT_TURN_CAP": (DEFAULT_TURN_CAP, "decisions a game may take when the ruleset states no `turn_cap`"),
+    "MAX_TURN_CAP": (MAX_TURN_CAP, "the largest `turn_cap` a ruleset may state"),
 }
