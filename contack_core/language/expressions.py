@@ -416,19 +416,25 @@ def evaluate_safely(expression: Expression, values: Mapping[str, Any]) -> Any:
                               f"{error}") from None
 
 
-def check_over_domain(expression: Expression, domains: Mapping[str, Sequence[Any]]) -> None:
+def check_over_domain(expression: Expression, domains: Mapping[str, Sequence[Any]], bound: int | None = None) -> None:
     """Evaluate ``expression`` at load for every combination of the values its names can
     take, so that a formula failing on one of them (``100 // tiles_held`` when a seat holds
     none) is refused at load, not met in play. Checked only when every name it reads has
     a known domain in ``domains`` and the combinations are at most
-    :data:`MAX_DOMAIN_EVALUATIONS`; an :class:`ExpressionError` names the values that fail."""
+    :data:`MAX_DOMAIN_EVALUATIONS`; an :class:`ExpressionError` names the values that fail.
+    ``bound``: a figure's formula gives no value beyond it either way (:data:`MAX_FIGURE`)."""
     if any(name not in domains for name in expression.names):
         return
     ranges = [domains[name] for name in expression.names]
     if math.prod(len(values) for values in ranges) > MAX_DOMAIN_EVALUATIONS:
         return
     for values in itertools.product(*ranges):
-        evaluate_safely(expression, dict(zip(expression.names, values)))
+        named = dict(zip(expression.names, values))
+        value = evaluate_safely(expression, named)
+        if bound is not None and isinstance(value, int) and not -bound <= value <= bound:
+            at = ", ".join(f"{name}={value}" for name, value in named.items())
+            raise ExpressionError(f"it gives {shown_number(value)}{' for ' + at if at else ''}, beyond {bound:,} "
+                                  f"either way (MAX_FIGURE)")
 
 
 def tabulate(expression: Expression, domain: Iterable[int]) -> list[list[Any]]:

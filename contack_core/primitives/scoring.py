@@ -250,7 +250,7 @@ def check_domains(context: BuildContext, key: str, expression: Expression) -> No
                "seats": range(players[0], players[1] + 1), "contacts": range(sides + 1),
                "counting": range(sides + 1), "matching": range(sides + 1), "opportunity": (False, True)}
     try:
-        check_over_domain(expression, domains)
+        check_over_domain(expression, domains, MAX_FIGURE)
     except ExpressionError as error:
         raise PrimitiveError(str(error), key) from None
 
