@@ -188,3 +188,15 @@ def test_the_keeper_takes_no_decision_after_the_turn_cap(tmp_path: Path) -> None
             keeper.enter(Pass())
     finally:
         keeper.close()
+
+
+@pytest.mark.parametrize(("ruleset", "options", "cap"), [
+    ("klauber-1937", {}, DEFAULT_TURN_CAP), ("klauber-1937", {"move_cap": 50_000}, 50_001),
+    ("club-contack", {}, DEFAULT_TURN_CAP), ("club-contack", {"timed": "on", "clock_turns": 30_000}, 30_001),
+    ("parker-1939", {}, DEFAULT_TURN_CAP)])
+def test_a_rulesets_own_clock_ends_its_game_before_the_turn_cap(ruleset: str, options: dict[str, object],
+                                                                cap: int) -> None:
+    """Klauber's move cap and timed club play's clock go up to 100,000 decisions: their turn cap follows them."""
+    from contack_core import load_rules
+
+    assert load_rules(ruleset, options).turn_cap == cap
