@@ -376,11 +376,13 @@ def _hostile_rulesets() -> dict[str, dict[str, str]]:
         "deep-minus": {"main.yaml": HEAD + f'placement: {{points: "{"-" * 1_999}a"}}\n'},
         "dunder-import": {"main.yaml": HEAD + "placement: {contact: '__import__(\"os\") == a'}\n"},
         "attribute": {"main.yaml": HEAD + "placement: {contact: 'a.__class__ == b'}\n"},
-        "divide-by-zero-in-play": {"main.yaml": HEAD + 'scoring: {score: {on_play: "100 // (figure_tiles - 3)"}}\n'},
+        "divide-by-zero": {"main.yaml": HEAD + 'scoring: {score: {on_play: "100 // (figure_tiles - 3)"}}\n'},
+        "divide-by-zero-in-play": {"main.yaml": HEAD + 'scoring: {score: {on_play: "100 // (score - 15)"}}\n'},
         "players-10**30": {"main.yaml": HEAD + 'players: {min: 2, max: "10**30"}\n'},
         "players-10**7": {"main.yaml": HEAD + 'players: {min: 2, max: "10000000"}\n'},
         "terms-language-injection": {"main.yaml": HEAD + "terms: {language: '\" onmouseover=\"alert(1)'}\n"},
-        "terminal-escapes": {"main.yaml": HEAD + "title: \"\\e]2;owned\\a\\e[2J\\e[31mred\"\n"},
+        "terminal-escapes": {"main.yaml": "extends: parker-1939\nid: hostile\ntitle: \"\\e]2;owned\\a\\e[2J\\e[31mred\"\n"
+                                          "terms: {tile: \"\\e[31mtile\\u202e\", plays: \"\\x9b2J\"}\n"},
         "always-pass": {"main.yaml": HEAD + ALWAYS_PASS},
         "always-pass-capped": {"main.yaml": HEAD + ALWAYS_PASS + "turn_cap: 50\n"},
     }
