@@ -200,3 +200,19 @@ def test_a_rulesets_own_clock_ends_its_game_before_the_turn_cap(ruleset: str, op
     from contack_core import load_rules
 
     assert load_rules(ruleset, options).turn_cap == cap
+
+
+def test_numbers_too_long_for_text_are_still_shown_in_a_message() -> None:
+    """Python refuses to write an integer of over 4,300 digits as text: a message counts its digits instead."""
+    from contack_core.language.limits import shown_number
+
+    assert shown_number(-12) == "-12" and shown_number(10**30) == "a 31-digit number"
+    assert shown_number(10**5000) == "a number of over 4,983 digits"
+
+
+def test_the_record_schema_bounds_the_turn_cap_as_the_ruleset_does() -> None:
+    from contack_core.language.limits import MAX_TURN_CAP
+    from contack_core.language.schema import shipped_schema
+
+    stated = shipped_schema("record.schema.json")["$defs"]["header"]["properties"]["turn_cap"]
+    assert (stated["minimum"], stated["maximum"]) == (1, MAX_TURN_CAP)

@@ -63,9 +63,15 @@ DEFAULT_TURN_CAP = 10_000
 #: The largest turn cap a ruleset may state.
 MAX_TURN_CAP = 1_000_000
 
+
 def shown_number(value: int) -> str:
-    """A number as a message shows it: whole when short, by its digits when it would fill screens."""
-    return str(value) if abs(value) < 10**12 else f"a {len(str(abs(value)))}-digit number"
+    """A number as a message shows it: whole when short, by its digits when it would fill screens
+    (counted from its bits past a few thousand digits, which Python will not turn into text)."""
+    if abs(value) < 10**12:
+        return str(value)
+    if value.bit_length() <= 10_000:
+        return f"a {len(str(abs(value)))}-digit number"
+    return f"a number of over {value.bit_length() * 3 // 10:,} digits"
 
 
 #: Every limit with what it bounds, as docs/house-rules.md lists them.
