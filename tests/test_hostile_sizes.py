@@ -216,3 +216,18 @@ def test_the_record_schema_bounds_the_turn_cap_as_the_ruleset_does() -> None:
 
     stated = shipped_schema("record.schema.json")["$defs"]["header"]["properties"]["turn_cap"]
     assert (stated["minimum"], stated["maximum"]) == (1, MAX_TURN_CAP)
+
+
+@pytest.mark.parametrize(("value", "said"), [("100000000000000000000000", "MAX_OPTION_VALUE"),
+                                             ("9" * 5000, "(5,002 characters)")])
+def test_an_option_chosen_beyond_what_a_game_can_use_is_refused_in_one_short_line(tmp_path: Path, value: str,
+                                                                                  said: str) -> None:
+    """An option with no max of its own, set on the command line: bounded, and a long value not echoed whole."""
+    ruleset = tmp_path / "open.yaml"
+    ruleset.write_text("extends: parker-1939\nid: open\ntitle: Open\n"
+                       "options: {tile_penalty: {type: integer, default: 10, min: 0, max: null}}\n", encoding="utf-8")
+    result = run_cpu_limited([sys.executable, "-m", "contack_core.cli", "play", str(ruleset), "--seats",
+                              "random,random", "--option", f"tile_penalty={value}"], CPU_LIMIT)
+    output = result.stdout + result.stderr
+    assert result.returncode in (1, 2) and "Traceback" not in output, output[-500:]
+    assert said in output and "tile_penalty" in output and len(output) < 400, output[-500:]

@@ -65,7 +65,7 @@ def option_value(name: str, spec: Mapping[str, Any], raw: Any) -> Any:
         except (TypeError, ValueError):
             value = None
         if value is None:
-            raise ValueError(f"option {name} takes a whole number, not {raw!r}")
+            raise ValueError(f"option {name} takes a whole number, not {_shown_raw(raw)}")
         if abs(value) > MAX_OPTION_VALUE:  # every size a formula works out starts from an option
             raise ValueError(f"option {name} is {shown_number(value)}: an integer option stays within "
                              f"{MAX_OPTION_VALUE:,} either way (MAX_OPTION_VALUE)")
@@ -79,11 +79,11 @@ def option_value(name: str, spec: Mapping[str, Any], raw: Any) -> Any:
             return True
         if text in ("false", "off", "no", "0"):
             return False
-        raise ValueError(f"option {name} is on or off, not {raw!r}")
+        raise ValueError(f"option {name} is on or off, not {_shown_raw(raw)}")
     choices = spec.get("choices")
     allowed = [str(choice) for choice in choices] if isinstance(choices, (dict, list)) else []
     if str(raw) not in allowed:
-        raise ValueError(f"option {name} is one of {', '.join(allowed)}, not {raw!r}")
+        raise ValueError(f"option {name} is one of {', '.join(allowed)}, not {_shown_raw(raw)}")
     return str(raw)
 
 
@@ -117,3 +117,9 @@ def _unmet_requirements(declared: Mapping[str, Any], chosen: Mapping[str, Any], 
             problems.append(Problem(f"option {name}={chosen[name]} does nothing unless {needs}: "
                                     f"choose that too ({flags})"))
     return problems
+
+
+def _shown_raw(raw: Any) -> str:
+    """A value as typed, quoted; cut short when it is long (a 5,000-digit number typed for an option)."""
+    text = repr(raw) if not isinstance(raw, int) or abs(raw) < 10**60 else shown_number(raw)
+    return text if len(text) <= 60 else f"{text[:40]}... ({len(text):,} characters)"
