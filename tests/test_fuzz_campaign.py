@@ -53,8 +53,9 @@ RULESETS = shipped_ruleset_ids()
 RECORD_SEEDS = (3, 4)
 
 
-class Hang(Exception):
-    """A case ran past :data:`GUARD_CPU` seconds of CPU time."""
+class Hang(BaseException):
+    """A case ran past :data:`GUARD_CPU` seconds of CPU time (a BaseException, so that no
+    ``except Exception`` of the code under test can take it for an error of its own)."""
 
 
 def _cpu() -> float:
@@ -63,7 +64,7 @@ def _cpu() -> float:
 
 
 @contextmanager
-def bounded(figures: dict[str, Any], name: str) -> Iterator[None]:
+def bounded(figures: dict[str, Any], name: str, guard: float = GUARD_CPU) -> Iterator[None]:
     """Run one case: its CPU time noted in ``figures`` (the most, and each case over
     :data:`CASE_CPU`), a case past :data:`GUARD_CPU` stopped as a hang."""
 
@@ -71,7 +72,7 @@ def bounded(figures: dict[str, Any], name: str) -> Iterator[None]:
         raise Hang(name)
 
     previous = signal.signal(signal.SIGPROF, alarm)
-    signal.setitimer(signal.ITIMER_PROF, GUARD_CPU)
+    signal.setitimer(signal.ITIMER_PROF, guard)
     start = _cpu()
     try:
         yield
@@ -83,6 +84,20 @@ def bounded(figures: dict[str, Any], name: str) -> Iterator[None]:
             figures["max_cpu"], figures["slowest"] = spent, name
         if spent > CASE_CPU:
             figures["over_cpu"].append((name, round(spent, 2)))
+
+
+def test_the_guard_stops_a_case_that_would_never_end() -> None:
+    """The campaign counts a hang rather than waiting for it: a loop that never ends is stopped
+    after the guard's CPU time, even inside a handler that takes every Exception."""
+    figures: dict[str, Any] = {"max_cpu": 0.0, "slowest": None, "over_cpu": []}
+    with pytest.raises(Hang):
+        with bounded(figures, "spin", guard=0.2):
+            while True:
+                try:
+                    sum(range(1000))
+                except Exception:  # noqa: BLE001, S112 - what an audit's broad handler does
+                    continue
+    assert figures["max_cpu"] >= 0.2 and figures["slowest"] == "spin"
 
 
 # ----------------------------------------------------------------------------- record mutants
