@@ -231,3 +231,19 @@ def test_an_option_chosen_beyond_what_a_game_can_use_is_refused_in_one_short_lin
     output = result.stdout + result.stderr
     assert result.returncode in (1, 2) and "Traceback" not in output, output[-500:]
     assert said in output and "tile_penalty" in output and len(output) < 400, output[-500:]
+
+
+def test_a_search_bots_playouts_stop_at_the_turn_cap(tmp_path: Path) -> None:
+    """mcts with no playout depth, in a hand its rules never end (draws while the stock lasts, then
+    passes for ever): each playout ran until the move's 10 s clock forfeited it, and the thread
+    went on spinning. Playouts stop at the turn cap as the game does."""
+    ruleset = tmp_path / "endless.yaml"
+    ruleset.write_text("extends: parker-1939\nid: endless\ntitle: Endless\nturn_cap: 8\n"
+                       'turn: {play: {when: "turns < 0"}, draw: {when: "stock_count > 0"}, pass: {when: "True"}}\n'
+                       "hand_end: {all_passed: null}\n", encoding="utf-8")
+    result = run_cpu_limited([sys.executable, "-m", "contack_core.cli", "play", str(ruleset), "--seats",
+                              "mcts:depth=0,random", "--seed", "1"], 60)
+    said = result.stdout + result.stderr
+    assert result.returncode not in (-signal.SIGKILL, -signal.SIGXCPU), "ran out of CPU time"
+    assert "FAULT" not in said and "Traceback" not in said, said[-600:]
+    assert "fails at turn_cap: the game took 8 decisions" in said, said[-600:]
