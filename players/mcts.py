@@ -233,7 +233,8 @@ class MctsPlayer(Player):
         greedy = self.params["rollout"] == "greedy"
         depth, width = self.params["depth"], self.params["width"]
         left = depth - taken if depth else -1
-        while left and not world.over and not world.chance and world.hand_number == hand:
+        cap = world.rules.turn_cap  # a hand the rules never end (every seat may always pass) ends a playout here
+        while left and not world.over and not world.chance and world.hand_number == hand and world.turns < cap:
             legal = world.legal_actions()
             if greedy and 1 < len(legal) <= width:
                 world.apply(self._greedy_pick(world, legal))

@@ -85,3 +85,19 @@ def test_a_keeper_line_of_a_hundred_megabytes_is_refused_without_reading_it_whol
     assert result.returncode == 1, (result.returncode, result.stdout[-2000:], result.stderr[-2000:])
     assert f"an entry is at most {MAX_ENTRY_CHARS:,} characters" in result.stdout
     assert len(result.stdout) < 10_000
+
+
+@pytest.mark.parametrize("command", ["audit", "replay", "play"])
+def test_a_ruleset_name_longer_than_a_file_name_is_no_ruleset(tmp_path: Path, command: str) -> None:
+    """A 300-character ruleset id (in a record's header, or on the command line) made the lookup of
+    rulesets/NAME.yaml raise ENAMETOOLONG: a traceback in replay and play, "please report" in audit."""
+    name = "a" * 300
+    record = tmp_path / "long.jsonl"
+    record.write_text(json.dumps({"record": "contack-record/1", "ruleset": name, "options": {}, "seats": ["a", "b"]})
+                      + "\n", encoding="utf-8")
+    args = ["play", name, "--seats", "random,random"] if command == "play" else [command, str(record)]
+    result = run_cpu_limited(contack(*args), 20, cwd=tmp_path)
+    said = result.stdout + result.stderr
+    assert "Traceback" not in said and "OSError" not in said and "please report" not in said, said
+    assert result.returncode in (1, 2), said
+    assert "ruleset" in said, said

@@ -29,7 +29,7 @@ from contack_core.engine.bots import UNLIMITED, Budget, MoveTimeout, Player
 from contack_core.engine.chance import derived_seed
 from contack_core.engine.events import Event, HandResult
 from contack_core.engine.rules import Rules
-from contack_core.engine.ruleset_faults import RulesetFault, ruleset_fault
+from contack_core.engine.ruleset_faults import RulesetFault, ruleset_fault, ruleset_name
 from contack_core.engine.state import GameState
 
 FAULT_POLICIES = ("pass", "forfeit")
@@ -154,7 +154,12 @@ def _play(state: RefereedGame, players: Sequence[Player], rng: random.Random, ob
     perf_counter = time.perf_counter
     hand = 0
     results_seen = 0
+    turn_cap = rules.turn_cap
     while not state.over and state.forfeited_by is None:
+        if state.turns >= turn_cap:  # the ruleset did not end the game: it stops here, unfinished
+            state.ruleset_error = RulesetFault(ruleset_name(rules), ["turn_cap"], "",
+                                               f"the game took {turn_cap:,} decisions (its turn cap) without ending")
+            return
         if state.hand_number != hand:
             hand = state.hand_number
             for observer in observers:

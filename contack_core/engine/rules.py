@@ -15,6 +15,7 @@ from contack_core.engine.digests import rules_digest
 from contack_core.engine.events import Discarded, Drew, Moved, Passed, Played
 from contack_core.engine.values import VALUE_BINDINGS, state_values
 from contack_core.language.expressions import formula_constants
+from contack_core.language.limits import DEFAULT_TURN_CAP
 from contack_core.language.programs import TurnStep, compile_consequences, compile_turn_program
 
 if TYPE_CHECKING:
@@ -62,6 +63,9 @@ class Rules:
     match: Any
     #: The file the ruleset came from, when it is not a shipped ruleset known by its id.
     origin: Path | None = None
+    #: The most decisions a game may take: play stops a game there, unfinished, as the
+    #: ruleset's error (its ``turn_cap``, or the schema's default); stated in record headers.
+    turn_cap: int = DEFAULT_TURN_CAP
     #: What follows each kind of event, compiled (see :func:`compile_consequences`): the
     #: counters' scoring of a play, then the hand endings checked after it; None if nothing.
     consequences: dict[type, Callable[[GameState, Any], str | None] | None] = attrs.field(init=False)

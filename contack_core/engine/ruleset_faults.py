@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from contack_core.engine.actions import IllegalAction
 from contack_core.language.expressions import failing_formula
+from contack_core.language.limits import MAX_FIGURE, shown_number
 
 if TYPE_CHECKING:
     from contack_core.engine.rules import Rules
@@ -34,6 +35,18 @@ class RulesetFault(Exception):
         super().__init__(f"the ruleset {ruleset} fails{at}: {what}{reason} (the ruleset's error, not a player's)")
 
 
+def ruleset_name(rules: Rules) -> str:
+    """The ruleset as a fault names it: its id, and its file when it is not a shipped one."""
+    return rules.id if rules.origin is None else f"{rules.id} ({rules.origin})"
+
+
+def figure_fault(rules: Rules, key: str, value: int) -> RulesetFault:
+    """A figure of ``rules`` (the counter ``key``, or what ``key`` works out) grew to ``value``,
+    beyond :data:`MAX_FIGURE`: more than a record holds, so the game stops there."""
+    return RulesetFault(ruleset_name(rules), [f"scoring.{key}"], "",
+                        f"it reached {shown_number(value)}, beyond {MAX_FIGURE:,} either way (MAX_FIGURE)")
+
+
 def ruleset_fault(error: BaseException, rules: Rules) -> RulesetFault | None:
     """``error`` as the ruleset's fault when a formula of ``rules`` raised it (directly, or as
     the cause of what a bot raised), else None: an illegal action, or a player's own error."""
@@ -46,7 +59,7 @@ def ruleset_fault(error: BaseException, rules: Rules) -> RulesetFault | None:
             return None
         formula = failing_formula(current)
         if formula is not None:
-            ruleset = rules.id if rules.origin is None else f"{rules.id} ({rules.origin})"
+            ruleset = ruleset_name(rules)
             reason = str(current)
             reason = f"{type(current).__name__}: {reason}" if reason else type(current).__name__
             return RulesetFault(ruleset, list(_keys_holding(rules.document, formula)), formula, reason)

@@ -30,7 +30,8 @@ from contack_core.engine.events import (
     make_shuffled,
 )
 from contack_core.engine.information import Visibility, ZoneView
-from contack_core.engine.ruleset_faults import RulesetFault
+from contack_core.engine.ruleset_faults import RulesetFault, figure_fault
+from contack_core.language.limits import MAX_FIGURE
 
 if TYPE_CHECKING:
     from contack_core.boards.lattice import Figure
@@ -438,6 +439,8 @@ class GameState:
             for seat in range(self.seat_count):
                 totals[seat] += gains[seat]
                 gains[seat] = 0
+            if not -MAX_FIGURE <= min(totals, default=0) <= max(totals, default=0) <= MAX_FIGURE:
+                raise figure_fault(self.rules, name, max(totals, key=abs))
 
     def deal_to(self, seat: int, zone: str, tiles: tuple[int, ...], source: str) -> Dealt:
         """Move named ``tiles`` from ``source`` to ``seat``'s ``zone`` (a set-up deal)."""

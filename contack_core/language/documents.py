@@ -82,10 +82,19 @@ def find_ruleset(reference: str, relative_to: Path | None = None) -> Path:
         candidates.append(shipped_rulesets_dir() / f"{reference}.yaml")
         candidates.append(shipped_rulesets_dir() / "examples" / f"{reference}.yaml")
     for candidate in candidates:
-        if candidate.is_file():
+        if _is_file(candidate):
             return candidate
     known = ", ".join([*shipped_ruleset_ids(), *shipped_example_ids()])
     raise RulesetError([Problem(f"no ruleset {reference!r}: not a file, and not a shipped ruleset id ({known})")])
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; a name the system refuses to look up (longer than a file
+    name may be, say: Path.is_file raises ENAMETOOLONG) is no file, never an OSError."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 # --------------------------------------------------------------------------- YAML with marks

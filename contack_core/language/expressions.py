@@ -24,10 +24,12 @@ import attrs
 from contack_core.language.limits import (
     MAX_DOMAIN_EVALUATIONS,
     MAX_EXPONENT,
+    MAX_FIGURE,
     MAX_EXPRESSION_CHARS,
     MAX_EXPRESSION_DEPTH,
     MAX_EXPRESSION_NODES,
     MAX_POWER_BITS,
+    shown_number,
 )
 
 #: Functions an expression may call. Pure, total on numbers, no side effects.
@@ -47,6 +49,15 @@ def bounded_pow(base: Any, exponent: Any) -> Any:
         raise ExpressionError(f"a power of a {abs(base).bit_length()}-bit number to {exponent} would have more "
                               f"than {MAX_POWER_BITS} bits (MAX_POWER_BITS)")
     return base**exponent
+
+
+def bounded_figure(value: Any) -> Any:
+    """``value``, a figure a formula gives in play (a counter's change, a transfer), refused when
+    it is beyond :data:`MAX_FIGURE` either way: a squaring score (``score * score``) would
+    otherwise grow past what a record holds, then past what memory holds."""
+    if isinstance(value, int) and not -MAX_FIGURE <= value <= MAX_FIGURE:
+        raise ExpressionError(f"it gives {shown_number(value)}, beyond {MAX_FIGURE:,} either way (MAX_FIGURE)")
+    return value
 
 
 class _BoundPowers(ast.NodeTransformer):
@@ -523,19 +534,25 @@ def evaluate_safely(expression: Expression, values: Mapping[str, Any]) -> Any:
                               f"{error}") from None
 
 
-def check_over_domain(expression: Expression, domains: Mapping[str, Sequence[Any]]) -> None:
+def check_over_domain(expression: Expression, domains: Mapping[str, Sequence[Any]], bound: int | None = None) -> None:
     """Evaluate ``expression`` at load for every combination of the values its names can
     take, so that a formula failing on one of them (``100 // tiles_held`` when a seat holds
     none) is refused at load, not met in play. Checked only when every name it reads has
     a known domain in ``domains`` and the combinations are at most
-    :data:`MAX_DOMAIN_EVALUATIONS`; an :class:`ExpressionError` names the values that fail."""
+    :data:`MAX_DOMAIN_EVALUATIONS`; an :class:`ExpressionError` names the values that fail.
+    ``bound``: a figure's formula gives no value beyond it either way (:data:`MAX_FIGURE`)."""
     if any(name not in domains for name in expression.names):
         return
     ranges = [domains[name] for name in expression.names]
     if math.prod(len(values) for values in ranges) > MAX_DOMAIN_EVALUATIONS:
         return
     for values in itertools.product(*ranges):
-        evaluate_safely(expression, dict(zip(expression.names, values)))
+        named = dict(zip(expression.names, values))
+        value = evaluate_safely(expression, named)
+        if bound is not None and isinstance(value, int) and not -bound <= value <= bound:
+            at = ", ".join(f"{name}={value}" for name, value in named.items())
+            raise ExpressionError(f"it gives {shown_number(value)}{' for ' + at if at else ''}, beyond {bound:,} "
+                                  f"either way (MAX_FIGURE)")
 
 
 def tabulate(expression: Expression, domain: Iterable[int]) -> list[list[Any]]:

@@ -38,6 +38,41 @@ MAX_DOMAIN_EVALUATIONS = 100_000
 #: The most seats a ruleset may allow (``players.max``): every seat is dealt, observed and
 #: scored, so a formula giving 10**30 seats would make loading and play run for ever.
 MAX_PLAYERS = 64
+#: The most hands a game may last (``match.hands``): a game of 10**30 hands never ends.
+MAX_HANDS = 1_000
+#: The largest value, either way, of an integer option (its default, ``min``, ``max`` and a value
+#: chosen on the command line): every size a formula works out starts from one.
+MAX_OPTION_VALUE = 1_000_000
+#: The largest coordinate, either way, a board may name at load (the lattice's ``origin``):
+#: play moves a tile at most a step from the figure, so every cell stays far inside what a
+#: record's number holds (a record refuses a number over 2**63).
+MAX_COORDINATE = 1_000_000
+#: The most tiles a set may hold, or pieces of a kind a supply box: each is dealt, shown
+#: and checked by the audit, one by one.
+MAX_TILES = 1_000
+#: The largest figure, either way, a play, a counter's change or a total may reach (points,
+#: scores, chips): far above any game, far below the 2**63 a record's number holds, so a
+#: squaring score stops as the ruleset's error instead of growing without end.
+MAX_FIGURE = 10**12
+#: The most single steps a piece's move may take (``steps``, ``endgame_steps``): every step
+#: of a move is searched over the whole board.
+MAX_STEPS = 100
+#: The turn cap when a ruleset states none (``turn_cap``): the most decisions a game may
+#: take before it stops unfinished, so a rule where every seat may always pass ends.
+DEFAULT_TURN_CAP = 10_000
+#: The largest turn cap a ruleset may state.
+MAX_TURN_CAP = 1_000_000
+
+
+def shown_number(value: int) -> str:
+    """A number as a message shows it: whole when short, by its digits when it would fill screens
+    (counted from its bits past a few thousand digits, which Python will not turn into text)."""
+    if abs(value) < 10**12:
+        return str(value)
+    if value.bit_length() <= 10_000:
+        return f"a {len(str(abs(value)))}-digit number"
+    return f"a number of over {value.bit_length() * 3 // 10:,} digits"
+
 
 #: Every limit with what it bounds, as docs/house-rules.md lists them.
 LIMITS: dict[str, tuple[int, str]] = {
@@ -54,4 +89,12 @@ LIMITS: dict[str, tuple[int, str]] = {
     "MAX_DOMAIN_EVALUATIONS": (MAX_DOMAIN_EVALUATIONS,
                                "evaluations spent checking a formula over all its values at load"),
     "MAX_PLAYERS": (MAX_PLAYERS, "seats a ruleset may allow (`players.max`)"),
+    "MAX_HANDS": (MAX_HANDS, "hands a game may last (`match.hands`)"),
+    "MAX_OPTION_VALUE": (MAX_OPTION_VALUE, "an integer option's value, default, `min` and `max`, either way"),
+    "MAX_COORDINATE": (MAX_COORDINATE, "a board coordinate a ruleset names (the lattice's `origin`), either way"),
+    "MAX_TILES": (MAX_TILES, "tiles in a set, pieces of a kind in a `supply`"),
+    "MAX_FIGURE": (MAX_FIGURE, "a play's points, a counter's change or total, either way (in play: the ruleset's error)"),
+    "MAX_STEPS": (MAX_STEPS, "single steps in a piece's move (`steps`, `endgame_steps`)"),
+    "DEFAULT_TURN_CAP": (DEFAULT_TURN_CAP, "decisions a game may take when the ruleset states no `turn_cap`"),
+    "MAX_TURN_CAP": (MAX_TURN_CAP, "the largest `turn_cap` a ruleset may state"),
 }

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from contack_core.language.documents import Document, key_paths, merge
+from contack_core.language.limits import MAX_OPTION_VALUE, shown_number
 from contack_core.language.problems import KeyPath, Mark, Problem, RulesetError
 
 #: The kinds of option a ruleset may declare.
@@ -31,6 +32,13 @@ def choose_options(document: Document, chosen: Mapping[str, str | int | bool]) -
         if not isinstance(spec, dict) or spec.get("type", "choice") not in OPTION_TYPES:
             continue  # reported by the schema, with its place
         raw = chosen.get(name, spec.get("default"))
+        bound = _beyond_bounds(spec)
+        if bound is not None:  # the declaration itself sizes more than a game can use
+            path = ("options", name, bound)
+            problems.append(Problem(f"option {name}'s {bound} is {shown_number(spec[bound])}: an integer option "
+                                    f"stays within {MAX_OPTION_VALUE:,} either way (MAX_OPTION_VALUE)",
+                                    path, document.mark(path)))
+            continue
         try:
             values[name] = option_value(name, spec, raw)
         except ValueError as error:
@@ -66,7 +74,10 @@ def option_value(name: str, spec: Mapping[str, Any], raw: Any) -> Any:
         except (TypeError, ValueError):
             value = None
         if value is None:
-            raise ValueError(f"option {name} takes a whole number, not {raw!r}")
+            raise ValueError(f"option {name} takes a whole number, not {_shown_raw(raw)}")
+        if abs(value) > MAX_OPTION_VALUE:  # every size a formula works out starts from an option
+            raise ValueError(f"option {name} is {shown_number(value)}: an integer option stays within "
+                             f"{MAX_OPTION_VALUE:,} either way (MAX_OPTION_VALUE)")
         low, high = spec.get("min"), spec.get("max")
         if (low is not None and value < low) or (high is not None and value > high):
             raise ValueError(f"option {name} must be between {low} and {high}, not {value}")
@@ -77,12 +88,23 @@ def option_value(name: str, spec: Mapping[str, Any], raw: Any) -> Any:
             return True
         if text in ("false", "off", "no", "0"):
             return False
-        raise ValueError(f"option {name} is on or off, not {raw!r}")
+        raise ValueError(f"option {name} is on or off, not {_shown_raw(raw)}")
     choices = spec.get("choices")
     allowed = [str(choice) for choice in choices] if isinstance(choices, (dict, list)) else []
     if str(raw) not in allowed:
-        raise ValueError(f"option {name} is one of {', '.join(allowed)}, not {raw!r}")
+        raise ValueError(f"option {name} is one of {', '.join(allowed)}, not {_shown_raw(raw)}")
     return str(raw)
+
+
+def _beyond_bounds(spec: Mapping[str, Any]) -> str | None:
+    """The first of an integer option's ``default``, ``min`` and ``max`` beyond :data:`MAX_OPTION_VALUE`."""
+    if spec.get("type", "choice") != "integer":
+        return None
+    for key in ("default", "min", "max"):
+        value = spec.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_OPTION_VALUE:
+            return key
+    return None
 
 
 def _unmet_requirements(declared: Mapping[str, Any], chosen: Mapping[str, Any], values: Mapping[str, Any]
@@ -104,3 +126,9 @@ def _unmet_requirements(declared: Mapping[str, Any], chosen: Mapping[str, Any], 
             problems.append(Problem(f"option {name}={chosen[name]} does nothing unless {needs}: "
                                     f"choose that too ({flags})"))
     return problems
+
+
+def _shown_raw(raw: Any) -> str:
+    """A value as typed, quoted; cut short when it is long (a 5,000-digit number typed for an option)."""
+    text = repr(raw) if not isinstance(raw, int) or abs(raw) < 10**60 else shown_number(raw)
+    return text if len(text) <= 60 else f"{text[:40]}... ({len(text):,} characters)"

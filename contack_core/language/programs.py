@@ -22,6 +22,7 @@ import attrs
 from contack_core.language.expressions import (
     FORMULAS_GLOBAL,
     SAFE_FUNCTIONS,
+    bounded_figure,
     bounded_pow,
     checked_tree,
     place_formula,
@@ -84,7 +85,8 @@ class TurnStep:
 
 
 def _namespace(sources: Sequence[Source], constants: Mapping[str, Any]) -> dict[str, Any]:
-    namespace: dict[str, Any] = {"__builtins__": {"len": len}, **SAFE_FUNCTIONS, "_pow": bounded_pow, **constants}
+    namespace: dict[str, Any] = {"__builtins__": {"len": len}, **SAFE_FUNCTIONS, "_pow": bounded_pow,
+                                 "_figure": bounded_figure, **constants}
     for source in sources:
         namespace.update(source.bindings)
     return namespace
@@ -195,9 +197,10 @@ def compile_per_seat(name: str, source: str | int | float | bool, values: Mappin
                      ) -> Callable[[Any], list[Any]]:
     """One function ``name(state) -> [the value of source for each seat]``. ``source`` is a
     ruleset's expression (whitelisted here); ``values`` gives, for every name it may read,
-    the engine's expression over ``_state`` and ``_seat``, inlined where it is read."""
+    the engine's expression over ``_state`` and ``_seat``, inlined where it is read. Each
+    value is a figure (a counter's change), refused beyond ``MAX_FIGURE`` on the formula's line."""
     value = formula("_value", source, values, constants, bindings)
-    lines = [f"def {name}(_state):", "    return [_value for _seat in _range(_state.seat_count)]"]
+    lines = [f"def {name}(_state):", "    return [_figure(_value) for _seat in _range(_state.seat_count)]"]
     return _build(lines, value.trees, {**_namespace([value], constants), "_range": range, "_int": int}, name,
                   value.texts)
 

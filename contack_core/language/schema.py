@@ -14,6 +14,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol
 
 from contack_core.language.documents import Document
+from contack_core.language.limits import DEFAULT_TURN_CAP
 from contack_core.language.options import OPTION_TYPES
 from contack_core.language.problems import KeyPath, Problem, RulesetError
 from contack_core.language.quickschema import QuickSchema, Unsupported, compile_schema
@@ -87,6 +88,9 @@ _TOP = {
                   "additionalProperties": {"type": ["string", "object"],
                                            "additionalProperties": {"type": "string"}}},
         "options": {"type": "object", "propertyNames": _NAME, "additionalProperties": _OPTION},
+        # The most decisions a game may take before it stops unfinished (so a rule where every
+        # seat may always pass still ends); a number or a formula over the options.
+        "turn_cap": {"type": ["integer", "string"], "default": DEFAULT_TURN_CAP},
     },
     "additionalProperties": False,
 }

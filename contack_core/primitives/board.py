@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from contack_core.boards.lattice import Figure, NeighbourCache
-from contack_core.primitives.registry import BuildContext, Primitive
+from contack_core.language.limits import MAX_COORDINATE, shown_number
+from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 
 class TriangularLattice(Primitive):
@@ -24,7 +25,12 @@ class TriangularLattice(Primitive):
 
     def build(self, context: BuildContext) -> None:
         self.neighbour_cache = NeighbourCache()
-        self.origin = self.neighbour_cache.intern(tuple(self.params.get("origin", (0, 0))))
+        origin = tuple(self.params.get("origin", (0, 0)))
+        if any(abs(c) > MAX_COORDINATE for c in origin):  # a record's cell must hold every cell play reaches
+            far = next(c for c in origin if abs(c) > MAX_COORDINATE)
+            raise PrimitiveError(f"the origin's coordinate {shown_number(far)} is beyond {MAX_COORDINATE:,} either "
+                                 f"way (MAX_COORDINATE)", "origin")
+        self.origin = self.neighbour_cache.intern(origin)
 
     def state_values(self) -> dict[str, str]:
         """What formulas may read of the figure (see :mod:`contack_core.engine.values`)."""

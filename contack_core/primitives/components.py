@@ -6,6 +6,7 @@ from typing import Any
 
 from contack_core.boards.lattice import MAX_EDGE_COLOURS
 from contack_core.boards.tiles import TileSet, tile_name
+from contack_core.language.limits import MAX_TILES
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 _VALUE = {"type": "integer", "minimum": 0, "maximum": 99}
@@ -56,6 +57,9 @@ class TriangleTiles(Primitive):
         values: list[tuple[int, ...]] = []
         edge_colours: list[tuple[int, ...]] = []
         names: list[str] = []
+        if len(self.params["set"]) > MAX_TILES:  # each tile is dealt, shown and audited one by one
+            raise PrimitiveError(f"the set holds {len(self.params['set'])} tiles: a set holds at most {MAX_TILES} "
+                                 f"(MAX_TILES)", "set")
         for i, entry in enumerate(self.params["set"]):
             tile_values, tile_colours, name = self._read_tile(entry, colours, f"set.{i}")
             if name in names:

@@ -14,7 +14,7 @@ from contack_core.engine.rules import DEFAULT_TERMS, Rules
 from contack_core.language.documents import Document, ParsedFiles, find_ruleset, read_document, shipped_rulesets_dir
 from contack_core.language.expressions import ExpressionError, compile_expression, evaluate_safely, formula_constants
 from contack_core.language.options import choose_options
-from contack_core.language.limits import MAX_PLAYERS
+from contack_core.language.limits import DEFAULT_TURN_CAP, MAX_PLAYERS, MAX_TURN_CAP, shown_number
 from contack_core.language.problems import KeyPath, Problem, RulesetError
 from contack_core.language.quickschema import QuickSchema
 from contack_core.language.schema import SLOTS, check_schema
@@ -184,5 +184,21 @@ def build_rules(document: Document, options: Mapping[str, Any], registry: Regist
         setup=list(built["setup"].values()), placement=built.get("placement"), turn=turn,
         hand_end=list(built["hand_end"].values()), counters=built["scoring"], match=built["match"],
     )
+    rules.turn_cap = _turn_cap(document, options)
     _check_deals(document, rules)
     return rules
+
+
+def _turn_cap(document: Document, options: Mapping[str, Any]) -> int:
+    """``turn_cap``: the most decisions a game may take (a number or a formula over the options),
+    at least 1 and at most :data:`MAX_TURN_CAP`; the schema's default when the ruleset states none."""
+    source = document.data.get("turn_cap", DEFAULT_TURN_CAP)
+    try:
+        cap = evaluate_safely(compile_expression(source, [], formula_constants(options)), {})
+    except ExpressionError as error:
+        raise RulesetError([document.problem(str(error), ("turn_cap",))]) from None
+    if not isinstance(cap, int) or isinstance(cap, bool) or not 1 <= cap <= MAX_TURN_CAP:
+        shown = shown_number(cap) if isinstance(cap, int) else repr(cap)
+        raise RulesetError([document.problem(f"turn_cap is {shown}: a game stops after 1 to {MAX_TURN_CAP:,} "
+                                             f"decisions (MAX_TURN_CAP)", ("turn_cap",))])
+    return cap

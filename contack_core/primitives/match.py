@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from contack_core.engine.values import VALUE_BINDINGS
+from contack_core.language.limits import MAX_HANDS, shown_number
 from contack_core.language.programs import compile_value
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
@@ -78,6 +79,9 @@ class FixedHands(SidesMatch):
         self.hands = context.constant(self.params["hands"], "hands")
         if not isinstance(self.hands, int) or self.hands < 1:
             raise PrimitiveError(f"hands must be a whole number of at least 1, found {self.hands!r}", "hands")
+        if self.hands > MAX_HANDS:  # a game of 10**30 hands never ends
+            raise PrimitiveError(f"hands is {shown_number(self.hands)}: a game lasts at most {MAX_HANDS:,} hands "
+                                 f"(MAX_HANDS)", "hands")
         self.highest = self.params.get("winner", "highest") == "highest"
         super().build(context)
         goal = self.params.get("goal")

@@ -17,6 +17,7 @@ from contack_core.engine.actions import IllegalAction, Move
 from contack_core.engine.events import Event, Moved
 from contack_core.primitives.endings import HandEnding
 from contack_core.primitives.match import SidesMatch
+from contack_core.language.limits import MAX_STEPS, MAX_TILES, shown_number as _shown
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 from contack_core.primitives.scoring import ScoreKeeper
 from contack_core.primitives.turn import TurnRule
@@ -100,6 +101,9 @@ class CornerTiles(Primitive):
             if not isinstance(steps, int) or steps < 1:
                 raise PrimitiveError(f"steps must be a whole number of at least 1, found {steps!r}",
                                      f"kinds.{name}.steps")
+            if steps > MAX_STEPS:  # every step of a move is searched over the board
+                raise PrimitiveError(f"steps is {_shown(steps)}: a move takes at most {MAX_STEPS} steps (MAX_STEPS)",
+                                     f"kinds.{name}.steps")
             kinds.append(PieceKind(name, tuple(spec["face"]), tuple(spec["reverse"]), steps))  # type: ignore[arg-type]
         self.kinds = tuple(kinds)
         self.kind_index = {kind.name: i for i, kind in enumerate(self.kinds)}
@@ -115,6 +119,9 @@ class CornerTiles(Primitive):
                     if kind not in self.kind_index:
                         raise PrimitiveError(f"no kind {kind!r} (kinds: {', '.join(self.kind_index)})",
                                              f"supply.{colour}.{kind}")
+                    if count > MAX_TILES:
+                        raise PrimitiveError(f"the supply holds {_shown(count)} pieces of {kind!r}: at most "
+                                             f"{MAX_TILES} (MAX_TILES)", f"supply.{colour}.{kind}")
                     self.supply[(colour, kind)] = count
         faces = {kind.face: None for kind in kinds} | {kind.reverse: None for kind in kinds}
         self.tiles = TileSet(colours=("north-west", "north-east", "south-east", "south-west"), values=tuple(faces))
@@ -372,6 +379,9 @@ class MovePiece(TurnRule):
         if self.endgame_steps < 0:
             raise PrimitiveError(f"endgame_steps must be 0 (no endgame) or more, found {self.endgame_steps}",
                                  "endgame_steps")
+        if self.endgame_steps > MAX_STEPS:
+            raise PrimitiveError(f"endgame_steps is {_shown(self.endgame_steps)}: a move takes at most {MAX_STEPS} "
+                                 f"steps (MAX_STEPS)", "endgame_steps")
 
     # ------------------------------------------------------------------ what may move
     def steps(self, board: PieceBoard, piece: int) -> int:

@@ -20,6 +20,7 @@ from contack_core.boards.lattice import (
 )
 from contack_core.engine.actions import Play
 from contack_core.engine.events import Played, make_played
+from contack_core.language.limits import MAX_FIGURE, shown_number
 from contack_core.language.programs import Source, define_from
 from contack_core.language.quick import construction_source
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
@@ -86,6 +87,11 @@ class ContactPlacement(Primitive):
         self.contact_ok = context.table(self.params["contact"], domain, "contact")
         self.counting = context.table(self.params.get("counting", False), domain, "counting")
         self.pair_points = context.table(self.params["points"], domain, "points", whole_number=True)
+        for a, row in enumerate(self.pair_points):  # a play's points go into records and totals: bounded
+            for b, value in enumerate(row):
+                if isinstance(value, int) and abs(value) > MAX_FIGURE:
+                    raise PrimitiveError(f"points gives {shown_number(value)} for a={a}, b={b}: a play scores at "
+                                         f"most {MAX_FIGURE:,} either way (MAX_FIGURE)", "points")
         self.tiles = tiles
         # side_codes[tile][rotation][side]: the edge code the tile shows on that side,
         # shifted to the side's bits of a demand (see lattice.Figure).

@@ -24,7 +24,9 @@ from contack_core.engine.values import (
     play_values,
     transfer,
 )
+from contack_core.engine.ruleset_faults import figure_fault
 from contack_core.language.expressions import Expression, ExpressionError, check_over_domain
+from contack_core.language.limits import MAX_FIGURE, shown_number
 from contack_core.language.programs import Source, compile_per_seat, formula
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
@@ -141,7 +143,10 @@ class Counter(ScoreKeeper):
         self._initial = context.expression(initial, ["seats"], "initial", whole_number=True)
         low, high = context.players or (1, 1)
         for seats in range(low, high + 1):
-            context.evaluate(self._initial, {"seats": seats}, "initial")
+            start = context.evaluate(self._initial, {"seats": seats}, "initial")
+            if isinstance(start, int) and not -MAX_FIGURE <= start <= MAX_FIGURE:
+                raise PrimitiveError(f"initial is {shown_number(start)} for {seats} seats: a total stays within "
+                                     f"{MAX_FIGURE:,} either way (MAX_FIGURE)", "initial")
         self.constants = context.constants
         colours = context.tiles.colours if context.tiles is not None else ()
         #: For each kind of event and for hand_end/game_end: every name a formula may read
@@ -196,10 +201,10 @@ class Counter(ScoreKeeper):
             lines += ["if _event.points:", f"    {gains}[_event.seat] += _event.points"]
         elif kind in self.gains:
             formulas.append(self._formula(f"{prefix}_gain", kind, self.gains[kind]))
-            lines.append(f"{gains}[_event.seat] += {prefix}_gain")
+            lines.append(f"{gains}[_event.seat] += _figure({prefix}_gain)")
         for i, item in enumerate(t for t in self.transfers if t.when == kind):
             formulas.append(self._formula(f"{prefix}_amount{i}", kind, item.amount))
-            lines.append(f"_transfer({gains}, _state, _event.seat, {prefix}_amount{i}, {item.payers!r}, "
+            lines.append(f"_transfer({gains}, _state, _event.seat, _figure({prefix}_amount{i}), {item.payers!r}, "
                          f"{item.payees!r})")
         if not lines:
             return super().effect_source(kind, prefix)
@@ -245,7 +250,7 @@ def check_domains(context: BuildContext, key: str, expression: Expression) -> No
                "seats": range(players[0], players[1] + 1), "contacts": range(sides + 1),
                "counting": range(sides + 1), "matching": range(sides + 1), "opportunity": (False, True)}
     try:
-        check_over_domain(expression, domains)
+        check_over_domain(expression, domains, MAX_FIGURE)
     except ExpressionError as error:
         raise PrimitiveError(str(error), key) from None
 
@@ -299,6 +304,8 @@ class CollectFromOthers(Counter):
     def on_play(self, state: GameState, event: Played) -> None:
         count = self.collect.evaluate(
             {"points": event.points, "contacts": event.contacts, "opportunity": event.opportunity})
+        if not -MAX_FIGURE <= count <= MAX_FIGURE:
+            raise figure_fault(state.rules, f"{self.key}.collect_on_play", count)
         if count <= 0:
             return
         gains = state.hand_gains[self.key]

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from contack_core.engine.actions import Deal, IllegalAction, Play, Shuffle, make_deal, make_shuffle
 from contack_core.engine.chance import shuffled
 from contack_core.engine.events import Dealt, Played, Shuffled
+from contack_core.language.limits import MAX_TILES, shown_number
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
@@ -97,6 +98,9 @@ class DealTiles(SetupStep):
         self.count = context.constant(self.params["count"], "count")
         if not isinstance(self.count, int) or self.count < 0:
             raise PrimitiveError(f"count must be a whole number, found {self.count!r}", "count")
+        if self.count > MAX_TILES:  # no set holds more: refused here, not as a deal the pile cannot make
+            raise PrimitiveError(f"count is {shown_number(self.count)}: a deal gives at most {MAX_TILES} tiles "
+                                 f"(MAX_TILES)", "count")
 
     def takes(self, seats: int) -> dict[str, int]:
         return {self.source: self.count * seats}
@@ -260,6 +264,9 @@ class DealToZones(SetupStep):
         if len(self.counts) != len(self.targets):
             raise PrimitiveError(f"counts lists {len(self.counts)} numbers for {len(self.targets)} zones", "counts")
         for i, count in enumerate(self.counts):
+            if isinstance(count, int) and count > MAX_TILES:
+                raise PrimitiveError(f"counts.{i} is {shown_number(count)}: a deal gives at most {MAX_TILES} tiles "
+                                     f"(MAX_TILES)", f"counts.{i}")
             if not isinstance(count, int) or count < 0:
                 raise PrimitiveError(f"a count must be a whole number, found {count!r}", f"counts.{i}")
 

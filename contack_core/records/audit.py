@@ -187,6 +187,7 @@ class _Auditor:
         self.hand_end_lines: dict[int, int] = {}  # hand number -> the line stating its end
         self.hand_lines: dict[int, int] = {}  # hand number -> the line stating its start
         self.stopped: str | None = None  # why no line may follow (a game_end, a forfeit)
+        self.turn_cap: int | None = None  # the header's: no decision may come after it
         self.line_number = 1  # of the line being checked
         self.tile_index: Mapping[str, int] = {}
         self.handlers = {"hand": self._hand, "deal": self._deal, "play": self._play_line, "draw": self._turn_line,
@@ -209,6 +210,10 @@ class _Auditor:
         except ValueError as error:
             raise _Unsound(1, str(error)) from None
         self.state.seat_names = seat_labels(data["seats"])
+        cap = data.get("turn_cap")
+        if cap is not None and cap != rules.turn_cap:
+            raise _Unsound(1, f"the header states a turn cap of {cap:,} decisions; the ruleset's is {rules.turn_cap:,}")
+        self.turn_cap = cap
         self.ruleset = _ruleset_named(rules, data.get("options") or {}, self.rulesets)
         self.tile_index = rules.tiles.by_name
 
@@ -227,6 +232,7 @@ class _Auditor:
         assert state is not None
         results = state.hand_results
         handlers = self.handlers
+        cap = self.turn_cap if self.turn_cap is not None else float("inf")
         for number, data, fault in lines:
             if fault is not None:
                 raise _Unsound(number, fault, data=data)
@@ -244,6 +250,9 @@ class _Auditor:
                 raise _Unsound(number, str(error), data=data) from None
             except Exception as error:  # noqa: BLE001 - a formula of the ruleset failing is told as such
                 raise _ruleset_failure(error, number, state) from None
+            if state.turns > cap:
+                raise _Unsound(number, f"decision {state.turns:,} comes after the turn cap of {cap:,} decisions the "
+                                       f"header states: the game stops there", data=data)
             if len(results) != hands_before:
                 result = results[-1]
                 self.ended_hand = (result.number, result.reason)

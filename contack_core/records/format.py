@@ -155,6 +155,7 @@ def header_for(rules: Any, seats: list[str], seed: int | None, players: list[str
         header["seed"] = seed
     if players is not None:
         header["players"] = players
+    header["turn_cap"] = rules.turn_cap  # where play stops a game the ruleset does not end
     header["engine"] = f"contack {__version__}"
     header["ruleset_digest"] = rules.digest()
     return header

@@ -26,7 +26,7 @@ import attrs
 
 from contack_core.boards.lattice import Cell
 from contack_core.boards.tiles import TileSet
-from contack_core.engine.actions import Action, Deal, Discard, Draw, Move, Pass, Play, Shuffle
+from contack_core.engine.actions import Action, Deal, Discard, Draw, IllegalAction, Move, Pass, Play, Shuffle
 from contack_core.engine.events import Played
 from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
@@ -179,6 +179,9 @@ class Keeper:
     def enter(self, action: Action) -> None:
         """Apply the table's ``action`` and write what follows; :class:`IllegalAction` (the
         rule it breaks) and nothing written or changed if it is not allowed."""
+        cap = self.rules.turn_cap
+        if self.state.turns >= cap and not self.state.is_chance_node():  # the header states it: the audit holds to it
+            raise IllegalAction(f"the game has taken {cap:,} decisions, the ruleset's turn cap: no more may be entered")
         lines = self._apply(action)
         lines.extend(self._advance())
         self.entries.append(self.size)
