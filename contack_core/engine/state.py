@@ -34,7 +34,14 @@ from contack_core.engine.ruleset_faults import RulesetFault
 
 if TYPE_CHECKING:
     from contack_core.boards.lattice import Figure
+    from collections.abc import Callable
+
     from contack_core.engine.rules import Rules
+
+#: Draws the figure or board as text lines (None where it cannot), for ``str(state)``. The
+#: drawing code sits in the replay layer, above the engine, so the replay sets this when it is
+#: loaded (``import contack_core`` loads it with the state); until then a plain list is shown.
+position_picture: list[Callable[[GameState], list[str] | None]] = []
 
 
 class GameState:
@@ -265,6 +272,41 @@ class GameState:
     def winners(self) -> list[int]:
         """The seats the match rule ranks first (final once :meth:`is_over`)."""
         return self.rules.match.winners(self)
+
+    def __str__(self) -> str:
+        """The position in plain text, as an observer who sees every seat's tiles sees it: who is
+        to act, the figure or board, each seat's zones, the size of each shared zone, the scores."""
+        rules = self.rules
+        names = rules.tiles.names
+        if self.over:
+            to_act = "the game is over"
+        elif self.chance:
+            to_act = "chance to act"
+        else:
+            to_act = f"{self.who(self.current)} to act"
+        lines = [f"{rules.id} · {rules.term('hand')} {self.hand_number} · {to_act}"]
+        drawn = position_picture[0](self) if position_picture else None
+        lines.extend(drawn if drawn is not None else self._plain_picture())
+        for seat in range(self.seat_count if self.seat_zones else 0):
+            held = [f"{zone}: {' '.join(names[t] for t in per_seat[seat]) or '-'}"
+                    for zone, per_seat in self.seat_zones.items()]
+            lines.append(f"{self.who(seat)}: " + (" · ".join(held) or "-"))
+        if self.zones:
+            lines.append(" · ".join(f"{name}: {len(tiles)}" for name, tiles in self.zones.items()))
+        lines.append(f"{rules.term('total').capitalize()}: "
+                     + " · ".join(f"{self.who(s)} {v}" for s, v in enumerate(self.scores())))
+        return "\n".join(lines)
+
+    def _plain_picture(self) -> list[str]:
+        """The figure or board where no drawing is loaded: each tile or piece and where it lies."""
+        from contack_core.boards.grid import PieceBoard, board_text  # noqa: PLC0415 - only when drawn plainly
+
+        if isinstance(self.figure, PieceBoard):
+            return board_text(self.figure)
+        names = self.rules.tiles.names
+        laid = ", ".join(f"{list(cell)} {names[tile]}"
+                         for cell, tile in self.figure.tile_at.items())
+        return [f"{self.rules.term('tiles')}: {laid or '-'}"]
 
     # ----------------------------------------------------------------- views for rules
     def zone(self, name: str, seat: int | None = None) -> list[int]:
