@@ -158,3 +158,16 @@ def test_a_shuffle_has_no_typed_name() -> None:
     assert type(shuffle) is contack_core.Shuffle
     with pytest.raises(ValueError, match="never typed"):
         contack_core.action_to_string(state, shuffle)
+
+
+#: The hooks through which the rule primitives change a state mid-action: private, so that a
+#: program embedding contack changes a state only by ``apply``.
+HOOKS = ("setup_step_done", "deal_to", "deal_to_zone", "shuffle", "end_turn", "next_seat")
+
+
+def test_the_hooks_the_primitives_call_are_private() -> None:
+    public = {name for name in dir(contack_core.GameState) if not name.startswith("_")}
+    assert public.isdisjoint(HOOKS), sorted(public & set(HOOKS))
+    assert all(callable(getattr(contack_core.GameState, f"_{hook}")) for hook in HOOKS)
+    state = _dealt("parker-1939", 2, seed=0)  # the set-up ran through the renamed hooks
+    assert not state.is_chance_node() and [len(hand) for hand in state.seat_zones["hand"]] == [5, 5]

@@ -377,19 +377,19 @@ class GameState:
         if step is not None:
             step.enter(self)
 
-    def setup_step_done(self) -> None:
+    def _setup_step_done(self) -> None:
         """Called by a set-up primitive when its step is complete."""
         self.step += 1
         self._legal = None
         self._enter_step()
 
-    def end_turn(self) -> None:
+    def _end_turn(self) -> None:
         """Pass the turn to the next seat in play (clockwise, as the rule books say)."""
-        self.current = self.next_seat()
+        self.current = self._next_seat()
         self.drawn = 0
         self._legal = None
 
-    def next_seat(self) -> int:
+    def _next_seat(self) -> int:
         """The next seat round the table that is still in play: the position says which are
         out (a board game's seat with no piece left), so an eliminated seat never gets a turn."""
         count = self.seat_count
@@ -423,7 +423,7 @@ class GameState:
         self.turns += 1
         self.passes = 0
         if not self._check_hand_end(event):
-            self.end_turn()
+            self._end_turn()
             if self.rules.endings_when_stuck:
                 self._check_stuck()
         return event
@@ -434,7 +434,7 @@ class GameState:
         event = make_passed(self.current)
         self.passes += 1
         if not self._check_hand_end(event):
-            self.end_turn()
+            self._end_turn()
             if self.rules.endings_when_stuck:
                 self._check_stuck()
         return event
@@ -481,7 +481,7 @@ class GameState:
                 totals[seat] += gains[seat]
                 gains[seat] = 0
 
-    def deal_to(self, seat: int, zone: str, tiles: tuple[int, ...], source: str) -> Dealt:
+    def _deal_to(self, seat: int, zone: str, tiles: tuple[int, ...], source: str) -> Dealt:
         """Move named ``tiles`` from ``source`` to ``seat``'s ``zone`` (a set-up deal)."""
         pile = self.zones[source]
         n = len(tiles)
@@ -492,7 +492,7 @@ class GameState:
         self.seat_zones[zone][seat].extend(tiles)
         return make_dealt(seat, tiles, None)
 
-    def deal_to_zone(self, zone: str, tiles: tuple[int, ...], source: str) -> Dealt:
+    def _deal_to_zone(self, zone: str, tiles: tuple[int, ...], source: str) -> Dealt:
         """Move named ``tiles`` from ``source`` onto the shared ``zone``, face up."""
         self._take_named(source, tiles)
         self.zones[zone].extend(tiles)
@@ -512,7 +512,7 @@ class GameState:
         for tile in tiles:
             pile.remove(tile)
 
-    def shuffle(self, zone: str, order: tuple[int, ...], checked: bool = True) -> Shuffled:
+    def _shuffle(self, zone: str, order: tuple[int, ...], checked: bool = True) -> Shuffled:
         """Put ``zone`` in ``order``; ``checked=False`` for an order known to hold its tiles."""
         if checked and sorted(order) != sorted(self.zones[zone]):
             raise IllegalAction(f"a shuffle of {zone} must hold exactly its tiles")
