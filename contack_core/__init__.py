@@ -1,7 +1,13 @@
 """contack: a rules-as-data framework for the Contack family of tile games.
 
-The public API: :func:`load_rules` compiles a ruleset (an id or a YAML path) and
-:class:`GameState` runs it.
+The public API, what a program embedding contack needs: :func:`load_rules` compiles a ruleset
+(an id or a YAML path); :class:`GameState` runs it (``GameState(rules, seats)``,
+``legal_actions``, ``apply``, ``clone``, ``observation``, ``resample``, ``is_over``,
+``scores``; ``str(state)`` draws the position); :func:`play_game` plays a whole game between
+:class:`Player` bots (:func:`make_player` builds one by name) within a :class:`Budget`;
+:func:`action_to_string` names an action as a person types it into ``contack keep``; the
+actions, the events :meth:`GameState.apply` returns, and the errors :class:`RulesetError` and
+:class:`IllegalAction`.
 
 Each name is imported when first used (PEP 562), so a command that needs none of them (a
 ``--help``, say) does not pay for loading the interpreter.
@@ -10,34 +16,73 @@ Each name is imported when first used (PEP 562), so a command that needs none of
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from contack_core.version import __version__
 
 if TYPE_CHECKING:
-    from contack_core.engine.actions import CHANCE, Deal, Draw, IllegalAction, Pass, Play, Shuffle
+    from contack_core.engine.actions import (
+        CHANCE,
+        Action,
+        Deal,
+        Discard,
+        Draw,
+        IllegalAction,
+        Move,
+        Pass,
+        Play,
+        Shuffle,
+    )
+    from contack_core.engine.bots import Budget, Player, make_player
+    from contack_core.engine.events import (
+        ChipsMoved,
+        Dealt,
+        Discarded,
+        Drew,
+        Event,
+        HandResult,
+        Moved,
+        Passed,
+        Played,
+        Shuffled,
+    )
+    from contack_core.engine.referee import play_game
     from contack_core.engine.rules import Rules
     from contack_core.engine.state import GameState
     from contack_core.language.problems import RulesetError
     from contack_core.primitives.loading import load_rules
+    from contack_core.records.table import action_to_string
 
-_ACTIONS = ("CHANCE", "Deal", "Draw", "IllegalAction", "Pass", "Play", "Shuffle")
+_ACTIONS = ("CHANCE", "Action", "Deal", "Discard", "Draw", "IllegalAction", "Move", "Pass", "Play", "Shuffle")
+_EVENTS = ("ChipsMoved", "Dealt", "Discarded", "Drew", "Event", "HandResult", "Moved", "Passed", "Played",
+           "Shuffled")
 _HOMES = {
     **dict.fromkeys(_ACTIONS, "contack_core.engine.actions"),
+    **dict.fromkeys(_EVENTS, "contack_core.engine.events"),
+    **dict.fromkeys(("Budget", "Player", "make_player"), "contack_core.engine.bots"),
+    "play_game": "contack_core.engine.referee",
     "Rules": "contack_core.engine.rules",
     "GameState": "contack_core.engine.state",
     "RulesetError": "contack_core.language.problems",
     "load_rules": "contack_core.primitives.loading",
+    "action_to_string": "contack_core.records.table",
 }
+#: Loaded with the first name asked for: it teaches ``str(state)`` to draw the figure or board as
+#: the replay does (the engine, a layer below, cannot import it).
+_DRAWING = "contack_core.replay.terminal"
 
-__all__ = ["CHANCE", "Deal", "Draw", "GameState", "IllegalAction", "Pass", "Play", "Rules", "RulesetError",
-           "Shuffle", "__version__", "load_rules"]
+#: Written out, so that a type checker sees what is exported (a test checks it matches ``_HOMES``).
+__all__ = ["Action", "Budget", "CHANCE", "ChipsMoved", "Deal", "Dealt", "Discard", "Discarded", "Draw", "Drew",
+           "Event", "GameState", "HandResult", "IllegalAction", "Move", "Moved", "Pass", "Passed", "Play",
+           "Played", "Player", "Rules", "RulesetError", "Shuffle", "Shuffled", "__version__", "action_to_string",
+           "load_rules", "make_player", "play_game"]
 
 
 def __getattr__(name: str) -> object:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'contack_core' has no attribute {name!r}")
+    importlib.import_module(_DRAWING)
     value = getattr(importlib.import_module(home), name)
     globals()[name] = value
     return value

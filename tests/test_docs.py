@@ -12,8 +12,11 @@ Blocks of either kind apply to the transcripts after them in the same document.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -120,3 +123,41 @@ def test_the_citation_check_reads_the_rulesets_and_the_docs() -> None:
     assert {"README.md", "rulesets/parker-1939.yaml", "rulesets/examples/threes.yaml",
             "contack_core/boards/lattice.py"} <= names
     assert any(name.startswith("docs/") for name in names)
+
+
+def _python_examples() -> list[tuple[Path, list[tuple[int, str]]]]:
+    """Each document with Python examples, and its ```python blocks (line, body) in order."""
+    found = []
+    for path in DOCUMENTS:
+        blocks = [(line, body) for line, info, body in _blocks(path) if info.split(" ")[0] == "python"]
+        if blocks:
+            found.append((path, blocks))
+    return found
+
+
+#: Runs one document's Python blocks in order in one namespace (as doctest runs a docstring's
+#: examples), each compiled under its document and line, so a failure names where it is.
+_RUN_BLOCKS = """
+import json, sys
+namespace = {"__name__": "__main__"}
+for where, body in json.load(sys.stdin):
+    exec(compile(body, where, "exec"), namespace)
+"""
+
+
+@pytest.mark.parametrize(("document", "blocks"), _python_examples(),
+                         ids=[path.name for path, _ in _python_examples()])
+def test_python_examples_run(document: Path, blocks: list[tuple[int, str]], tmp_path: Path) -> None:
+    """Every ```python block of the README and docs/ runs as written (python-chess doctests its
+    README), in a fresh interpreter in an empty folder."""
+    examples = json.dumps([(f"{document.name}:{line}", body) for line, body in blocks])
+    run = subprocess.run([sys.executable, "-c", _RUN_BLOCKS], input=examples, capture_output=True, text=True,
+                         cwd=tmp_path, timeout=300, check=False)
+    assert run.returncode == 0, f"a Python example of {document.name} failed:\n{run.stderr[-3000:]}"
+
+
+def test_the_python_examples_are_found() -> None:
+    """The harness finds what it checks: the README's embedding example among them."""
+    bodies = [body for _, blocks in _python_examples() for _, body in blocks]
+    assert len(bodies) >= 4
+    assert any("contack.play_game(" in body and "action_to_string(" in body for body in bodies)

@@ -35,7 +35,14 @@ from contack_core.language.limits import MAX_FIGURE
 
 if TYPE_CHECKING:
     from contack_core.boards.lattice import Figure
+    from collections.abc import Callable
+
     from contack_core.engine.rules import Rules
+
+#: Draws the figure or board as text lines (None where it cannot), for ``str(state)``. The
+#: drawing code sits in the replay layer, above the engine, so the replay sets this when it is
+#: loaded (``import contack_core`` loads it with the state); until then a plain list is shown.
+position_picture: list[Callable[[GameState], list[str] | None]] = []
 
 
 class GameState:
@@ -267,6 +274,41 @@ class GameState:
         """The seats the match rule ranks first (final once :meth:`is_over`)."""
         return self.rules.match.winners(self)
 
+    def __str__(self) -> str:
+        """The position in plain text, as an observer who sees every seat's tiles sees it: who is
+        to act, the figure or board, each seat's zones, the size of each shared zone, the scores."""
+        rules = self.rules
+        names = rules.tiles.names
+        if self.over:
+            to_act = "the game is over"
+        elif self.chance:
+            to_act = "chance to act"
+        else:
+            to_act = f"{self.who(self.current)} to act"
+        lines = [f"{rules.id} · {rules.term('hand')} {self.hand_number} · {to_act}"]
+        drawn = position_picture[0](self) if position_picture else None
+        lines.extend(drawn if drawn is not None else self._plain_picture())
+        for seat in range(self.seat_count if self.seat_zones else 0):
+            held = [f"{zone}: {' '.join(names[t] for t in per_seat[seat]) or '-'}"
+                    for zone, per_seat in self.seat_zones.items()]
+            lines.append(f"{self.who(seat)}: " + (" · ".join(held) or "-"))
+        if self.zones:
+            lines.append(" · ".join(f"{name}: {len(tiles)}" for name, tiles in self.zones.items()))
+        lines.append(f"{rules.term('total').capitalize()}: "
+                     + " · ".join(f"{self.who(s)} {v}" for s, v in enumerate(self.scores())))
+        return "\n".join(lines)
+
+    def _plain_picture(self) -> list[str]:
+        """The figure or board where no drawing is loaded: each tile or piece and where it lies."""
+        from contack_core.boards.grid import PieceBoard, board_text  # noqa: PLC0415 - only when drawn plainly
+
+        if isinstance(self.figure, PieceBoard):
+            return board_text(self.figure)
+        names = self.rules.tiles.names
+        laid = ", ".join(f"{list(cell)} {names[tile]}"
+                         for cell, tile in self.figure.tile_at.items())
+        return [f"{self.rules.term('tiles')}: {laid or '-'}"]
+
     # ----------------------------------------------------------------- views for rules
     def zone(self, name: str, seat: int | None = None) -> list[int]:
         """The tiles of a zone, per-seat zones resolved for ``seat`` (default: current)."""
@@ -336,19 +378,19 @@ class GameState:
         if step is not None:
             step.enter(self)
 
-    def setup_step_done(self) -> None:
+    def _setup_step_done(self) -> None:
         """Called by a set-up primitive when its step is complete."""
         self.step += 1
         self._legal = None
         self._enter_step()
 
-    def end_turn(self) -> None:
+    def _end_turn(self) -> None:
         """Pass the turn to the next seat in play (clockwise, as the rule books say)."""
-        self.current = self.next_seat()
+        self.current = self._next_seat()
         self.drawn = 0
         self._legal = None
 
-    def next_seat(self) -> int:
+    def _next_seat(self) -> int:
         """The next seat round the table that is still in play: the position says which are
         out (a board game's seat with no piece left), so an eliminated seat never gets a turn."""
         count = self.seat_count
@@ -382,7 +424,7 @@ class GameState:
         self.turns += 1
         self.passes = 0
         if not self._check_hand_end(event):
-            self.end_turn()
+            self._end_turn()
             if self.rules.endings_when_stuck:
                 self._check_stuck()
         return event
@@ -393,7 +435,7 @@ class GameState:
         event = make_passed(self.current)
         self.passes += 1
         if not self._check_hand_end(event):
-            self.end_turn()
+            self._end_turn()
             if self.rules.endings_when_stuck:
                 self._check_stuck()
         return event
@@ -442,7 +484,7 @@ class GameState:
             if not -MAX_FIGURE <= min(totals, default=0) <= max(totals, default=0) <= MAX_FIGURE:
                 raise figure_fault(self.rules, name, max(totals, key=abs))
 
-    def deal_to(self, seat: int, zone: str, tiles: tuple[int, ...], source: str) -> Dealt:
+    def _deal_to(self, seat: int, zone: str, tiles: tuple[int, ...], source: str) -> Dealt:
         """Move named ``tiles`` from ``source`` to ``seat``'s ``zone`` (a set-up deal)."""
         pile = self.zones[source]
         n = len(tiles)
@@ -453,7 +495,7 @@ class GameState:
         self.seat_zones[zone][seat].extend(tiles)
         return make_dealt(seat, tiles, None)
 
-    def deal_to_zone(self, zone: str, tiles: tuple[int, ...], source: str) -> Dealt:
+    def _deal_to_zone(self, zone: str, tiles: tuple[int, ...], source: str) -> Dealt:
         """Move named ``tiles`` from ``source`` onto the shared ``zone``, face up."""
         self._take_named(source, tiles)
         self.zones[zone].extend(tiles)
@@ -473,7 +515,7 @@ class GameState:
         for tile in tiles:
             pile.remove(tile)
 
-    def shuffle(self, zone: str, order: tuple[int, ...], checked: bool = True) -> Shuffled:
+    def _shuffle(self, zone: str, order: tuple[int, ...], checked: bool = True) -> Shuffled:
         """Put ``zone`` in ``order``; ``checked=False`` for an order known to hold its tiles."""
         if checked and sorted(order) != sorted(self.zones[zone]):
             raise IllegalAction(f"a shuffle of {zone} must hold exactly its tiles")

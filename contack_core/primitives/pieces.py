@@ -308,7 +308,7 @@ class StartPositions(Primitive):
                 board.add(seat, colour, kind, point, _FACING[edge])
             board.home_edge[seat] = edge
             board.ringed[seat] = ringed.get(_OPPOSITE[edge], frozenset())
-        state.setup_step_done()
+        state._setup_step_done()
 
     def explain(self, state: GameState) -> str:
         return "the pieces are being laid out"

@@ -65,13 +65,13 @@ class ShuffleZone(SetupStep):
     def apply(self, state: GameState, action: Any) -> Shuffled:
         if not isinstance(action, Shuffle) or action.zone != self.zone:
             raise IllegalAction(f"expected a shuffle of {self.zone}")
-        event = state.shuffle(self.zone, action.order)
-        state.setup_step_done()
+        event = state._shuffle(self.zone, action.order)
+        state._setup_step_done()
         return event
 
     def apply_sampled(self, state: GameState, action: Shuffle) -> Shuffled:
-        event = state.shuffle(self.zone, action.order, checked=False)
-        state.setup_step_done()
+        event = state._shuffle(self.zone, action.order, checked=False)
+        state._setup_step_done()
         return event
 
 
@@ -127,10 +127,10 @@ class DealTiles(SetupStep):
         return self.apply_sampled(state, action)
 
     def apply_sampled(self, state: GameState, action: Deal) -> Dealt:
-        event = state.deal_to(action.seat, self.target, action.tiles, self.source)
+        event = state._deal_to(action.seat, self.target, action.tiles, self.source)
         state.deal_seat += 1
         if state.deal_seat == state.seat_count:
-            state.setup_step_done()
+            state._setup_step_done()
         return event
 
 
@@ -238,7 +238,7 @@ class LowestTileOpens(SetupStep):
             return None
         state.seat_zones[self.zone][seat].remove(tile)
         event = state.rules.placement.place(state, seat, tile, origin, 0, 0)
-        state.setup_step_done()
+        state._setup_step_done()
         return event
 
 
@@ -291,10 +291,10 @@ class DealToZones(SetupStep):
             raise IllegalAction(f"the deal goes onto {zone} now")
         if len(action.tiles) != n:
             raise IllegalAction(f"{zone} is dealt {n} tiles; {len(action.tiles)} given")
-        event = state.deal_to_zone(zone, action.tiles, self.source)
+        event = state._deal_to_zone(zone, action.tiles, self.source)
         state.deal_seat += 1
         if state.deal_seat == len(self.targets):
-            state.setup_step_done()
+            state._setup_step_done()
         return event
 
 
@@ -341,5 +341,5 @@ class OpenFromZone(SetupStep):
                                 f"not in {self.zone}")
         tiles.remove(action.tile)
         event = state.rules.placement.place(state, state.current, action.tile, origin, 0, 0)
-        state.setup_step_done()
+        state._setup_step_done()
         return event

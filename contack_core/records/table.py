@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from contack_core.boards.grid import PieceBoard
 from contack_core.boards.lattice import Figure
-from contack_core.engine.actions import Action, Deal, Discard, Draw, IllegalAction, Move, Pass, Play
+from contack_core.engine.actions import Action, Deal, Discard, Draw, IllegalAction, Move, Pass, Play, Shuffle
 from contack_core.engine.state import GameState
 from contack_core.language.problems import RulesetError
 from contack_core.primitives.loading import load_rules
@@ -603,6 +603,32 @@ def _typed_line(state: GameState, action: Action) -> dict[str, Any]:
     if isinstance(action, Move):
         return {"event": "move", "seat": seat, "from": list(action.origin), "path": [list(p) for p in action.path]}
     return {"event": "pass", "seat": seat}
+
+
+def action_to_string(state: GameState, action: Action) -> str:
+    """``action`` in the notation a person types into ``contack keep`` when ``state`` is due:
+    ``09-02-08 1,0`` (a play), ``draw 09-02-08``, ``discard 09-02-08 to pile``, ``pass``,
+    ``move 6,0 6,1``; a deal is its tiles (``09-02-08 01-02-03``). The keeper reads it back to
+    ``action``. Built on the record line the keeper writes for it, so the two never disagree."""
+    if isinstance(action, Deal):
+        return " ".join(state.rules.tiles.names[tile] for tile in action.tiles)
+    if isinstance(action, Shuffle):
+        raise ValueError("a shuffle is never typed: the keeper takes the tiles as they are dealt")
+    line = _typed_line(state, action)
+    kind = line["event"]
+    if kind == "play":
+        return f"{line['tile']} {_point(line['cell'])}"
+    if kind == "draw":
+        return f"draw {line['tile']}".rstrip()
+    if kind == "discard":
+        return f"discard {line['tile']}" + (f" to {line['to']}" if "to" in line else "")
+    if kind == "move":
+        return "move " + " ".join(_point(p) for p in [line["from"], *line["path"]])
+    return "pass"
+
+
+def _point(point: list[int]) -> str:
+    return f"{point[0]},{point[1]}"
 
 
 # ---------------------------------------------------------------------- the command
