@@ -67,9 +67,6 @@ _HOMES = {
     "load_rules": "contack_core.primitives.loading",
     "action_to_string": "contack_core.records.table",
 }
-#: Loaded with the first name asked for: it teaches ``str(state)`` to draw the figure or board as
-#: the replay does (the engine, a layer below, cannot import it).
-_DRAWING = "contack_core.replay.terminal"
 
 #: Written out, so that a type checker sees what is exported (a test checks it matches ``_HOMES``).
 __all__ = ["Action", "Budget", "CHANCE", "ChipsMoved", "Deal", "Dealt", "Discard", "Discarded", "Draw", "Drew",
@@ -82,7 +79,6 @@ def __getattr__(name: str) -> object:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'contack_core' has no attribute {name!r}")
-    importlib.import_module(_DRAWING)
     value = getattr(importlib.import_module(home), name)
     globals()[name] = value
     return value

@@ -35,14 +35,7 @@ from contack_core.language.limits import MAX_FIGURE
 
 if TYPE_CHECKING:
     from contack_core.boards.lattice import Figure
-    from collections.abc import Callable
-
     from contack_core.engine.rules import Rules
-
-#: Draws the figure or board as text lines (None where it cannot), for ``str(state)``. The
-#: drawing code sits in the replay layer, above the engine, so the replay sets this when it is
-#: loaded (``import contack_core`` loads it with the state); until then a plain list is shown.
-position_picture: list[Callable[[GameState], list[str] | None]] = []
 
 
 class GameState:
@@ -286,8 +279,7 @@ class GameState:
         else:
             to_act = f"{self.who(self.current)} to act"
         lines = [f"{rules.id} · {rules.term('hand')} {self.hand_number} · {to_act}"]
-        drawn = position_picture[0](self) if position_picture else None
-        lines.extend(drawn if drawn is not None else self._plain_picture())
+        lines.extend(self._plain_picture())
         for seat in range(self.seat_count if self.seat_zones else 0):
             held = [f"{zone}: {' '.join(names[t] for t in per_seat[seat]) or '-'}"
                     for zone, per_seat in self.seat_zones.items()]
@@ -299,7 +291,8 @@ class GameState:
         return "\n".join(lines)
 
     def _plain_picture(self) -> list[str]:
-        """The figure or board where no drawing is loaded: each tile or piece and where it lies."""
+        """The figure (each tile and where it lies) or the board of pieces (drawn by the boards
+        layer); the replay's drawings of a figure sit in a layer above the engine."""
         from contack_core.boards.grid import PieceBoard, board_text  # noqa: PLC0415 - only when drawn plainly
 
         if isinstance(self.figure, PieceBoard):

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
-from contack_core.engine.state import GameState, position_picture
+from contack_core.engine.state import GameState
 from contack_core.language.printable import printable
 from contack_core.replay.boards import board_kind
 from contack_core.replay.timeline import Timeline
@@ -65,8 +65,6 @@ def state_picture(state: GameState) -> list[str] | None:
     head = f"{rules.term('tiles')} ({count}):" if count else f"{rules.term('tiles')}: -"
     return [head, *kind.describe(view, colours)]
 
-
-position_picture[:] = [state_picture]  # str(state) draws as the replay does (the engine cannot import it)
 
 
 def game_text(timeline: Timeline) -> str:
