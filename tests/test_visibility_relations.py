@@ -254,3 +254,8 @@ def test_an_exec_bot_is_sent_exactly_what_its_seat_sees(relation: str, tmp_path:
     for drawer in range(4):
         told = event_json(rules, Drew(drawer, 5), 0, 4)
         assert ("tile" in told) == (drawer == 0 or seen_by_0[drawer] != "none")
+
+
+def test_a_rulesets_visibility_is_worked_out_once() -> None:
+    rules = load_rules(PARTNERS)
+    assert Visibility.of(rules) is Visibility.of(rules)  # asked at every observation and resample

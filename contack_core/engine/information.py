@@ -34,6 +34,7 @@ tile laid on such a pile in play is forgotten once covered (no shipped ruleset l
 from __future__ import annotations
 
 import random
+import weakref
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -139,6 +140,14 @@ class Visibility:
 
     @classmethod
     def of(cls, rules: Rules) -> Visibility:
+        """The ruleset's visibility, worked out once per ruleset (an observation asks at every decision)."""
+        found = _BY_RULES.get(rules)
+        if found is None:
+            found = _BY_RULES[rules] = cls._of(rules)
+        return found
+
+    @classmethod
+    def _of(cls, rules: Rules) -> Visibility:
         shared = tuple((key, *zone_visibility(zone)) for key, zone in rules.zones.items() if not zone.per_seat)
         per_seat = tuple((key, *zone_visibility(zone)) for key, zone in rules.zones.items() if zone.per_seat)
         return cls(shared, per_seat)
@@ -240,3 +249,7 @@ class Visibility:
             world._legal = None  # another seat's tiles changed; what a pile hides never makes an action legal
         return world
 
+
+
+#: Each ruleset's visibility, kept while the ruleset lives.
+_BY_RULES: weakref.WeakKeyDictionary[Rules, Visibility] = weakref.WeakKeyDictionary()
