@@ -111,7 +111,8 @@ def test_a_pile_seen_by_nobody_top_or_all(tmp_path: Path) -> None:
     ("{whole: nobody, top: all}", "a seat plays from its hand, so its owner sees it whole"),
     ("{whole: all, top: owner}", "visible.top (owner) must reach at least as far as visible.whole (all)"),
     ("{whole: owner, top: friends}", "friends"),
-    ("team", "team"),
+    ("team", "not 'team' (a team is the owner's partners: partners)"),
+    ("{whole: owner, tops: all}", "visible has the keys whole and top, not tops"),
 ])
 def test_a_hand_its_owner_cannot_see_or_a_top_narrower_than_the_whole_is_refused(visible: str, says: str,
                                                                                    tmp_path: Path) -> None:
@@ -119,7 +120,8 @@ def test_a_hand_its_owner_cannot_see_or_a_top_narrower_than_the_whole_is_refused
         ruleset(tmp_path, visible)
     assert says in str(error.value)
     result = run_cli("rulesets", "validate", tmp_path / "seen.yaml")
-    assert result.exit_code == 1 and "Traceback" not in result.output and "seen.yaml:" in result.output
+    assert result.exit_code == 1 and "Traceback" not in result.output and "seen.yaml:9:" in result.output
+    assert says in result.output and len(result.output.strip().splitlines()) == 1
 
 
 def test_a_shared_pile_has_no_owner_to_relate_to(tmp_path: Path) -> None:

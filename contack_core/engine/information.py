@@ -85,10 +85,13 @@ def parse_visible(value: object) -> Seen:
     if isinstance(value, str):
         if value not in WORDS:
             raise ValueError(f"visible is one of {', '.join(WORDS)}, or {{whole: RELATION, top: RELATION}}; "
-                             f"not {value!r}")
+                             f"not {value!r} (a team is the owner's partners: partners)")
         return WORDS[value]
     if not isinstance(value, Mapping):
         raise ValueError(f"visible is a word or a mapping {{whole: RELATION, top: RELATION}}, not {value!r}")
+    unknown = sorted(str(key) for key in value if key not in ("whole", "top"))
+    if unknown:
+        raise ValueError(f"visible has the keys whole and top, not {', '.join(unknown)}")
     whole = value.get("whole", "nobody")
     top = value.get("top", whole)
     for part, relation in (("whole", whole), ("top", top)):

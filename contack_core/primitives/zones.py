@@ -68,12 +68,9 @@ class Hand(Primitive):
     kind = "hand"
     per_seat = True
     face_up = True
-    relation = {"enum": ["nobody", "owner", "partners", "all"]}
+    # A word or {whole: RELATION, top: RELATION}: checked in build, which says what is allowed.
     schema = {"type": "object",
-              "properties": {"visible": {"oneOf": [
-                  {"enum": ["all", "owner", "partners", "nobody", "top"]},
-                  {"type": "object", "properties": {"whole": relation, "top": relation},
-                   "additionalProperties": False}]}},
+              "properties": {"visible": {"type": ["string", "object"]}},
               "additionalProperties": False}
 
     def build(self, context: BuildContext) -> None:
