@@ -390,6 +390,7 @@ class ExternalPlayer(Player):
         self.rules: Rules | None = None
         #: The seat this bot plays in the game under way (what it may be told depends on it).
         self.seat: int | None = None
+        self.seat_count: int | None = None
 
     # ----------------------------------------------------------------- limits
     @property
@@ -508,6 +509,7 @@ class ExternalPlayer(Player):
         assert self.bot is not None
         self.rules = rules
         self.seat = seat
+        self.seat_count = seat_count
         self.bot.send({"type": "new_game", "ruleset": rules.id, "options": rules.options, "seat": seat,
                        "seats": seat_count, "seed": self.seed,
                        "tiles": list(rules.tiles.names), "colours": list(rules.tiles.colours),
@@ -537,7 +539,7 @@ class ExternalPlayer(Player):
             return
         message: dict[str, Any] = {"type": "observe", "seat": seat, "action": action_json(self.rules, action)}
         if event is not None and attrs.has(type(event)):
-            message["event"] = event_json(self.rules, event, self.seat)
+            message["event"] = event_json(self.rules, event, self.seat, self.seat_count)
         self.bot.send(message)
 
     def end_game(self, state: GameState | None) -> None:

@@ -55,7 +55,8 @@ def action_json(rules: Rules, action: Action) -> dict[str, Any]:
     return data
 
 
-def event_json(rules: Rules, event: Any, observer: int | None = None) -> dict[str, Any]:
+def event_json(rules: Rules, event: Any, observer: int | None = None,
+               seat_count: int | None = None) -> dict[str, Any]:
     """An engine event on the wire: ``{"kind": "played", "seat": 1, "tile": ..., "points": 10, ...}``.
 
     Told to ``observer``, a tile drawn into a zone the ruleset hides from that seat (a closed hand)
@@ -66,13 +67,21 @@ def event_json(rules: Rules, event: Any, observer: int | None = None) -> dict[st
         value = getattr(event, field.name)
         if value is not None and field.eq:
             data[field.name] = _json_value(rules, field.name, value)
-    if type(event) is Drew and observer is not None and observer != event.seat and _hands_hidden(rules):
+    if type(event) is Drew and observer is not None and observer != event.seat and not _sees_drawn(
+            rules, event.seat, observer, seat_count):
         data.pop("tile", None)
     return data
 
 
-def _hands_hidden(rules: Rules) -> bool:
-    return Visibility.of(rules).per_seat_hidden
+def _sees_drawn(rules: Rules, drawer: int, observer: int, seat_count: int | None) -> bool:
+    """True when ``observer`` sees the tile ``drawer`` has just drawn: the top of its zones (without
+    the number of seats, the partners are not known, so only what every seat sees counts)."""
+    visibility = Visibility.of(rules)
+    if not visibility.per_seat_hidden:
+        return True
+    if seat_count is None:
+        return all(top == "all" for _, _, top in visibility.per_seat)
+    return visibility.sees_top(rules, seat_count, drawer, observer)
 
 
 def legal_json(rules: Rules, legal: list[Action]) -> list[dict[str, Any]]:

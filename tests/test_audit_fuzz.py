@@ -36,7 +36,8 @@ def played_record(ruleset: str, seed: int = 3) -> list[bytes]:
     seats = max(rules.players[0], min(3, rules.players[1]))
     players = [make_player("random", seat_seed(seed, s), rules=rules) for s in range(seats)]
     stream = _Lines()
-    names = ["ann", "bo\u2028b", "cy"][:seats]  # a line separator inside a name, as any string may hold
+    names = ["ann", "bo\u2028b", "cy", "di"][:seats]  # a line separator inside a name, as any string may hold
+    assert len(names) == seats, f"{ruleset} needs {seats} seats: name them all"
     play_game(rules, players, seed, [RecordWriter(stream, header_for(rules, names, seed))])  # type: ignore[arg-type]
     return [line.encode("utf-8") for line in stream.lines]
 

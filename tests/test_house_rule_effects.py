@@ -224,3 +224,24 @@ def test_two_colours_set_repeats_colours_on_a_tile() -> None:
     assert len(tiles) == 24 and tiles.colours == ("red", "blue")
     assert all(len(set(colours)) == 2 for colours in tiles.edge_colours)
     assert not tiles.classic
+
+
+def test_partners_see_each_others_hands_and_only_the_count_of_the_opponents() -> None:
+    example = games("partners-see-each-other", 4, range(4))
+    open_hands = games(load_rules("contactack", {"partnerships": "on"}), 4, range(4))
+    seen = hidden = 0
+    for game, same in zip(example, open_hands):
+        # Only what is seen changes: the same seeds play the same games.
+        assert [s.action for s in game] == [s.action for s in same]
+        for step, open_step in zip(game, same):
+            me, hands = step.seat, step.before.seat_zones["hand"]
+            view = step.before.observation(me)["hand"]
+            for owner, tiles in enumerate(hands):
+                if owner % 2 == me % 2:  # itself and its partner, sitting opposite
+                    assert view[owner] == tuple(tiles)
+                    seen += owner != me and bool(tiles)
+                else:
+                    assert view[owner] == (None,) * len(tiles)
+                    hidden += bool(tiles)
+            assert open_step.before.observation(me)["hand"] == tuple(map(tuple, hands))  # Contactack: all open
+    assert seen > 100 and hidden > 100

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from contack_core.engine.information import RELATIONS, parse_visible
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
@@ -24,8 +25,8 @@ class Pile(Primitive):
     then just the unseen tiles). A face-up pile is seen by everyone, and only its top
     tile may be played.
 
-    ``visible`` says what every seat sees of it: ``none`` (only how many tiles it holds; a
-    face-down pile's only and default value), ``all`` (every tile in order: a face-up pile's
+    ``visible`` says what every seat sees of it: ``none`` or ``nobody`` (only how many tiles it
+    holds; a face-down pile's only and default value), ``all`` (every tile in order: a face-up pile's
     default, as a discard pile whose every tile was seen when laid) or ``top`` (the top tile;
     those beneath are hidden, as in a stack dealt face up where each covers the one below).
     """
@@ -37,7 +38,7 @@ class Pile(Primitive):
     schema = {
         "type": "object",
         "properties": {"starts_with": {"enum": ["all-tiles", "nothing"]}, "face": {"enum": ["down", "up"]},
-                       "visible": {"enum": ["none", "top", "all"]}},
+                       "visible": {"enum": ["none", "nobody", "top", "all"]}},
         "additionalProperties": False,
     }
 
@@ -45,7 +46,7 @@ class Pile(Primitive):
         self.starts_full = self.params.get("starts_with", "all-tiles") == "all-tiles"
         self.face_up = self.params.get("face", "down") == "up"
         self.visibility: str = self.params.get("visible", "all" if self.face_up else "none")
-        if not self.face_up and self.visibility != "none":
+        if not self.face_up and self.visibility not in ("none", "nobody"):
             raise PrimitiveError(f"a face-down pile is seen by nobody: visible is none, not {self.visibility}",
                                  "visible")
 
@@ -54,19 +55,34 @@ class Pile(Primitive):
 
 
 class Hand(Primitive):
-    """Each seat's own tiles, in front of him. ``visible``: ``all`` (the default: the triangle-tile
-    games play open hands, face up on the table) or ``owner`` (each seat sees only its own
-    hand; of the others' only how many tiles they hold)."""
+    """Each seat's own tiles, in front of him. ``visible`` is a relation between the hand's owner
+    and the seat looking (see :mod:`contack_core.engine.information`): ``all`` (the default: the
+    triangle-tile games play open hands, face up on the table), ``owner`` (each seat sees only its
+    own hand; of the others' only how many tiles they hold), ``partners`` (the owner and its
+    partners), or ``{whole: RELATION, top: RELATION}`` (the whole hand to some, its last tile to
+    more). A seat plays from its hand, so its owner always sees it whole: ``nobody`` and ``top``
+    (a pile's values) are refused here."""
 
     name = "hand"
     slot = "zones"
     kind = "hand"
     per_seat = True
     face_up = True
-    schema = {"type": "object", "properties": {"visible": {"enum": ["all", "owner"]}}, "additionalProperties": False}
+    # A word or {whole: RELATION, top: RELATION}: checked in build, which says what is allowed.
+    schema = {"type": "object",
+              "properties": {"visible": {"type": ["string", "object"]}},
+              "additionalProperties": False}
 
     def build(self, context: BuildContext) -> None:
-        self.visibility: str = self.params.get("visible", "all")
+        self.visibility: object = self.params.get("visible", "all")
+        try:
+            whole, _ = parse_visible(self.visibility)
+        except ValueError as error:
+            raise PrimitiveError(str(error), "visible") from None
+        if RELATIONS.index(whole) < RELATIONS.index("owner"):
+            raise PrimitiveError(f"a seat plays from its hand, so its owner sees it whole: visible {self.visibility} "
+                                 f"hides it from its owner (use owner, partners, all, or {{whole: owner, top: all}})",
+                                 "visible")
 
     def initial_tiles(self, rules: Rules) -> range:
         return range(0)
