@@ -323,3 +323,16 @@ def test_ludii_metrics_at_a_solitaire_say_why_not() -> None:
     found = values(plan, [game(0, (0,), (21,), winners=())], solitaire, size=1)
     assert found["drawishness"].na == "one seat: a solitaire is won or lost, not drawn"
     assert found["outcome_uniformity"].na == "one seat: no other seat to measure against"
+
+
+def test_a_share_that_is_a_mean_gets_a_means_interval() -> None:
+    """Drama 0.49 or 0.51 of the widest gap in each of 30 games: a Wilson interval would take each game for a
+    coin toss (about 0.33 to 0.67); the mean's interval is as narrow as the games are alike, and within [0, 1]."""
+    rows = [game(d, (0, 1), (9, 1), drama=5, trailed=True, decided_at=0.5, drama_share=0.49 + 0.02 * (d % 2),
+                 margin=0.99 + 0.01 * (d % 2), uncertainty=0.5, instability=0.1) for d in range(30)]
+    plan = attrs.evolve(PLAN, config=attrs.evolve(PLAN.config, deals=30))
+    size = analyse(plan, PARKER, "parker-1939", rows, resamples=200).sizes[0]
+    found = {figure.key: figure.value for figure in size.figures}
+    drama, margin = found["drama"], found["margin"]
+    assert drama.value == pytest.approx(0.5) and drama.low > 0.48 and drama.high < 0.52
+    assert margin.low > 0.98 and margin.high <= 1.0

@@ -219,6 +219,11 @@ def test_every_decision_of_every_ruleset_is_measured(ruleset: str) -> None:
         assert decisions == sum(hand[kind] for hand in measures["hands"]
                                 for kind in ("plays", "draws", "passes", "discards", "moves"))
         assert measures["legal"] >= decisions > 0
+        assert measures["legal_squares"] >= measures["legal"]
+        if measures["sides"] > 1:
+            assert 0 <= measures["uncertainty"] <= 1 and measures["instability"] >= 0
+            assert measures["margin"] is None or 0 <= measures["margin"] <= 1
+            assert measures["drama_share"] is None or 0 <= measures["drama_share"] <= 1
         assert all(hand["reason"] in endings for hand in measures["hands"])
         record_decisions = sum(1 for line in (result.record or "").splitlines()[1:]
                                if '"event": "play"' in line or '"event": "draw"' in line
