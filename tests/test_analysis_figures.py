@@ -52,10 +52,11 @@ def game(deal: int, seating: tuple[int, ...], scores: tuple[int, ...], winners: 
 METRICS_GAMES = [
     game(0, (0, 1), (100, 90), hands=[hand("went_out", 1, [60, 40], plays=7, draws=2, passes=1),
                                       hand("all_passed", 0, [40, 50], plays=5, draws=1, passes=2)],
-         legal=30, choices=6, lead_changes=2, drama=10, trailed=True, decided_at=0.5, drama_share=0.4, margin=0.2,
-         uncertainty=0.7, instability=0.3),
+         legal=30, choices=6, lead_changes=2, drama=10, trailed=True, decided_at=0.5, behind_at_half=True,
+         drama_share=0.4, margin=0.2, uncertainty=0.7, instability=0.3),
     game(1, (0, 1), (40, 60), hands=[hand("sealed", 0, [40, 60], plays=6)],
-         legal=10, choices=3, unseen=1, lead_changes=0, drama=0, trailed=False, decided_at=0.25, drama_share=0.0,
+         legal=10, choices=3, unseen=1, lead_changes=0, drama=0, trailed=False, decided_at=0.25, behind_at_half=False,
+         drama_share=0.0,
          margin=0.6, uncertainty=0.5, instability=0.1),
 ]
 
@@ -132,7 +133,7 @@ def test_the_lead() -> None:
     assert found["lead_changes"].label == "lead changes a 100 decisions"
     # Drama as a share of each game's widest gap (0.4 and 0): comparable across rulesets' scales.
     assert value(found["drama"]) == pytest.approx(0.2) and found["drama"].unit == "share"
-    assert value(found["trailed"]) == 0.5
+    assert value(found["behind_at_half"]) == 0.5 and "trailed" not in found
     assert value(found["decided_at"]) == pytest.approx(0.375)
 
 

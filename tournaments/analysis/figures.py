@@ -25,7 +25,8 @@ Per table size:
   reads earns (:mod:`tournaments.analysis.mechanisms`);
 - **lead**: lead changes a 100 decisions (a count a game would grow with its length); drama,
   the furthest the eventual winner fell behind the leader as a share of the game's widest gap
-  (so that rulesets scoring in tens and in hundreds compare; and how often it trailed at all);
+  (so that rulesets scoring in tens and in hundreds compare); comebacks, how often the winner was
+  behind at half-time (behind at some point, nearly every winner is);
   decisiveness, the share of the game played
   before the winner took the lead it kept;
 - **Ludii's metrics** (Ludii's Evaluate Game, ``Evaluation/src/metrics``): drawishness, the
@@ -331,6 +332,9 @@ def metrics_game_sums(row: GameRow, sides: Sequence[Sequence[int]], limits: froz
         sums["decided"] += 1
         sums["drama"] = measures["drama"]
         sums["trailed"] = 1.0 if measures["trailed"] else 0.0
+    if measures.get("behind_at_half") is not None:
+        sums["halved"] = 1
+        sums["behind_at_half"] = 1.0 if measures["behind_at_half"] else 0.0
         sums["decided_at"] = measures["decided_at"]
     return sums
 
@@ -569,8 +573,9 @@ def _lead_figures(rules: Rules, size: int, sides: Sequence[Sequence[int]], games
          f"drama: the furthest the eventual winner fell behind the leader, as a share of the widest gap between "
          f"any two sides in that game (in {counter}, it would grow with the scale of the scores), a game won",
          ["drama_share", "shared"]),
-        ("trailed", "games the winner was behind", SHARE,
-         "the share of games won whose winner was behind the leader at some point", ["trailed", "decided"]),
+        ("behind_at_half", "comebacks (winner behind at half-time)", SHARE,
+         "the share of games won whose winner was behind the leader once half the game's decisions were taken "
+         "(behind at some point says little: nearly every winner is, early on)", ["behind_at_half", "halved"]),
         ("decided_at", "decisiveness (share played before it)", SHARE,
          "decisiveness: the share of a game's decisions taken before the winner went ahead for good "
          "(0: it led throughout)",

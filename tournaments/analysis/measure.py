@@ -127,7 +127,9 @@ def lead_summary(points: Sequence[tuple[int, Sequence[float]]], winning: set[int
     - ``lead_changes``: how often the side strictly ahead of all others changed (a level
       lead has no leader: it changes nothing until a new side goes ahead);
     - ``drama``: the furthest the eventual winner (the best of the winning sides) fell behind
-      the leader, in the counter's units; ``trailed``: whether it ever did;
+      the leader, in the counter's units; ``trailed``: whether it ever did (nearly every winner
+      does, at the start); ``behind_at_half``: whether it was behind the leader once half the
+      game's decisions were taken (a comeback: the half-time leader did not win);
     - ``decided_at``: the share of the game's decisions taken when the winner went ahead of
       every losing side for good (0: it led from the start; 1: only the last decision did it).
 
@@ -147,15 +149,15 @@ def lead_summary(points: Sequence[tuple[int, Sequence[float]]], winning: set[int
     A game whose sides were level throughout has uncertainty 1 and instability 0 (and no
     widest gap to share the others by: its drama and margin are 0).
 
-    With one side, or no winner, or every side winning, drama, trailed, decided_at, drama_share
-    and margin are None; with one side, everything is.
+    With one side, or no winner, or every side winning, drama, trailed, behind_at_half,
+    decided_at, drama_share and margin are None; with one side, everything is.
     """
     leaders = [leader(values) for _, values in points if len(values) > 1]
     known = [side for side in leaders if side is not None]
     changes = sum(1 for before, after in zip(known, known[1:]) if before != after)
     sided = bool(points) and len(points[0][1]) > 1
     summary: dict[str, Any] = {"lead_changes": changes if sided else None,
-                               "drama": None, "trailed": None, "decided_at": None,
+                               "drama": None, "trailed": None, "behind_at_half": None, "decided_at": None,
                                "uncertainty": None, "instability": None, "drama_share": None, "margin": None}
     widest = max((max(values) - min(values) for _, values in points), default=0.0) if sided else 0.0
     if sided:
@@ -180,6 +182,8 @@ def lead_summary(points: Sequence[tuple[int, Sequence[float]]], winning: set[int
     taken = points[kept_from][0] if kept_from < len(points) else decisions
     final = points[-1][1]
     margin = max(final[side] for side in winning) - max(v for side, v in enumerate(final) if side not in winning)
-    summary.update(drama=drama, trailed=drama > 0, decided_at=min(1.0, taken / decisions),
+    half = max(index for index, (taken_so_far, _) in enumerate(points) if taken_so_far <= decisions / 2)
+    summary.update(drama=drama, trailed=drama > 0, behind_at_half=deficits[half] > 0,
+                   decided_at=min(1.0, taken / decisions),
                    drama_share=drama / widest if widest else 0.0, margin=margin / widest if widest else 0.0)
     return summary
