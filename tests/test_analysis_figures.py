@@ -280,6 +280,7 @@ def test_ludii_uncertainty_instability_and_margin_are_each_games_means() -> None
     assert value(found["margin"]) == pytest.approx(0.4)
     for key in ("uncertainty", "instability", "margin"):
         assert found[key].group == "Ludii's metrics" and "widest gap" in found[key].about
+    assert found["margin"].empty.startswith("no game was won by some sides over others")
 
 
 def test_ludii_duration_and_branching_spread() -> None:

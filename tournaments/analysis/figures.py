@@ -78,6 +78,8 @@ KIND_OF_ACTION = {Play: "play", Draw: "draw", Pass: "pass", Discard: "discard", 
 #: Why a mechanism has no value: its games were stored before mechanisms were measured.
 UNMEASURED = ("the games stored were played before mechanisms were measured: play them again (a new --output "
               "folder)")
+#: Why a figure of the games won has no value: none was.
+WON_BY_SOME = "no game was won by some sides over others (a tie, a move cap: nobody won)"
 #: A unit shown as a percentage.
 SHARE = "share"
 
@@ -584,7 +586,7 @@ def _lead_figures(rules: Rules, size: int, sides: Sequence[Sequence[int]], games
     if len(sides) < 2:
         reason = "one seat: no lead to change" if size == 1 else "one side: no lead to change"
         return [not_applicable(key, "lead", label, unit, about, reason) for key, label, unit, about, _ in specs]
-    won = "no game was won by some sides over others (a tie, a move cap: nobody won)"
+    won = WON_BY_SOME
     return [attrs.evolve(_figure(key, "lead", label, unit, about, games, columns,
                                  empty=won if key != "lead_changes" else "no game measured it"),
                          mean_share=key in ("drama", "decided_at"))
@@ -626,7 +628,8 @@ def _ludii_figures(rules: Rules, size: int, sides: Sequence[Sequence[int]], game
                                       "one seat: a solitaire is won or lost, not drawn"))
         else:
             figure = _figure(key, group, label, unit, about, games, columns, statistic,
-                             floor=0.0 if key == "instability" else None)
+                             floor=0.0 if key == "instability" else None,
+                             empty=WON_BY_SOME if key == "margin" else "no game measured it")
             out.append(attrs.evolve(figure, mean_share=key in ("uncertainty", "margin")))
     out.append(not_applicable(
         "clarity", group, "clarity", "spread",
