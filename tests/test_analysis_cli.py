@@ -106,10 +106,16 @@ def test_no_opportunity_plays_means_fewer_passes() -> None:
     assert found["passes_a_game"]["verdict"] == "lower" and found["passes_a_game"]["significant"] is True
 
 
-def test_a_heavy_pass_fee_adds_drama() -> None:
+def test_a_heavy_pass_fee_does_not_inflate_drama_by_its_scale_alone() -> None:
+    """A pass fee of 60 raised drama in points ("higher", when drama was the points the winner was behind)
+    only because it widens every gap: as a share of each game's widest gap it is no higher, while the
+    lead's instability, each decision's move in those same gaps, is lower (the fee's big swings set the scale)."""
     found = figures_of(analyze_json("examples/pass-pays-next", "--option-a", "pass_fee=60", "--against",
                                     "parker-1939", "--seats", "4", "--deals", "30"))
-    assert found["drama"]["verdict"] == "higher" and found["drama"]["significant"] is True
+    drama = found["drama"]
+    assert drama["unit"] == "share" and 0 <= drama["first"]["value"] <= 1 and 0 <= drama["second"]["value"] <= 1
+    assert drama["verdict"] != "higher"
+    assert found["instability"]["verdict"] == "lower" and found["instability"]["significant"] is True
 
 
 def test_the_comparison_table() -> None:

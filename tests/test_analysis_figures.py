@@ -52,9 +52,12 @@ def game(deal: int, seating: tuple[int, ...], scores: tuple[int, ...], winners: 
 METRICS_GAMES = [
     game(0, (0, 1), (100, 90), hands=[hand("went_out", 1, [60, 40], plays=7, draws=2, passes=1),
                                       hand("all_passed", 0, [40, 50], plays=5, draws=1, passes=2)],
-         legal=30, choices=6, lead_changes=2, drama=10, trailed=True, decided_at=0.5),
+         legal=30, choices=6, lead_changes=2, drama=10, trailed=True, decided_at=0.5, behind_at_half=True,
+         drama_share=0.4, margin=0.2, uncertainty=0.7, instability=0.3),
     game(1, (0, 1), (40, 60), hands=[hand("sealed", 0, [40, 60], plays=6)],
-         legal=10, choices=3, unseen=1, lead_changes=0, drama=0, trailed=False, decided_at=0.25),
+         legal=10, choices=3, unseen=1, lead_changes=0, drama=0, trailed=False, decided_at=0.25, behind_at_half=False,
+         drama_share=0.0,
+         margin=0.6, uncertainty=0.5, instability=0.1),
 ]
 
 
@@ -86,7 +89,7 @@ def test_the_balance_gap_and_shared_wins() -> None:
     assert value(tied["seat.1.win_rate"]) == 0.75 and value(tied["balance"]) == 0.5
 
 
-def test_completion() -> None:
+def test_endings() -> None:
     found = values(PLAN, METRICS_GAMES)
     for ending in ("went_out", "all_passed", "sealed"):
         assert value(found[f"hand_end.{ending}"]) == pytest.approx(1 / 3)
@@ -125,9 +128,12 @@ def test_duration_and_branching() -> None:
 
 def test_the_lead() -> None:
     found = values(PLAN, METRICS_GAMES)
-    assert value(found["lead_changes"]) == 1.0
-    assert value(found["drama"]) == 5.0
-    assert value(found["trailed"]) == 0.5
+    # 2 lead changes over the 24 decisions of both games: 8 1/3 a 100 decisions, not 1 a game.
+    assert value(found["lead_changes"]) == pytest.approx(100 * 2 / 24)
+    assert found["lead_changes"].label == "lead changes a 100 decisions"
+    # Drama as a share of each game's widest gap (0.4 and 0): comparable across rulesets' scales.
+    assert value(found["drama"]) == pytest.approx(0.2) and found["drama"].unit == "share"
+    assert value(found["behind_at_half"]) == 0.5 and "trailed" not in found
     assert value(found["decided_at"]) == pytest.approx(0.375)
 
 
@@ -236,3 +242,99 @@ def test_a_pair_level_on_every_deal_gets_an_interval_from_its_comparisons() -> N
         assert pair.share.value == 0.5 and 0.0 < pair.share.low < 0.5 < pair.share.high < 1.0
         assert pair.verdict == "indistinguishable so far"
     assert eight.share.high - eight.share.low < 0.6 * (two.share.high - two.share.low)
+
+
+# --------------------------------------------------------------------------- Ludii's metrics
+def test_ludii_drawishness_counts_draws_by_the_rules_not_turn_limits() -> None:
+    """Klauber: of four games one reached the move cap (nobody won: not a draw by Ludii's count), one ended
+    level by the rules (a draw), two were won: drawishness 1/4, games nobody won 2/4."""
+    klauber = load_rules("klauber-1937", {})
+    plan = build_plan(klauber, "klauber-1937", {}, (2,), ("random", "greedy"), "greedy", 2, 1, Path("unused"))
+    rows = [game(0, (0, 1), (6, 6), winners=(), hands=[hand("move_cap", 0, [6, 6], plays=1000)]),
+            game(1, (0, 1), (2, 2), winners=(), hands=[hand("one_side_left", 0, [2, 2], plays=40)]),
+            game(2, (0, 1), (3, 0), hands=[hand("one_side_left", 0, [3, 0], plays=412)]),
+            game(3, (0, 1), (0, 3), hands=[hand("one_side_left", 0, [0, 3], plays=100)])]
+    found = values(plan, rows, klauber)
+    assert found["drawishness"].group == "Ludii's metrics"
+    assert value(found["drawishness"]) == 0.25 and value(found["no_winner"]) == 0.5
+    assert "turn limit (move_cap) not counted" in found["drawishness"].about
+
+
+def test_ludii_outcome_uniformity() -> None:
+    """Seat 1 wins three games of four: each seat's outcomes 1, 1, 1, -1 (or mirrored), mean 1/2, variance
+    (1/4 + 1/4 + 1/4 + 9/4) / 4 = 3/4, uniformity 1/4. A seat that always wins (and one always last): no
+    variance, uniformity 1; each seat winning half the games, 0."""
+    mixed = [game(d, (0, 1), (9, 1) if d < 3 else (1, 9)) for d in range(4)]
+    assert value(values(PLAN, mixed)["outcome_uniformity"]) == pytest.approx(0.25)
+    halves = [game(d, (0, 1), (9, 1) if d < 2 else (1, 9)) for d in range(4)]
+    assert value(values(PLAN, halves)["outcome_uniformity"]) == pytest.approx(0.0)
+    always = [game(d, (0, 1), (9, 1)) for d in range(4)]
+    assert value(values(PLAN, always)["outcome_uniformity"]) == pytest.approx(1.0)
+    assert "1 less the variance" in values(PLAN, always)["outcome_uniformity"].about
+
+
+def test_ludii_uncertainty_instability_and_margin_are_each_games_means() -> None:
+    found = values(PLAN, METRICS_GAMES)
+    assert value(found["uncertainty"]) == pytest.approx(0.6)
+    assert value(found["instability"]) == pytest.approx(0.2)
+    assert value(found["margin"]) == pytest.approx(0.4)
+    for key in ("uncertainty", "instability", "margin"):
+        assert found[key].group == "Ludii's metrics" and "widest gap" in found[key].about
+    assert found["margin"].empty.startswith("no game was won by some sides over others")
+
+
+def test_ludii_duration_and_branching_spread() -> None:
+    """Decisions a game 18 and 6: a standard deviation of sqrt(72). Legal actions 1, 2, 3 at the three decisions
+    of one game and 2 at the one decision of another: mean 2, squares 0 + 1 + 1 + 0 over 3."""
+    found = values(PLAN, METRICS_GAMES)
+    assert value(found["duration_spread"]) == pytest.approx(72 ** 0.5)
+    rows = [game(0, (0, 1), (5, 1), hands=[hand("went_out", 0, [5, 1], plays=3)], legal=6, legal_squares=14),
+            game(1, (0, 1), (5, 1), hands=[hand("went_out", 0, [5, 1], plays=1)], legal=2, legal_squares=4)]
+    assert value(values(PLAN, rows)["branching_spread"]) == pytest.approx((2 / 3) ** 0.5)
+    # Games stored before the squares were measured count in none of it.
+    assert values(PLAN, METRICS_GAMES)["branching_spread"].per_deal().sum() == 0
+
+
+def test_ludii_clarity_says_why_it_cannot_be_read() -> None:
+    clarity = values(PLAN, METRICS_GAMES)["clarity"]
+    assert clarity.na is not None and "do not evaluate every legal action" in clarity.na
+
+
+def test_the_balance_is_shown_beside_what_chance_alone_gives() -> None:
+    """Two seats, 30 games, each seat as likely to win: the gap |2X/30 - 1|, X binomial(30, 1/2), has mean 14.4%
+    (worked out exactly here); the label shows it, so a gap of that size reads as no edge."""
+    from math import comb
+
+    from tournaments.analysis.figures import balanced_gap
+
+    exact = sum(comb(30, x) * abs(2 * x - 30) / 30 for x in range(31)) / 2 ** 30
+    assert balanced_gap(2, 30) == pytest.approx(exact, abs=0.003)
+    rows = [game(d, (0, 1), (9, 1) if d % 2 else (1, 9)) for d in range(30)]
+    chance = f"{100 * balanced_gap(2, 30):.1f}%"
+    assert found_label(values(PLAN, rows)["balance"]) == f"win-rate gap between seats (chance alone: {chance})"
+    assert balanced_gap(4, 100) > balanced_gap(4, 1000) > 0
+
+
+def found_label(figure: Figure) -> str:
+    return figure.label
+
+
+def test_ludii_metrics_at_a_solitaire_say_why_not() -> None:
+    solitaire = load_rules("solitaire-1", {})
+    plan = build_plan(solitaire, "solitaire-1", {}, (1,), ("random", "greedy"), "greedy", 2, 1, Path("unused"))
+    found = values(plan, [game(0, (0,), (21,), winners=())], solitaire, size=1)
+    assert found["drawishness"].na == "one seat: a solitaire is won or lost, not drawn"
+    assert found["outcome_uniformity"].na == "one seat: no other seat to measure against"
+
+
+def test_a_share_that_is_a_mean_gets_a_means_interval() -> None:
+    """Drama 0.49 or 0.51 of the widest gap in each of 30 games: a Wilson interval would take each game for a
+    coin toss (about 0.33 to 0.67); the mean's interval is as narrow as the games are alike, and within [0, 1]."""
+    rows = [game(d, (0, 1), (9, 1), drama=5, trailed=True, decided_at=0.5, drama_share=0.49 + 0.02 * (d % 2),
+                 margin=0.99 + 0.01 * (d % 2), uncertainty=0.5, instability=0.1) for d in range(30)]
+    plan = attrs.evolve(PLAN, config=attrs.evolve(PLAN.config, deals=30))
+    size = analyse(plan, PARKER, "parker-1939", rows, resamples=200).sizes[0]
+    found = {figure.key: figure.value for figure in size.figures}
+    drama, margin = found["drama"], found["margin"]
+    assert drama.value == pytest.approx(0.5) and drama.low > 0.48 and drama.high < 0.52
+    assert margin.low > 0.98 and margin.high <= 1.0

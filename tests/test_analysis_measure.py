@@ -100,12 +100,15 @@ def test_a_game_made_by_hand() -> None:
          "passes": 1, "discards": 0, "moves": 0},
     ]
     assert summary["legal"] == 3 + 1 + 2 + 1 + 2 + 4 + 1
+    assert summary["legal_squares"] == 9 + 1 + 4 + 1 + 4 + 16 + 1
     assert summary["choices"] == 4  # the decisions offering 3, 2, 2 and 4 actions
     assert summary["unseen"] == 0
     # Leaders after each point: none (0-0), 0, 0, 1, 0, 0, 0, 1, 1 (final): 0->1, 1->0, 0->1.
     assert summary["lead_changes"] == 3
     # Seat 1, the winner, was 10, 10, 15, 15 and 20 behind: at most 20.
     assert summary["drama"] == 20 and summary["trailed"] is True
+    # After 3 of the 7 decisions (half-time: 3.5) seat 1 led 15 to 10: no comeback.
+    assert summary["behind_at_half"] is False
     # It went ahead for good with the last decision, the 7th of 7.
     assert summary["decided_at"] == 1.0
 
@@ -154,25 +157,50 @@ def test_lowest_wins_turns_the_standings_round() -> None:
 # --------------------------------------------------------------------------- the lead's summary
 def test_a_level_lead_has_no_leader() -> None:
     points = [(0, (0, 0)), (1, (5, 5)), (2, (6, 5)), (3, (6, 6)), (4, (6, 7))]
-    assert lead_summary(points, {1}, 4) == {"lead_changes": 1, "drama": 1, "trailed": True, "decided_at": 1.0}
+    # The widest gap is 1; the leader's gap 0, 0, 1, 0, 1 (uncertainty 1 - 2/5); side 0's standing less
+    # side 1's 0, 0, 1, 0, -1 moves 0, 1, 1, 1 (so does side 1's, mirrored); the winner ends 1 ahead.
+    assert lead_summary(points, {1}, 4) == {"lead_changes": 1, "drama": 1, "trailed": True, "decided_at": 1.0,
+                                            "behind_at_half": True,
+                                            "uncertainty": pytest.approx(0.6), "instability": 0.75,
+                                            "drama_share": 1.0, "margin": 1.0}
 
 
 def test_a_winner_that_led_from_its_first_decision() -> None:
     points = [(0, (0, 0)), (1, (0, 3)), (2, (1, 5)), (3, (2, 9))]
-    assert lead_summary(points, {1}, 3) == {"lead_changes": 0, "drama": 0, "trailed": False, "decided_at": 1 / 3}
+    # Widest gap 7; the leader's gaps 0, 3, 4, 7 (mean 3.5); the relative standing 0, -3, -4, -7 moves
+    # 3, 1, 3 (mean 7/3); the winner ends the widest gap ahead.
+    assert lead_summary(points, {1}, 3) == {"lead_changes": 0, "drama": 0, "trailed": False, "decided_at": 1 / 3,
+                                            "behind_at_half": False,
+                                            "uncertainty": 0.5, "instability": pytest.approx(1 / 3),
+                                            "drama_share": 0.0, "margin": 1.0}
 
 
 def test_partners_win_together() -> None:
     """Three sides; the last two win together (a shared win): the lasting lead is theirs over side 0."""
     points = [(0, (0, 0, 0)), (2, (9, 1, 0)), (4, (9, 10, 10)), (6, (8, 12, 12))]
-    assert lead_summary(points, {1, 2}, 8) == {"lead_changes": 0, "drama": 8, "trailed": True, "decided_at": 0.5}
+    # Widest gap 9 (9 to 0); the leader's gaps 0, 8, 0, 0 (mean 2). Each side's standing less the others'
+    # mean: (0, 0, 0), (8.5, -3.5, -5), (-1, 0.5, 0.5), (-4, 2, 2): moves of 17/3, 19/3 and 2 (mean 14/3).
+    assert lead_summary(points, {1, 2}, 8) == {"lead_changes": 0, "drama": 8, "trailed": True, "decided_at": 0.5,
+                                               "behind_at_half": False,
+                                               "uncertainty": pytest.approx(7 / 9),
+                                               "instability": pytest.approx(14 / 27),
+                                               "drama_share": pytest.approx(8 / 9), "margin": pytest.approx(4 / 9)}
 
 
 def test_no_winner_or_one_side_leaves_the_winner_figures_out() -> None:
+    # Nobody won: the lead's figures still hold (gaps 0, 1, 1; side 0's relative standing 0, 1, -1).
     assert lead_summary([(0, (0, 0)), (1, (1, 0)), (2, (0, 1))], set(), 2) == \
-        {"lead_changes": 1, "drama": None, "trailed": None, "decided_at": None}
+        {"lead_changes": 1, "drama": None, "trailed": None, "decided_at": None, "behind_at_half": None,
+         "uncertainty": pytest.approx(1 / 3), "instability": 1.5, "drama_share": None, "margin": None}
     assert lead_summary([(0, (0,)), (1, (5,))], {0}, 1) == \
-        {"lead_changes": None, "drama": None, "trailed": None, "decided_at": None}
+        {"lead_changes": None, "drama": None, "trailed": None, "decided_at": None, "behind_at_half": None,
+         "uncertainty": None, "instability": None, "drama_share": None, "margin": None}
+
+
+def test_sides_level_throughout_are_as_uncertain_and_stable_as_can_be() -> None:
+    assert lead_summary([(0, (0, 0)), (1, (3, 3)), (2, (5, 5))], {0, 1}, 2) == \
+        {"lead_changes": 0, "drama": None, "trailed": None, "decided_at": None, "behind_at_half": None,
+         "uncertainty": 1.0, "instability": 0.0, "drama_share": None, "margin": None}
 
 
 # --------------------------------------------------------------------------- real games
@@ -196,6 +224,11 @@ def test_every_decision_of_every_ruleset_is_measured(ruleset: str) -> None:
         assert decisions == sum(hand[kind] for hand in measures["hands"]
                                 for kind in ("plays", "draws", "passes", "discards", "moves"))
         assert measures["legal"] >= decisions > 0
+        assert measures["legal_squares"] >= measures["legal"]
+        if measures["sides"] > 1:
+            assert 0 <= measures["uncertainty"] <= 1 and measures["instability"] >= 0
+            assert measures["margin"] is None or 0 <= measures["margin"] <= 1
+            assert measures["drama_share"] is None or 0 <= measures["drama_share"] <= 1
         assert all(hand["reason"] in endings for hand in measures["hands"])
         record_decisions = sum(1 for line in (result.record or "").splitlines()[1:]
                                if '"event": "play"' in line or '"event": "draw"' in line

@@ -71,7 +71,7 @@ def analyze_command(
                                                       "default: the table fits 80 columns.")] = False,
 ) -> None:
     """What a ruleset's rules do to the game, from bots playing duplicate deals: seat advantage,
-    balance, completion, duration, branching, the lead, skill depth and luck, each with its 95%
+    balance, endings, duration, branching, the lead, Ludii's metrics, skill depth and luck, each with its 95%
     interval; with --against, every figure's difference with a paired interval and a verdict."""
     import shlex
     import sys

@@ -11,19 +11,31 @@ Per table size:
 - **seat advantage**: each seat's win rate (a win shared by k sides counts 1/k) and mean
   final score; the opener's edge, the opener's score in a hand less the mean of the others'
   (the opener: the seat that lays the hand's first tile or makes its first move);
-- **balance**: the gap between the highest and the lowest seat's win rate;
-- **completion**: the share of hands that ended by each of the ruleset's hand endings; the
-  share of games ended by a turn limit (a move cap or a clock) rather than by the rules; the
-  share of games nobody won;
+- **balance**: the gap between the highest and the lowest seat's win rate, beside the gap
+  chance alone would show over as many games were every seat's chance equal (the gap is never
+  below 0, so a few games show one however balanced the rules);
+- **endings** (how hands and games end; not Ludii's "completion"): the share of hands that ended
+  by each of the ruleset's hand endings; the share of games ended by a turn limit (a move cap or
+  a clock) rather than by the rules; the share of games nobody won;
 - **duration**: hands a game; decisions, plays, draws, passes, discards and moves a game and a hand;
 - **branching**: legal actions a decision, and the share of decisions with more than one;
 - **mechanisms**: how often each thing the rules react to happens (opportunity plays, counting
   and matching contacts, pieces captured...), what each counter's rules earn a seat (its
   plays, draws..., the ends of hands, the game's end), and what each fact an event formula
   reads earns (:mod:`tournaments.analysis.mechanisms`);
-- **lead**: lead changes a game; drama, the furthest the eventual winner fell behind the
-  leader (and how often it trailed at all); decisiveness, the share of the game played
+- **lead**: lead changes a 100 decisions (a count a game would grow with its length); drama,
+  the furthest the eventual winner fell behind the leader as a share of the game's widest gap
+  (so that rulesets scoring in tens and in hundreds compare); comebacks, how often the winner was
+  behind at half-time (behind at some point, nearly every winner is);
+  decisiveness, the share of the game played
   before the winner took the lead it kept;
+- **Ludii's metrics** (Ludii's Evaluate Game, ``Evaluation/src/metrics``): drawishness, the
+  share of games drawn by the rules (nobody won, no turn limit reached); outcome uniformity, 1
+  less the variance of a seat's outcome (1 first, -1 last, ranks between evenly), the mean over
+  seats; uncertainty, instability, score margin (:func:`tournaments.analysis.measure.lead_summary`);
+  duration spread and branching spread, the standard deviation of the decisions a game and of the
+  legal actions a decision; clarity needs every legal action evaluated, which the games do not
+  measure, and says so;
 - **skill depth**: for each two neighbours on the ladder, the stronger's share of finishing
   ahead of the weaker on the same hands (a paired comparison over deals, as a tournament
   report's); the levels of play are the rungs it is ahead on, plus one;
@@ -57,8 +69,8 @@ from tournaments.statistics import Interval, Statistic, bootstrap_interval, mean
 from tournaments.store import GameRow
 
 #: The groups of figures, in the order they are shown.
-GROUPS = ("seat advantage", "balance", "completion", "duration", "branching", "mechanisms", "lead", "skill depth",
-          "luck")
+GROUPS = ("seat advantage", "balance", "endings", "duration", "branching", "mechanisms", "lead", "Ludii's metrics",
+          "skill depth", "luck")
 #: The decisions a game and a hand counts, with the action that makes each.
 DECISION_KINDS = {"decisions": None, "plays": Play, "draws": Draw, "passes": Pass, "discards": Discard, "moves": Move}
 #: The kind of event (as counters name them) of each action a turn rule offers.
@@ -66,6 +78,8 @@ KIND_OF_ACTION = {Play: "play", Draw: "draw", Pass: "pass", Discard: "discard", 
 #: Why a mechanism has no value: its games were stored before mechanisms were measured.
 UNMEASURED = ("the games stored were played before mechanisms were measured: play them again (a new --output "
               "folder)")
+#: Why a figure of the games won has no value: none was.
+WON_BY_SOME = "no game was won by some sides over others (a tie, a move cap: nobody won)"
 #: A unit shown as a percentage.
 SHARE = "share"
 
@@ -112,6 +126,10 @@ class Figure:
     zero_elsewhere: bool = False
     #: The least the figure can be (a count: 0): its interval is not drawn below it.
     floor: float | None = None
+    #: A share that is a mean of values between 0 and 1 a game (an uncertainty), not a count of successes:
+    #: its interval is a mean's (a Wilson interval would take each game for a coin toss, far too wide), kept
+    #: within [0, 1].
+    mean_share: bool = False
 
     @property
     def deals(self) -> tuple[int, ...]:
@@ -138,13 +156,16 @@ class Figure:
         bootstrap and t interval together, anything else by the BCa bootstrap
         (:mod:`tournaments.statistics`)."""
         assert self.statistic is not None
-        if self.statistic is ratio and self.unit == SHARE:
+        if self.statistic is ratio and self.unit == SHARE and not self.mean_share:
             return share_interval(per_deal[:, 0], per_deal[:, 1])
         if self.statistic is ratio:
             found = mean_of_deals_interval(per_deal, counts)
-            if self.floor is not None and found.low is not None and found.low < self.floor:
-                # The true value is never below the floor, so the interval clipped there covers it as often.
-                return attrs.evolve(found, low=self.floor)
+            floor, ceiling = (0.0, 1.0) if self.mean_share else (self.floor, None)
+            # The true value is never outside its bounds, so the interval clipped there covers it as often.
+            if floor is not None and found.low is not None and found.low < floor:
+                found = attrs.evolve(found, low=floor)
+            if ceiling is not None and found.high is not None and found.high > ceiling:
+                found = attrs.evolve(found, high=ceiling)
             return found
         return bootstrap_interval(self.statistic, per_deal, counts)
 
@@ -163,6 +184,34 @@ def gap(sums: np.ndarray) -> np.ndarray:
     """The highest less the lowest of the rates (columns: the seats' counts, then the games)."""
     rates = sums[:, :-1] / sums[:, -1:]
     return rates.max(axis=1) - rates.min(axis=1)
+
+
+def spread(sums: np.ndarray) -> np.ndarray:
+    """The standard deviation (n - 1 in the denominator) from the sums of (values, squared values, count)."""
+    total, squares, n = sums.T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.sqrt(np.clip((squares - total ** 2 / n) / (n - 1), 0.0, None))
+
+
+def uniformity(sums: np.ndarray) -> np.ndarray:
+    """Ludii's outcome uniformity: 1 less each seat's variance of outcome, the mean over seats, from the sums
+    of (each seat's outcomes, each seat's squared outcomes, games). The variance is the games' own (over n),
+    so that with outcomes between -1 and 1 the figure stays between 0 and 1."""
+    n = sums[:, -1:]
+    seats = (sums.shape[1] - 1) // 2
+    total, squares = sums[:, :seats], sums[:, seats:2 * seats]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        variance = np.clip((squares - total ** 2 / n) / n, 0.0, None)
+    return 1.0 - variance.mean(axis=1)
+
+
+def balanced_gap(seats: int, games: int, draws: int = 20000) -> float:
+    """The win-rate gap chance alone shows over ``games`` games were each of ``seats`` seats as likely to win
+    (one winner a game), by simulation with a fixed seed: the gap :func:`gap` would show under perfect balance."""
+    if seats < 2 or games < 1:
+        return 0.0
+    wins = np.random.default_rng(0).multinomial(games, [1.0 / seats] * seats, size=draws)
+    return float((wins.max(axis=1) - wins.min(axis=1)).mean() / games)
 
 
 #: The per-deal aggregates of a one-way analysis of variance, in the order :func:`variance_share` reads them.
@@ -243,6 +292,11 @@ def metrics_game_sums(row: GameRow, sides: Sequence[Sequence[int]], limits: froz
         sums[f"score_{seat}"] = scores[seat]
     sums["won"] = 1.0 if row.winners else 0.0
     sums["nobody"] = 1.0 - sums["won"]
+    if seats > 1 and row.ranks:
+        for seat, rank in enumerate(row.ranks):
+            outcome = 1.0 - 2.0 * (rank - 1) / (seats - 1)  # Ludii's: 1 first, -1 last
+            sums[f"outcome_{seat}"] = outcome
+            sums[f"outcome_squares_{seat}"] = outcome * outcome
     sums["hands"] = len(hands)
     for hand in hands:
         sums[f"reason:{hand['reason']}"] += 1
@@ -255,16 +309,34 @@ def metrics_game_sums(row: GameRow, sides: Sequence[Sequence[int]], limits: froz
             sums["opened"] += 1
     if hands and hands[-1]["reason"] in limits:
         sums["limited"] = 1
+    sums["drawn"] = sums["nobody"] * (1 - sums["limited"])
+    sums["decisions_squares"] = sums["decisions"] ** 2
     sums["seen"] = sums["decisions"] - measures.get("unseen", 0)
+    if "legal_squares" in measures:  # stored before the spread was measured: left out of it
+        sums["spread_legal"] = measures.get("legal", 0)
+        sums["spread_legal_squares"] = measures["legal_squares"]
+        sums["spread_seen"] = sums["seen"]
     sums["legal"] = measures.get("legal", 0)
     sums["choices"] = measures.get("choices", 0)
     if measures.get("lead_changes") is not None:
         sums["led"] += 1
         sums["lead_changes"] = measures["lead_changes"]
+        sums["led_hundreds"] = sums["decisions"] / 100
+    if measures.get("uncertainty") is not None:
+        sums["gauged"] = 1
+        sums["uncertainty"] = measures["uncertainty"]
+        sums["instability"] = measures["instability"]
+    if measures.get("drama_share") is not None:
+        sums["shared"] = 1
+        sums["drama_share"] = measures["drama_share"]
+        sums["margin"] = measures["margin"]
     if measures.get("drama") is not None:
         sums["decided"] += 1
         sums["drama"] = measures["drama"]
         sums["trailed"] = 1.0 if measures["trailed"] else 0.0
+    if measures.get("behind_at_half") is not None:
+        sums["halved"] = 1
+        sums["behind_at_half"] = 1.0 if measures["behind_at_half"] else 0.0
         sums["decided_at"] = measures["decided_at"]
     return sums
 
@@ -333,10 +405,11 @@ def figures(plan: AnalysisPlan, rules: Rules, size: int, rows: Sequence[GameRow]
     games = aggregate(per_deal)
     out: list[Figure] = []
     out += _seat_figures(rules, size, games)
-    out += _completion_figures(rules, games, limits)
+    out += _ending_figures(rules, games, limits)
     out += _duration_figures(rules, games)
     out += _mechanism_figures(rules, games)
     out += _lead_figures(rules, size, sides, games)
+    out += _ludii_figures(rules, size, sides, games, limits)
     out += _skill_figures(plan, size, by_table)
     out += _luck_figures(plan, size, by_table)
     return out
@@ -374,29 +447,33 @@ def _seat_figures(rules: Rules, size: int, games: Aggregates) -> list[Figure]:
     out.append(_figure("opener_edge", "seat advantage", f"opener's edge ({counter} a hand)", counter,
                        f"the {counter} of the seat that opened a hand (laid its first tile or made its first move) "
                        f"less the mean of the others', in that hand", games, ["edge", "opened"]))
-    out.append(_figure("balance", "balance", "win-rate gap between seats", SHARE,
-                       "the highest seat's win rate less the lowest's (0: balanced)", games,
+    played = int(games.columns["games"].sum()) if "games" in games.columns else 0
+    chance = balanced_gap(size, played)
+    out.append(_figure("balance", "balance", f"win-rate gap between seats (chance alone: {100 * chance:.1f}%)", SHARE,
+                       f"the highest seat's win rate less the lowest's: never below 0, so even perfectly balanced "
+                       f"rules show a gap; chance alone would show {100 * chance:.1f}% on average over {played} games "
+                       f"were every seat as likely to win; a gap well above it is a seat's edge", games,
                        [*(f"win_{seat}" for seat in range(size)), "games"], gap))
     return out
 
 
-def _completion_figures(rules: Rules, games: Aggregates, limits: frozenset[str]) -> list[Figure]:
+def _ending_figures(rules: Rules, games: Aggregates, limits: frozenset[str]) -> list[Figure]:
     out = []
     endings = [(ending.key, ending.name) for ending in rules.hand_end]
     seen = sorted(name.removeprefix("reason:") for name in games.columns if name.startswith("reason:"))
     endings += [(reason, "?") for reason in seen if reason not in {key for key, _ in endings}]
     for key, primitive in endings:
-        out.append(_figure(f"hand_end.{key}", "completion", f"hands ending {key}", SHARE,
+        out.append(_figure(f"hand_end.{key}", "endings", f"hands ending {key}", SHARE,
                            f"the share of hands ended by {key}, a {primitive} ending ({rules.term(key)})", games,
                            [f"reason:{key}", "hands"]))
     about = "the share of games a turn limit ended (a move cap, a clock) rather than the rules"
     if limits:
-        out.append(_figure("games_limited", "completion", f"games ended by a turn limit ({', '.join(sorted(limits))})",
+        out.append(_figure("games_limited", "endings", f"games ended by a turn limit ({', '.join(sorted(limits))})",
                            SHARE, about, games, ["limited", "games"]))
     else:
-        out.append(not_applicable("games_limited", "completion", "games ended by a turn limit", SHARE, about,
+        out.append(not_applicable("games_limited", "endings", "games ended by a turn limit", SHARE, about,
                                   f"{rules.id} has no turn limit: every game ends by its rules"))
-    out.append(Figure("no_winner", "completion", "games nobody won", SHARE,
+    out.append(Figure("no_winner", "endings", "games nobody won", SHARE,
                       "the share of games the rules declared no winner (a tie, a blocked board, a move cap)",
                       games, ("nobody", "games"), ratio))
     return out
@@ -491,12 +568,16 @@ def _mechanism_figures(rules: Rules, games: Aggregates) -> list[Figure]:
 def _lead_figures(rules: Rules, size: int, sides: Sequence[Sequence[int]], games: Aggregates) -> list[Figure]:
     counter = rules.match.counter
     specs = [
-        ("lead_changes", "lead changes a game", "changes",
-         "how often the side strictly ahead of every other changed, a game", ["lead_changes", "led"]),
-        ("drama", f"drama ({counter} the winner was behind)", counter,
-         "drama: the furthest the eventual winner fell behind the leader, a game won", ["drama", "decided"]),
-        ("trailed", "games the winner was behind", SHARE,
-         "the share of games won whose winner was behind the leader at some point", ["trailed", "decided"]),
+        ("lead_changes", "lead changes a 100 decisions", "changes",
+         "how often the side strictly ahead of every other changed, a 100 decisions (a count a game would grow "
+         "with the game's length)", ["lead_changes", "led_hundreds"]),
+        ("drama", "drama (share of the widest gap)", SHARE,
+         f"drama: the furthest the eventual winner fell behind the leader, as a share of the widest gap between "
+         f"any two sides in that game (in {counter}, it would grow with the scale of the scores), a game won",
+         ["drama_share", "shared"]),
+        ("behind_at_half", "comebacks (winner behind at half-time)", SHARE,
+         "the share of games won whose winner was behind the leader once half the game's decisions were taken "
+         "(behind at some point says little: nearly every winner is, early on)", ["behind_at_half", "halved"]),
         ("decided_at", "decisiveness (share played before it)", SHARE,
          "decisiveness: the share of a game's decisions taken before the winner went ahead for good "
          "(0: it led throughout)",
@@ -505,9 +586,63 @@ def _lead_figures(rules: Rules, size: int, sides: Sequence[Sequence[int]], games
     if len(sides) < 2:
         reason = "one seat: no lead to change" if size == 1 else "one side: no lead to change"
         return [not_applicable(key, "lead", label, unit, about, reason) for key, label, unit, about, _ in specs]
-    won = "no game was won by some sides over others (a tie, a move cap: nobody won)"
-    return [_figure(key, "lead", label, unit, about, games, columns, empty=won if key != "lead_changes" else
-                    "no game measured it") for key, label, unit, about, columns in specs]
+    won = WON_BY_SOME
+    return [attrs.evolve(_figure(key, "lead", label, unit, about, games, columns,
+                                 empty=won if key != "lead_changes" else "no game measured it"),
+                         mean_share=key in ("drama", "decided_at"))
+            for key, label, unit, about, columns in specs]
+
+
+def _ludii_figures(rules: Rules, size: int, sides: Sequence[Sequence[int]], games: Aggregates,
+                   limits: frozenset[str]) -> list[Figure]:
+    """Ludii's Evaluate Game metrics (``Evaluation/src/metrics``), each with its definition."""
+    group = "Ludii's metrics"
+    gap_of = "the widest gap between any two sides in the game"
+    specs: list[tuple[str, str, str, str, list[str], Statistic]] = [
+        ("drawishness", "drawishness", SHARE,
+         "Ludii's drawishness: the share of games the rules ended with nobody winning, a turn limit "
+         f"({', '.join(sorted(limits)) or 'none in ' + rules.id}) not counted", ["drawn", "games"], ratio),
+        ("outcome_uniformity", "outcome uniformity", "uniformity",
+         "Ludii's outcome uniformity: 1 less the variance over games of a seat's outcome (1 first, -1 last, "
+         "ranks between evenly), the mean over seats (1: every seat always finishes alike; 0: a coin toss)",
+         [*(f"outcome_{s}" for s in range(size)), *(f"outcome_squares_{s}" for s in range(size)), "games"],
+         uniformity),
+        ("uncertainty", "uncertainty", SHARE,
+         f"Ludii's uncertainty: how close the leader was to the runner-up, 1 less their gap over {gap_of}, the "
+         "mean over the game's decisions (1: level throughout)", ["uncertainty", "gauged"], ratio),
+        ("instability", "instability (1 - stability)", "widest gaps",
+         "how far a side's standing less the others' mean moves a decision, the mean over sides and decisions, in "
+         f"{gap_of} (0: stable; Ludii's stability takes the variance over the game instead, which a steady rise "
+         "inflates as much as a swing)", ["instability", "gauged"], ratio),
+        ("margin", "score margin (share of the widest gap)", SHARE,
+         f"the winner's final standing less the best loser's, over {gap_of}, a game won", ["margin", "shared"], ratio),
+    ]
+    out: list[Figure] = []
+    for key, label, unit, about, columns, statistic in specs:
+        if size == 1 and key != "drawishness":
+            out.append(not_applicable(key, group, label, unit, about, "one seat: no other seat to measure against"))
+        elif len(sides) < 2 and key != "drawishness":
+            out.append(not_applicable(key, group, label, unit, about, "one side: no other side to measure against"))
+        elif size == 1:
+            out.append(not_applicable(key, group, label, unit, about,
+                                      "one seat: a solitaire is won or lost, not drawn"))
+        else:
+            figure = _figure(key, group, label, unit, about, games, columns, statistic,
+                             floor=0.0 if key == "instability" else None,
+                             empty=WON_BY_SOME if key == "margin" else "no game measured it")
+            out.append(attrs.evolve(figure, mean_share=key in ("uncertainty", "margin")))
+    out.append(not_applicable(
+        "clarity", group, "clarity", "spread",
+        "Ludii's clarity: how few of the legal actions are good, by the spread of every legal action's evaluation "
+        "at each decision", "the games do not evaluate every legal action of a decision (only the chosen one is "
+        "played), so clarity cannot be read from them"))
+    out.append(_figure("duration_spread", group, "duration spread (decisions a game)", "decisions",
+                       "the standard deviation of the decisions a game (Ludii's DurationTurnsStdDev)", games,
+                       ["decisions", "decisions_squares", "games"], spread))
+    out.append(_figure("branching_spread", group, "branching spread (legal actions)", "actions",
+                       "the standard deviation of the legal actions a decision", games,
+                       ["spread_legal", "spread_legal_squares", "spread_seen"], spread))
+    return out
 
 
 def _skill_figures(plan: AnalysisPlan, size: int, by_table: Mapping[Table, Mapping[int, list[GameRow]]]

@@ -42,6 +42,7 @@ class GameMeasure:
         self.turns = 0  # the state's decision count at the last event seen
         self.pending: int | None = None  # legal actions offered at the decision to come
         self.legal = 0
+        self.legal_squares = 0  # for the spread of the legal actions a decision (branching spread)
         self.choices = 0
         self.unseen = 0  # decisions whose legal actions could not be counted (none expected)
         self.lead: list[tuple[int, tuple[float, ...]]] = []  # (decisions so far, each side's standing)
@@ -69,6 +70,7 @@ class GameMeasure:
                 self.unseen += 1
             else:
                 self.legal += self.pending
+                self.legal_squares += self.pending ** 2
                 self.choices += self.pending > 1
             self.lead.append((self.turns, self._sides(state)))
         elif type(event) is ChipsMoved and state.turns:  # what the last decision led to: chips changing hands
@@ -100,7 +102,8 @@ class GameMeasure:
     def summary(self) -> dict[str, Any]:
         """What the game measured, as JSON (stored with the game)."""
         return {"hands": [hand for hand in self.hands if hand["reason"] is not None or hand["decisions"]],
-                "legal": self.legal, "choices": self.choices, "unseen": self.unseen, "sides": len(self.sides),
+                "legal": self.legal, "legal_squares": self.legal_squares, "choices": self.choices,
+                "unseen": self.unseen, "sides": len(self.sides),
                 **self.outcome}
 
     def _sides(self, state: Any, final: bool = False) -> tuple[float, ...]:
@@ -124,17 +127,46 @@ def lead_summary(points: Sequence[tuple[int, Sequence[float]]], winning: set[int
     - ``lead_changes``: how often the side strictly ahead of all others changed (a level
       lead has no leader: it changes nothing until a new side goes ahead);
     - ``drama``: the furthest the eventual winner (the best of the winning sides) fell behind
-      the leader, in the counter's units; ``trailed``: whether it ever did;
+      the leader, in the counter's units; ``trailed``: whether it ever did (nearly every winner
+      does, at the start); ``behind_at_half``: whether it was behind the leader once half the
+      game's decisions were taken (a comeback: the half-time leader did not win);
     - ``decided_at``: the share of the game's decisions taken when the winner went ahead of
       every losing side for good (0: it led from the start; 1: only the last decision did it).
 
-    With one side, or no winner, or every side winning, the last three are None.
+    Ludii's metrics of the lead, each a share of the game's *widest gap* (the furthest any side
+    was ahead of any other, at any point), so that games scored in tens and in hundreds compare:
+
+    - ``uncertainty``: the mean over the points of how close the leader was to the runner-up,
+      1 less their gap over the widest gap (1: level throughout; Ludii's uncertainty, Browne);
+    - ``instability``: the mean over the decisions of how far a side's standing relative to the
+      others' mean moved, the mean over sides, over the widest gap (0: nothing moved; Ludii's
+      stability is the variance of a side's evaluation over the game, which a steady rise
+      inflates as much as a swing; the change move to move measures only the swing);
+    - ``drama_share``: ``drama`` over the widest gap (0: the winner never trailed; 1: it came
+      back from the widest gap of the game);
+    - ``margin``: the winner's final standing less the best loser's, over the widest gap.
+
+    A game whose sides were level throughout has uncertainty 1 and instability 0 (and no
+    widest gap to share the others by: its drama and margin are 0).
+
+    With one side, or no winner, or every side winning, drama, trailed, behind_at_half,
+    decided_at, drama_share and margin are None; with one side, everything is.
     """
     leaders = [leader(values) for _, values in points if len(values) > 1]
     known = [side for side in leaders if side is not None]
     changes = sum(1 for before, after in zip(known, known[1:]) if before != after)
-    summary: dict[str, Any] = {"lead_changes": changes if points and len(points[0][1]) > 1 else None,
-                               "drama": None, "trailed": None, "decided_at": None}
+    sided = bool(points) and len(points[0][1]) > 1
+    summary: dict[str, Any] = {"lead_changes": changes if sided else None,
+                               "drama": None, "trailed": None, "behind_at_half": None, "decided_at": None,
+                               "uncertainty": None, "instability": None, "drama_share": None, "margin": None}
+    widest = max((max(values) - min(values) for _, values in points), default=0.0) if sided else 0.0
+    if sided:
+        gaps = [sorted(values, reverse=True) for _, values in points]
+        summary["uncertainty"] = (1.0 - sum(v[0] - v[1] for v in gaps) / len(gaps) / widest) if widest else 1.0
+        relative = [[value - (sum(values) - value) / (len(values) - 1) for value in values] for _, values in points]
+        moves = [sum(abs(a - b) for a, b in zip(after, before)) / len(after)
+                 for before, after in zip(relative, relative[1:])]
+        summary["instability"] = (sum(moves) / len(moves) / widest) if moves and widest else 0.0
     if not points or len(points[0][1]) < 2 or not winning or len(winning) == len(points[0][1]) or not decisions:
         return summary
     deficits, ahead = [], []
@@ -148,5 +180,10 @@ def lead_summary(points: Sequence[tuple[int, Sequence[float]]], winning: set[int
     while kept_from > 0 and ahead[kept_from - 1]:
         kept_from -= 1
     taken = points[kept_from][0] if kept_from < len(points) else decisions
-    summary.update(drama=drama, trailed=drama > 0, decided_at=min(1.0, taken / decisions))
+    final = points[-1][1]
+    margin = max(final[side] for side in winning) - max(v for side, v in enumerate(final) if side not in winning)
+    half = max(index for index, (taken_so_far, _) in enumerate(points) if taken_so_far <= decisions / 2)
+    summary.update(drama=drama, trailed=drama > 0, behind_at_half=deficits[half] > 0,
+                   decided_at=min(1.0, taken / decisions),
+                   drama_share=drama / widest if widest else 0.0, margin=margin / widest if widest else 0.0)
     return summary

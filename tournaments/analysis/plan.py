@@ -5,7 +5,7 @@ size and by both rulesets of a comparison) is played at:
 
 - the **metrics table**: every seat the same bot (``--player``, default ``greedy``), each seat
   its own instance (its own seed), the deal played once as it sits. The figures of seat
-  advantage, completion, duration, branching and the lead come from these games.
+  advantage, endings, duration, branching, the lead and Ludii's metrics come from these games.
 - one **ladder table** for each two neighbours on the ladder (``--bots``, weakest first): the
   stronger bot in one seat and the weaker in all the others, the deal replayed under every
   rotation, so the stronger sits in every seat once; at a solitaire each bot plays the deal
