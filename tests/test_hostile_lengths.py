@@ -101,3 +101,27 @@ def test_a_ruleset_name_longer_than_a_file_name_is_no_ruleset(tmp_path: Path, co
     assert "Traceback" not in said and "OSError" not in said and "please report" not in said, said
     assert result.returncode in (1, 2), said
     assert "ruleset" in said, said
+
+
+def test_a_seat_named_by_a_long_exec_command_makes_a_record_that_audits_sound(tmp_path: Path) -> None:
+    """contack play names a seat by its player's spec, and an exec: spec holds a command and its
+    paths: a bot deep in a folder tree made a record whose own audit refused the seat's name (the
+    seat names were bounded at 200 characters; the players' specs at 4,096)."""
+    import shutil
+
+    from helpers import run_cli
+
+    from contack_core.records.audit import audit_record
+
+    deep = tmp_path.joinpath(*(["a-folder-of-bots"] * 12))
+    deep.mkdir(parents=True)
+    bot = deep / "first_bot.py"
+    shutil.copy(Path(__file__).resolve().parent.parent / "examples" / "external-bots" / "first_bot.py", bot)
+    spec = f"exec:{sys.executable} {bot}"
+    assert len(spec) > 200
+    record = tmp_path / "game.jsonl"
+    result = run_cli("play", "parker-1939", "--seats", f"{spec},random", "--seed", "1", "--record", record,
+                     "--quiet")
+    assert result.exit_code == 0, result.output
+    verdict = audit_record(record)
+    assert verdict.valid and verdict.finished, verdict

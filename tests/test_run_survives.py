@@ -130,8 +130,10 @@ def test_sigkill_of_the_main_process_leaves_no_worker_keeper_bot_or_grandchild(t
         """)
     with started(contack("tournament", "run", config, "--output", tmp_path / "out", "--workers", "2")) as run:
         assert wait_for(lambda: len(list(moving.iterdir())) >= 2, within=HANG), "both workers' bots mid-move"
+        # Workers; each a keeper, a bot, a child, a daemon (the daemon's first parent may still be
+        # on its way out when the bot says it is mid-move: wait until every process is in place).
+        assert wait_for(lambda: len(run.snapshot()) >= 2 + 2 * 4, within=HANG), run.tracked
         processes = run.snapshot()
-        assert len(processes) >= 2 + 2 * 4, processes  # workers; each a keeper, a bot, a child, a daemon
         run.process.send_signal(signal.SIGKILL)
         run.process.wait()
         left = survivors(run.tracked, within=GONE)

@@ -41,7 +41,7 @@ from contack_core.records.sheet import ScoreSheet
 
 
 #: The longest seat name a record's header may hold (its schema's limit).
-MAX_SEAT_NAME = 200
+MAX_SEAT_NAME = 4096  # as long as a player's spec: contack play names a seat by it (an exec: command and its paths)
 
 
 class KeeperError(Exception):
