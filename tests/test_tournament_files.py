@@ -4,6 +4,7 @@ folder reads from a read-only copy (the report opens the database read-only)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import stat
@@ -59,6 +60,20 @@ def test_a_records_temporary_file_that_is_a_link_is_replaced_not_followed(tmp_pa
     assert target.read_text(encoding="utf-8") == VICTIM_TEXT
     assert (records / "g1.jsonl").read_text(encoding="utf-8") == '{"record": "contack-record/1"}\n'
     assert not (records / "g1.jsonl").is_symlink() and not (records / "g1.jsonl.tmp").exists()
+
+
+def test_the_kept_configs_temporary_file_that_is_a_link_is_replaced_not_followed(config: Path,
+                                                                               tmp_path: Path) -> None:
+    """The config kept beside the database (for repair) is written as a record is: a link planted
+    at its temporary name is removed, never written through."""
+    target = victim(tmp_path)
+    folder = tmp_path / "results"
+    folder.mkdir()
+    (folder / "tournament.json.tmp").symlink_to(target)
+    assert run_cli("tournament", "run", config, "--output", folder, "--workers", "1", "--quiet").exit_code == 0
+    assert target.read_text(encoding="utf-8") == VICTIM_TEXT
+    assert json.loads((folder / "tournament.json").read_text(encoding="utf-8"))
+    assert not (folder / "tournament.json.tmp").exists()
 
 
 def read_only_command(*args: object) -> list[str]:

@@ -54,6 +54,26 @@ def open_no_link(path: str | Path, for_lock: bool = False) -> IO[str]:
     return os.fdopen(os.open(path, flags | os.O_WRONLY | os.O_EXCL, 0o644), "w", encoding="utf-8")
 
 
+def write_whole(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole: under a temporary name opened without following a link
+    (:func:`open_no_link`), synced to the disk, then renamed into place, so the file is either
+    the old one or all of the new one. On failure the temporary file is removed and the
+    :class:`OSError` raised."""
+    temporary = f"{path}.tmp"
+    try:
+        with open_no_link(temporary) as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
 class RunLock:
     """Held while a run uses a results folder (a context manager)."""
 

@@ -26,7 +26,7 @@ from contack_core.primitives.loading import load_rules
 from contack_core.records.format import RecordWriter, header_for
 from tournaments.analysis.measure import GameMeasure
 from tournaments.analysis.mechanisms import MechanismMeasure
-from tournaments.lock import open_no_link
+from tournaments.lock import write_whole
 from tournaments.schedule import GameSpec, bot_seed
 
 #: Where the records are, in a tournament's folder (the store's layout; rows name their record by it).
@@ -304,16 +304,8 @@ def write_record(records_dir: str, key: str, text: str) -> None:
     transaction, :meth:`tournaments.store.Store.save`). :class:`StorageFailure` if it cannot be."""
     path = os.path.join(records_dir, key + ".jsonl")
     try:
-        with open_no_link(path + ".tmp") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(path + ".tmp", path)
+        write_whole(path, text)
     except OSError as error:
-        try:
-            os.unlink(path + ".tmp")
-        except OSError:
-            pass
         raise StorageFailure(f"cannot write the record {path}: {error.strerror or error}") from None
 
 

@@ -32,6 +32,7 @@ from typing import Any
 import attrs
 
 from tournaments.config import differences, fingerprint
+from tournaments.lock import write_whole
 from tournaments.play import RECORDS_FOLDER, PlayedBatch, StorageFailure, record_fingerprint, write_record
 from tournaments.schedule import GameSpec
 
@@ -240,11 +241,7 @@ class Store:
         """Write the config beside the database (whole, synced), for :func:`repair`."""
         path = self.directory / CONFIG_NAME
         try:
-            with open(f"{path}.tmp", "w", encoding="utf-8") as stream:
-                json.dump(config_document, stream, sort_keys=True, indent=1)
-                stream.flush()
-                os.fsync(stream.fileno())
-            os.replace(f"{path}.tmp", path)
+            write_whole(path, json.dumps(config_document, sort_keys=True, indent=1))
         except OSError as error:
             raise StoreError(f"cannot write {path}: {error.strerror or error}") from None
 
