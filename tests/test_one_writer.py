@@ -120,3 +120,18 @@ def test_play_never_overwrites_a_record_without_force(tmp_path: Path) -> None:
     assert record.read_bytes() == fresh.read_bytes()  # replaced whole: nothing of the kept game is left
     assert audit_record(record).valid and audit_record(record).finished
     assert not holder_path(record).exists() and not holder_path(fresh).exists()
+
+
+def test_the_holders_name_is_never_written_through_a_link(tmp_path: Path) -> None:
+    """A link planted where the keeper names itself (RECORD.lock) is not followed: the file it
+    points to is left as it was, and the lock holds all the same."""
+    from contack_core.records.lock import hold, holder_path, release
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("not the keeper's\n", encoding="utf-8")
+    record = tmp_path / "r.jsonl"
+    holder_path(record).symlink_to(victim)
+    stream = record.open("a", encoding="utf-8")
+    hold(stream, record)
+    release(stream, record)
+    assert victim.read_text(encoding="utf-8") == "not the keeper's\n"

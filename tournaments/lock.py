@@ -10,13 +10,11 @@ when) so a refused run can name the other one.
 from __future__ import annotations
 
 import errno
-import json
 import os
-import socket
-import sys
-import time
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
+
+from contack_core.records.lock import describe_holder_line, holder_line
 
 LOCK_NAME = "run.lock"
 
@@ -91,14 +89,13 @@ class RunLock:
             fcntl.flock(stream.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             stream.seek(0)
-            holder = _describe(stream.read())
+            holder = describe_holder_line(stream.read())
             stream.close()
             raise FolderInUse(f"{self.path.parent} is in use by {holder}; one run at a time on a results "
                               f"folder (wait for it, stop it, or use another --output)") from None
         stream.seek(0)
         stream.truncate()
-        stream.write(json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "command": sys.argv,
-                                 "since": time.strftime("%Y-%m-%d %H:%M:%S")}) + "\n")
+        stream.write(holder_line())
         stream.flush()
         self.stream = stream
         return self
@@ -113,13 +110,3 @@ class RunLock:
 
     def __exit__(self, *exc_info: object) -> None:
         self.release()
-
-
-def _describe(text: str) -> str:
-    try:
-        holder: dict[str, Any] = json.loads(text)
-        command = " ".join(os.path.basename(str(part)) if i == 0 else str(part)
-                           for i, part in enumerate(holder.get("command") or []))
-        return f"process {holder['pid']} on {holder['host']} (`{command}`, since {holder['since']})"
-    except (ValueError, KeyError, TypeError):
-        return "another process (it is starting up)"

@@ -41,10 +41,10 @@ def hold(stream: IO[Any], record: Path) -> None:
     except BlockingIOError:
         raise RecordInUse(f"{record} is being written by {describe_holder(record)}: one writer a record "
                           f"(carry on there, or stop that one first)") from None
-    try:
-        holder_path(record).write_text(json.dumps({
-            "pid": os.getpid(), "host": socket.gethostname(), "command": sys.argv,
-            "since": time.strftime("%Y-%m-%d %H:%M:%S")}) + "\n", encoding="utf-8")
+    try:  # never through a link planted at the holder's name
+        descriptor = os.open(holder_path(record), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as named:
+            named.write(holder_line())
     except OSError:
         pass  # the lock holds all the same; a refused writer then cannot name this one
 
@@ -61,12 +61,27 @@ def release(stream: IO[Any], record: Path) -> None:
         stream.close()
 
 
-def describe_holder(record: Path) -> str:
-    """``process 123 on host (`contack keep --resume r.jsonl`, since 2024-05-01 20:15:03)``."""
+def holder_line() -> str:
+    """Who holds a lock, as its holder writes it: this process, its host, command and start."""
+    return json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "command": sys.argv,
+                       "since": time.strftime("%Y-%m-%d %H:%M:%S")}) + "\n"
+
+
+def describe_holder_line(text: str) -> str:
+    """A :func:`holder_line` in words: ``process 123 on host (`contack keep --resume r.jsonl`,
+    since 2024-05-01 20:15:03)``."""
     try:
-        holder: dict[str, Any] = json.loads(holder_path(record).read_text(encoding="utf-8"))
+        holder: dict[str, Any] = json.loads(text)
         command = " ".join(os.path.basename(str(part)) if i == 0 else str(part)
                            for i, part in enumerate(holder.get("command") or []))
         return f"process {holder['pid']} on {holder['host']} (`{command}`, since {holder['since']})"
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return "another process (it is starting up)"
+
+
+def describe_holder(record: Path) -> str:
+    """Who holds ``record``'s lock, in words (:func:`describe_holder_line`)."""
+    try:
+        return describe_holder_line(holder_path(record).read_text(encoding="utf-8"))
+    except OSError:
+        return describe_holder_line("")
