@@ -95,3 +95,56 @@ def test_ctrl_c_of_a_run_on_a_local_ray_stops_at_once_stores_what_is_done_and_le
     done = stored(out)
     assert records(out) == keys(out), "every record on disk has its row, and every row its record"
     assert f"stopped by SIGINT: {done} of " in stderr and "resume with: contack tournament run " in stderr
+
+
+#: ENOSPC from the fsync of Ray's worker processes only (a sitecustomize on their path), after
+#: CONTACK_TEST_FSYNC_FAILS_AFTER calls each: their records cannot be written, as on a full disk.
+RAY_WORKERS_DISK_FULL = """\
+import errno, os, sys
+_limit = int(os.environ.get("CONTACK_TEST_FSYNC_FAILS_AFTER", "-1"))
+if _limit >= 0 and "default_worker" in (sys.argv[0] if sys.argv else ""):
+    _real, _calls = os.fsync, [0]
+    def fsync(fd):
+        _calls[0] += 1
+        if _calls[0] > _limit:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return _real(fd)
+    os.fsync = fsync
+"""
+
+
+def test_a_full_disk_under_ray_tasks_is_one_message_and_no_game_is_stored_as_an_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33, item 5: a storage error inside a Ray task stops the run with one message (as on the
+    local backend), instead of being taken for a worker that died, which stored every game as an
+    ``error`` with a stub record; a rerun then plays every game, with the local backend's results."""
+    import os
+    import re
+
+    from helpers import run_cli
+    from test_run_survives import keys, records
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(RAY_WORKERS_DISK_FULL, encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]))
+    monkeypatch.setenv("CONTACK_TEST_FSYNC_FAILS_AFTER", "5")
+    (tmp_path / "c.yaml").write_text(CONFIG, encoding="utf-8")
+    out = tmp_path / "ray"
+    result = run_cli("tournament", "run", tmp_path / "c.yaml", "--output", out, "--workers", "2", "--backend", "ray",
+                     "--quiet")
+    assert result.exit_code == 1, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "No space left on device" in errors[0], result.output
+    assert re.search(r"the run stopped with \d+ of 27 games stored", errors[0]), errors[0]
+    assert "error" not in result.output.replace(errors[0], "") and "Traceback" not in result.output
+    with Store.open_existing(out) as store:
+        assert all(game.status == "ok" for game in store.games())
+    assert records(out) == keys(out), "every stored row has its record, and no record is without its row"
+    monkeypatch.delenv("CONTACK_TEST_FSYNC_FAILS_AFTER")
+    again = run_cli("tournament", "run", tmp_path / "c.yaml", "--output", out, "--workers", "2", "--backend", "ray",
+                    "--quiet")
+    assert again.exit_code == 0, again.output
+    local = run_tournament(load_config(str(tmp_path / "c.yaml")), tmp_path / "local", workers=2, quiet=True)
+    assert local.statuses == {"ok": 27}
+    assert outcome(out) == outcome(tmp_path / "local")

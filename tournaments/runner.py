@@ -187,7 +187,12 @@ class RayBackend:
                     batch = running.pop(ref)
                     try:
                         yield ray.get(ref)
-                    except Exception as error:  # the task's worker died (a bot killed it)
+                    except Exception as error:  # the task's worker died (a bot killed it), or its disk failed
+                        failure = storage_failure(error)
+                        if failure is not None:  # not the game's fault: the run stops, saying so once
+                            # The records the task wrote before it failed have no row: they go too.
+                            self.abandoned_batch(plan, batch)
+                            raise failure from None
                         if len(batch) > 1:  # play its games one by one, to find the one that kills
                             retries.extend([game] for game in reversed(batch))
                         else:
@@ -195,7 +200,11 @@ class RayBackend:
         finally:
             for ref in running:
                 ray.cancel(ref, force=True)
-            self.abandoned = [(plan.records_dir, game.key) for batch in running.values() for game in batch]
+            self.abandoned += [(plan.records_dir, game.key) for batch in running.values() for game in batch]
+
+    def abandoned_batch(self, plan: Plan, batch: list[GameSpec]) -> None:
+        """Note a batch whose rows never came back: :meth:`close` removes whatever records it wrote."""
+        self.abandoned += [(plan.records_dir, game.key) for game in batch]
 
     def close(self) -> None:
         try:
@@ -483,6 +492,15 @@ def _play_all(engine: Backend, plan: Plan, batches: Iterator[list[GameSpec]], st
         finally:
             store.save(*unsaved)
     return worker_cpu
+
+
+def storage_failure(error: Exception) -> StorageFailure | None:
+    """The storage failure a Ray task raised (Ray wraps it in a ``RayTaskError`` carrying it as its
+    ``cause``), as the plain failure with its one-line message; None for any other error."""
+    cause = getattr(error, "cause", error)
+    if isinstance(cause, StorageFailure):
+        return StorageFailure(*cause.args)
+    return None
 
 
 def lost_on_ray(plan: Plan, game: GameSpec, error: Exception) -> PlayedBatch:
