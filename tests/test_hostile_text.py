@@ -247,3 +247,123 @@ def test_replay_shows_a_sound_record_whose_seat_name_is_an_escaped_lone_surrogat
         assert_escaped(result.output)
     assert "\\ud800" in run_cli("replay", record, "--to", "2").output
     ET.parse(tmp_path / "r.svg")
+
+
+# ------------------------------------------------------------------------------ tournaments
+#: Drives a terminal (a window title, a clear screen, a colour, a carriage return, a direction
+#: override) and rich's own markup (a style, a hyperlink, a closing tag with no opening one).
+RICH = "\x1b]0;PWNED\x07\x1b[2J\x1b[31mred\r\u202e[bold]b[/bold][link=https://example.invalid]l[/link][/i]"
+TOURNAMENT = """\
+format: contack-tournament/1
+name: hostile
+ruleset: parker-1939
+options: {hands: 1}
+entrants:
+  - {name: a, player: random}
+  - {name: b, player: random}
+seats: 2
+deals: 2
+seed: 5
+budget: {time_per_move: null}
+"""
+
+
+def assert_shown_escaped(output: str) -> None:
+    """No raw control character (rich adds no style where it does not print to a terminal), and the
+    hostile text shown as it is: escaped, its markup as plain brackets."""
+    assert_escaped(output)
+    assert "\x1b" not in output
+    joined = output.replace("\n", "")
+    assert "\\x1b]0;PWNED\\x07\\x1b[2J" in joined
+
+
+@pytest.fixture(scope="module")
+def hostile_results(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished tournament whose database (as if copied from someone else) names the tournament, its
+    ruleset, its entrants, their bots' parameters, a fault kind and the resume command in hostile text."""
+    import sqlite3
+
+    from tournaments.store import DATABASE_NAME
+
+    folder = tmp_path_factory.mktemp("results")
+    (folder / "t.yaml").write_text(TOURNAMENT, encoding="utf-8")
+    result = run_cli("tournament", "run", folder / "t.yaml", "--output", folder / "out", "--workers", "1", "--quiet")
+    assert result.exit_code == 0, result.output
+    with sqlite3.connect(folder / "out" / DATABASE_NAME) as connection:
+        config = json.loads(connection.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()[0])
+        config["name"], config["ruleset"] = "T" + RICH, "R" + RICH
+        for index, entrant in enumerate(config["entrants"]):
+            entrant["name"], entrant["params"] = f"e{index}{RICH}", {"p": RICH}
+        connection.execute("UPDATE meta SET value = ? WHERE key = 'config'", (json.dumps(config),))
+        connection.execute("UPDATE meta SET value = ? WHERE key = 'resume'", ("contack " + RICH,))
+        key = connection.execute("SELECT key FROM games LIMIT 1").fetchone()[0]
+        connection.execute("UPDATE games SET faults = ? WHERE key = ?",
+                           (json.dumps([{"seat": 0, "kind": "k" + RICH, "reason": RICH}]), key))
+    return folder / "out"
+
+
+def test_tournament_report_shows_a_hostile_databases_names_escaped_and_its_markup_as_text(
+        hostile_results: Path) -> None:
+    """Issue 33, item 3: the report's rich tables took names as markup and sent their escapes raw."""
+    result = run_cli("tournament", "report", hostile_results, "--bootstrap", "10")
+    assert result.exit_code == 0, result.output
+    assert_shown_escaped(result.output)
+    joined = result.output.replace("\n", "")
+    assert "[bold]b[/bold][link=https://example.invalid]l[/link][/i]" in joined  # as text, not as styles
+    assert "Faults" in result.output and "k\\x1b]0;PWNED" in joined
+    csv = run_cli("tournament", "report", hostile_results, "--csv")
+    assert csv.exit_code == 0 and "e0\\x1b]0;PWNED" in csv.output
+    assert_escaped(csv.output)
+
+
+def test_tournament_report_of_an_unfinished_run_shows_its_hostile_resume_command_escaped(
+        hostile_results: Path, tmp_path: Path) -> None:
+    import shutil
+    import sqlite3
+
+    from tournaments.store import DATABASE_NAME
+
+    folder = tmp_path / "unfinished"
+    shutil.copytree(hostile_results, folder)
+    with sqlite3.connect(folder / DATABASE_NAME) as connection:
+        connection.execute("DELETE FROM games WHERE rowid IN (SELECT rowid FROM games LIMIT 1)")
+    result = run_cli("tournament", "report", folder, "--bootstrap", "10")
+    assert result.exit_code == 0, result.output
+    assert "UNFINISHED" in result.output and "`contack \\x1b]0;PWNED" in result.output.replace("\n", "")
+    assert_shown_escaped(result.output)
+
+
+def test_tournament_run_shows_an_external_bots_hostile_error_escaped(tmp_path: Path) -> None:
+    """The run's summary quotes a fault's reason: here what an external bot said its error was."""
+    import sys
+    import textwrap
+
+    (tmp_path / "bot.py").write_text(textwrap.dedent(f"""\
+        import json, sys
+        def send(m): print(json.dumps(m), flush=True)
+        for line in sys.stdin:
+            m = json.loads(line)
+            if m["type"] == "hello": send({{"type": "hello", "protocol": "contack-bot/1", "rulesets": ["*"]}})
+            elif m["type"] == "new_game": send({{"type": "ready"}})
+            elif m["type"] == "position": send({{"type": "error", "message": {json.dumps(RICH)}}})
+        """), encoding="utf-8")
+    config = TOURNAMENT.replace("{name: a, player: random}",
+                                f'{{name: a, player: exec, params: {{command: "{sys.executable} bot.py"}}}}')
+    (tmp_path / "t.yaml").write_text(config + "fault_policy: forfeit\n", encoding="utf-8")
+    result = run_cli("tournament", "run", tmp_path / "t.yaml", "--output", tmp_path / "out", "--workers", "1",
+                     "--quiet")
+    assert result.exit_code == 0, result.output
+    assert "faults and errors, by bot:" in result.output and "reported an error: " in result.output
+    assert_shown_escaped(result.output)
+
+
+def test_the_live_leaderboard_shows_names_escaped_and_their_markup_as_text() -> None:
+    from rich.console import Console
+
+    from tournaments.live import LiveLeaderboard
+
+    screen = io.StringIO()
+    Console(file=screen, force_terminal=True, width=200).print(LiveLeaderboard(["a" + RICH, "b"]))
+    shown = screen.getvalue()
+    assert "\x1b]" not in shown and "\x1b[2J" not in shown and "\x07" not in shown and "\r" not in shown
+    assert "a\\x1b]0;PWNED\\x07\\x1b[2J\\x1b[31mred\\x0d\\u202e[bold]b[/bold]" in shown

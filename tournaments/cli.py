@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from contack_core.cli import fail
+from contack_core.cli import echo, fail
 
 app = typer.Typer(help="Round-robin tournaments of bots: run them, report on them.", no_args_is_help=True)
 
@@ -31,7 +31,7 @@ def run(
         settings = load_config(config)
     except ConfigError as error:
         for problem in error.problems:
-            typer.echo(str(problem), err=True)
+            echo(str(problem), err=True)
         raise typer.Exit(1) from None
     resume = resume_command(config, output or settings.output, workers, backend, address)
     summary = guarded_run(lambda: run_tournament(settings, output, workers, backend, address, quiet,
@@ -76,24 +76,24 @@ def print_summary(summary: Any, backend: str, resume: str) -> None:
     from tournaments.play import ERROR
 
     statuses = ", ".join(f"{n} {s}" for s, n in sorted(summary.statuses.items())) or "none played"
-    typer.echo(f"{summary.output}: {summary.total} games in the schedule, {summary.skipped} already done, "
+    echo(f"{summary.output}: {summary.total} games in the schedule, {summary.skipped} already done, "
                f"{summary.played} played now ({statuses}) in {summary.seconds:.1f} s "
                f"({summary.games_per_s:.1f} games/s; {summary.startup:.1f} s starting the {backend} backend)")
     if summary.grown:
-        typer.echo(f"the tournament grew: {'; '.join(summary.grown)}")
+        echo(f"the tournament grew: {'; '.join(summary.grown)}")
     if summary.replayed:
         count = len(summary.replayed)
-        typer.echo(f"{count} stored game{'s' if count != 1 else ''} had a missing or damaged record and "
+        echo(f"{count} stored game{'s' if count != 1 else ''} had a missing or damaged record and "
                    f"{'were' if count != 1 else 'was'} played again (e.g. {summary.replayed[0]})")
     if summary.fault_lines:
-        typer.echo("faults and errors, by bot:")
+        echo("faults and errors, by bot:")
         for line in summary.fault_lines:
-            typer.echo(line)
+            echo(line)
     if summary.crashes:
-        typer.echo(f"{summary.crashes} worker process{'es' if summary.crashes != 1 else ''} died under a game "
+        echo(f"{summary.crashes} worker process{'es' if summary.crashes != 1 else ''} died under a game "
                    f"and {'were' if summary.crashes != 1 else 'was'} replaced")
     if summary.stopped:
-        typer.echo(f"{summary.stopped}: {summary.done} of {summary.total} games done, {summary.total - summary.done} "
+        echo(f"{summary.stopped}: {summary.done} of {summary.total} games done, {summary.total - summary.done} "
                    f"to play; resume with: {resume}", err=True)
         raise typer.Exit(128 + (summary.stop_signal or 2))
     if summary.played and summary.statuses.get(ERROR, 0) == summary.played:
@@ -136,7 +136,7 @@ def sprt(
         tournament = load_config(config)
     except ConfigError as error:
         for problem in error.problems:
-            typer.echo(str(problem), err=True)
+            echo(str(problem), err=True)
         raise typer.Exit(1) from None
     names = [entrant.name for entrant in tournament.entrants]
     size = tournament.seats[0]
@@ -167,10 +167,10 @@ def sprt(
                                                      monitor=monitor, meta=meta))
         if summary.stopped and monitor.state.verdict is not None:
             summary = attrs.evolve(summary, stopped=None, stop_signal=None)
-        typer.echo(sprt_sentence(first, second, monitor.state))
+        echo(sprt_sentence(first, second, monitor.state))
         print_summary(summary, backend, resume)
     else:
-        typer.echo(sprt_sentence(first, second, monitor.state) + f" (from the {monitor.state.deals} deals stored "
+        echo(sprt_sentence(first, second, monitor.state) + f" (from the {monitor.state.deals} deals stored "
                    f"in {folder}; nothing more to play)")
 
 
@@ -189,10 +189,10 @@ def repair(
     except StoreError as error:
         fail(str(error))
     kept = f"; the old database is kept as {done.kept_as.name}" if done.kept_as is not None else ""
-    typer.echo(f"{directory}: rebuilt {done.rebuilt:,} game{'s' if done.rebuilt != 1 else ''} from "
+    echo(f"{directory}: rebuilt {done.rebuilt:,} game{'s' if done.rebuilt != 1 else ''} from "
                f"{'their' if done.rebuilt != 1 else 'its'} records{kept}")
     if done.left_out:
-        typer.echo(f"{len(done.left_out)} record{'s' if len(done.left_out) != 1 else ''} left out (the next run plays "
+        echo(f"{len(done.left_out)} record{'s' if len(done.left_out) != 1 else ''} left out (the next run plays "
                    f"{'those games' if len(done.left_out) != 1 else 'that game'} again), e.g. {done.left_out[0]}")
 
 
@@ -225,9 +225,9 @@ def report(
         fail(f"no finished games in {directory} yet")
     result = build_report(config, rows, bootstrap, seed=int(config.get("seed", 0)), meta=meta)
     if as_json:
-        typer.echo(json.dumps(result.to_json(), indent=2))
+        echo(json.dumps(result.to_json(), indent=2))
     elif as_csv:
-        typer.echo(standings_csv(result), nl=False)
+        echo(standings_csv(result), nl=False)
     else:
         from rich.console import Console
 
@@ -241,4 +241,4 @@ def report(
         except PlotError as error:
             fail(str(error))
         if not (as_json or as_csv):
-            typer.echo(f"plot written to {plot}")
+            echo(f"plot written to {plot}")

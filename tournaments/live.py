@@ -28,6 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tournaments.play import ERROR, Outcome
+from tournaments.render import shown
 
 #: Contests rated per second at most (about 1% of a core at 60 microseconds each).
 LIVE_GAMES_PER_SECOND = 150.0
@@ -109,7 +110,7 @@ class LiveLeaderboard:
         for column in ("#", "entrant", "mu", "sigma", "mu-3sigma", "games"):
             table.add_column(column, justify="left" if column == "entrant" else "right")
         for place, row in enumerate(self.standings()[:self.top], start=1):
-            table.add_row(str(place), row.name, f"{row.mu:.1f}", f"{row.sigma:.1f}", f"{row.ordinal:.1f}",
+            table.add_row(str(place), shown(row.name), f"{row.mu:.1f}", f"{row.sigma:.1f}", f"{row.ordinal:.1f}",
                           str(row.contests))
         return Group(Text(f"live openskill ratings, {self.rated} of {self.seen} games rated", style="italic"), table)
 

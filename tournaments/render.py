@@ -6,12 +6,22 @@ import csv
 import io
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from contack_core.language.printable import printable
 from tournaments.paired import MEASURES
 from tournaments.report import Report, Standing
 from tournaments.sprt import SprtState
 from tournaments.statistics import Interval
+
+
+def shown(text: object) -> str:
+    """Outside text (a name or a path from a config or a results database, a bot's message) as rich
+    markup shows it as it is: its control characters escaped (:func:`printable`), so that it
+    cannot drive the terminal, and its square brackets too, so that it cannot style, link or
+    break what rich prints."""
+    return escape(printable(str(text)))
 
 
 def _number(value: float | None, digits: int = 0) -> str:
@@ -37,13 +47,13 @@ def sizes_text(sizes: list[int]) -> str:
 
 def print_report(report: Report, console: Console) -> None:
     statuses = ", ".join(f"{count} {status}" for status, count in report.statuses.items())
-    console.print(f"[bold]{report.name}[/bold] on {report.ruleset}: {report.games} games ({statuses}), "
+    console.print(f"[bold]{shown(report.name)}[/bold] on {shown(report.ruleset)}: {report.games} games ({statuses}), "
                   f"{report.deal_groups} deal groups; 95% intervals from {report.bootstrap} bootstrap "
                   f"resamples of the deal groups")
     progress = report.progress
     if not progress.finished:
         share = 100 * progress.stored / progress.scheduled if progress.scheduled else 0
-        finish = f"; `{progress.resume}` plays the rest" if progress.resume else ""
+        finish = f"; `{shown(progress.resume)}` plays the rest" if progress.resume else ""
         console.print(f"[bold red]UNFINISHED:[/bold red] {progress.stored} of {progress.scheduled} scheduled games "
                       f"({share:.0f}%) are stored, and every figure below covers only those{finish}.")
 
@@ -80,7 +90,8 @@ def print_report(report: Report, console: Console) -> None:
             pairs.add_column(column, justify="left" if column in ("pair", "verdict") else "right")
         for pair in report.pairs:
             deals = str(pair.deals) + (f" (+{pair.partial} partial)" if pair.partial else "")
-            pairs.add_row(f"{pair.a} vs {pair.b}", deals, _interval(pair.share, 1, percent=True), pair.verdict)
+            pairs.add_row(f"{shown(pair.a)} vs {shown(pair.b)}", deals, _interval(pair.share, 1, percent=True),
+                          shown(pair.verdict))
         console.print(pairs)
 
     order = [s.name for s in report.standings]
@@ -89,10 +100,10 @@ def print_report(report: Report, console: Console) -> None:
     cross = Table(title="Cross-table")
     cross.add_column("")
     for name in order:
-        cross.add_column(name, justify="right")
+        cross.add_column(shown(name), justify="right")
     for a in order:
         cells = ["" if a == b else "-".join(map(str, report.cross_table[index[a]][index[b]])) for b in order]
-        cross.add_row(a, *cells)
+        cross.add_row(shown(a), *cells)
     console.print(cross)
 
     if report.duplicate:
@@ -119,11 +130,11 @@ def print_report(report: Report, console: Console) -> None:
         for column in ("entrant", "faults by kind", "for instance, games"):
             faults.add_column(column)
         for name, kinds in report.faults.items():
-            faults.add_row(name, ", ".join(f"{kind}: {count}" for kind, count in sorted(kinds.items())),
-                           ", ".join(report.fault_games.get(name, [])))
+            faults.add_row(shown(name), shown(", ".join(f"{kind}: {count}" for kind, count in sorted(kinds.items()))),
+                           shown(", ".join(report.fault_games.get(name, []))))
         if report.engine_errors:
             faults.add_row("(engine)", f"error: {report.engine_errors}",
-                           ", ".join(report.fault_games.get("(engine)", [])))
+                           shown(", ".join(report.fault_games.get("(engine)", []))))
         console.print(faults)
     else:
         console.print("No bot faults.")
@@ -137,7 +148,7 @@ def _print_standings(console: Console, title: str, standings: list[Standing], sc
     for column in [*columns, "faults"]:
         table.add_column(column, justify="left" if column in ("entrant", "bot") else "right")
     for rank, s in enumerate(standings, start=1):
-        cells = [str(rank), s.name, s.player, str(s.games), _interval(s.rating)]
+        cells = [str(rank), shown(s.name), shown(s.player), str(s.games), _interval(s.rating)]
         if scores:
             cells += [_interval(s.mean_score, 1), _interval(s.win_rate, 1, percent=True)]
         table.add_row(*cells, str(s.faults))
@@ -149,7 +160,7 @@ def _print_solitaire(report: Report, ranking: list[Standing], console: Console) 
     for column in ("entrant", "games", "completed [95%]", "mean tiles placed [95%]"):
         own.add_column(column, justify="left" if column == "entrant" else "right")
     for s in report.solitaire:
-        own.add_row(s.name, str(s.games), _interval(s.completed, 1, percent=True), _interval(s.placed, 1))
+        own.add_row(shown(s.name), str(s.games), _interval(s.completed, 1, percent=True), _interval(s.placed, 1))
     console.print(own)
     console.print("Per-deal ranking: entrants ranked against each other on each deal by their scores (not a result "
                   "of the solitaire itself); the rating comes from those rankings, \"first on a deal\" is the share "
@@ -158,14 +169,14 @@ def _print_solitaire(report: Report, ranking: list[Standing], console: Console) 
     for column in ("#", "entrant", "bot", "deals", "rating [95%]", "first on a deal [95%]"):
         table.add_column(column, justify="left" if column in ("entrant", "bot") else "right")
     for rank, s in enumerate(ranking, start=1):
-        table.add_row(str(rank), s.name, s.player, str(s.games), _interval(s.rating),
+        table.add_row(str(rank), shown(s.name), shown(s.player), str(s.games), _interval(s.rating),
                       _interval(s.win_rate, 1, percent=True))
     console.print(table)
 
 
 def _print_sprt(report: Report, console: Console) -> None:
     assert report.sprt is not None
-    console.print(sprt_sentence(report.sprt.a, report.sprt.b, report.sprt.state))
+    console.print(shown(sprt_sentence(report.sprt.a, report.sprt.b, report.sprt.state)))
 
 
 def sprt_sentence(a: str, b: str, state: SprtState) -> str:

@@ -53,6 +53,7 @@ from tournaments.play import (
 )
 from tournaments.pool import LocalBackend, WorkerStartError
 from tournaments.schedule import GameSpec, games_per_deal, iter_schedule
+from tournaments.render import shown
 from tournaments.stop import StopRequest
 from tournaments.store import Store
 
@@ -405,7 +406,7 @@ def run_tournament(config: TournamentConfig, output: Path | None = None, workers
             workers = workers or available_cores()
             if not quiet:
                 grown = f" (grown: {'; '.join(store.grown)})" if store.grown else ""
-                screen.print(f"{config.name}: {total:,} games in the schedule ({per_deal:,} a deal x "
+                screen.print(f"{shown(config.name)}: {total:,} games in the schedule ({per_deal:,} a deal x "
                              f"{config.deals:,} deals){grown}; {skipped:,} already done, {pending:,} to play"
                              + (f" on {workers} {backend} worker{'s' if workers != 1 else ''}" if pending else ""))
             plan = make_plan(config, output, workers_share_disk=not (backend == "ray" and address))
