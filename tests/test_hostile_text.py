@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 from helpers import run_cli
+from test_replay_browser import browser  # noqa: F401 - the fixture: chromium, or a skip saying why
 
 from contack_core.engine.referee import play_game
 from contack_core.language.printable import printable
@@ -367,3 +369,135 @@ def test_the_live_leaderboard_shows_names_escaped_and_their_markup_as_text() -> 
     shown = screen.getvalue()
     assert "\x1b]" not in shown and "\x1b[2J" not in shown and "\x07" not in shown and "\r" not in shown
     assert "a\\x1b]0;PWNED\\x07\\x1b[2J\\x1b[31mred\\x0d\\u202e[bold]b[/bold]" in shown
+
+
+# ------------------------------------------------------------------------------ contack analyze
+#: A ruleset path as typed, its folders hostile (a path cannot hold "/" in a name, so the closing
+#: tags are folders), ending in a terminal escape and a stray rich closing tag.
+ANALYSIS_PATH = f"{PAYLOADS[0]}/{PAYLOADS[3]}/{PAYLOADS[2]}/\x1b]0;PWNED\x07[/b].yaml"
+#: An option value the ruleset allows (a choice of its own), so that it reaches the label too.
+CHOICE = f"{PAYLOADS[1]}{PAYLOADS[4]}javascript:window.__pwned=1"
+
+
+@pytest.fixture(scope="module")
+def hostile_analysis(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """An analysis and a comparison of a ruleset at a hostile path with a hostile option value, run in
+    their folder: the folder and each command's output, the HTML pages in it."""
+    folder = tmp_path_factory.mktemp("analysis")
+    path = folder / ANALYSIS_PATH
+    path.parent.mkdir(parents=True)
+    path.write_text(yaml.safe_dump({
+        "format": "contack-ruleset/1", "id": "house", "title": f"House {IN_YAML}", "extends": "parker-1939",
+        "options": {"style": {"doc": "a choice that changes nothing", "type": "choice", "default": "plain",
+                              "choices": {"plain": {}, CHOICE: {}}}}}, allow_unicode=True), encoding="utf-8")
+    here = Path.cwd()
+    os.chdir(folder)  # the label is the path as typed
+    try:
+        outputs = {}
+        for name, extra in (("analysis", ()), ("comparison", ("--against", ANALYSIS_PATH))):
+            result = run_cli("analyze", ANALYSIS_PATH, "--option-a", f"style={CHOICE}", *extra, "--deals", "2",
+                             "--quiet", "--workers", "1", "--bootstrap", "100", "--html", folder / f"{name}.html")
+            assert result.exit_code == 0, result.output
+            outputs[name] = result.output
+    finally:
+        os.chdir(here)
+    return folder, outputs
+
+
+def test_analyze_shows_a_hostile_ruleset_path_and_option_escaped(hostile_analysis: tuple[Path, dict[str, str]]
+                                                                  ) -> None:
+    """Issue 33, item 3: the label went into rich markup as it was (a stray closing tag crashed it)."""
+    for output in hostile_analysis[1].values():
+        assert_escaped(output)
+        assert "\x1b" not in output
+        assert "\\x1b]0;PWNED\\x07[/b].yaml (style=" in output.replace("\n", "")
+
+
+def test_the_analysis_pages_escape_every_field_for_its_context(hostile_analysis: tuple[Path, dict[str, str]]) -> None:
+    folder, _ = hostile_analysis
+    for name in ("analysis", "comparison"):
+        parser = _Markup()
+        parser.feed((folder / f"{name}.html").read_text(encoding="utf-8"))
+        tags = [tag for tag, _ in parser.tags]
+        assert "script" not in tags and "img" not in tags and tags.count("svg") >= 2
+        for tag, attributes in parser.tags:
+            assert not [a for a in attributes if a.startswith("on") or a == "autofocus"], (tag, attributes)
+
+
+def _no_script_ran(page) -> None:  # type: ignore[no-untyped-def]
+    """Every element's handlers given their chance; then nothing a hostile string carried has run,
+    and nothing it carried became an element or an attribute."""
+    page.eval_on_selector_all("*", "els => els.forEach(e => ['mouseover', 'focus', 'load', 'error']"
+                                   ".forEach(t => e.dispatchEvent(new Event(t))))")
+    page.mouse.move(10, 10)
+    page.mouse.move(300, 300)
+    assert page.evaluate("window.__pwned") is None
+    assert page.evaluate("document.querySelectorAll('img, iframe, object, embed, foreignObject').length") == 0
+    assert page.evaluate("[...document.querySelectorAll('*')].filter(e => [...e.attributes].some("
+                         "a => a.name.startsWith('on') || a.name === 'autofocus' || "
+                         "/^\\s*javascript:/i.test(a.value))).map(e => e.outerHTML.slice(0, 200))") == []
+
+
+def test_no_hostile_string_runs_a_script_on_the_analysis_pages_in_a_real_browser(
+        browser, hostile_analysis: tuple[Path, dict[str, str]]) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    folder, _ = hostile_analysis
+    page = browser.new_page(viewport={"width": 1300, "height": 820})
+    try:
+        errors: list[str] = []
+        dialogs: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        for name in ("analysis", "comparison"):
+            page.goto((folder / f"{name}.html").as_uri())
+            _no_script_ran(page)
+            assert page.evaluate("document.scripts.length") == 0
+            heading = page.inner_text("h1")
+            assert PAYLOADS[2] in heading and CHOICE in heading  # shown as text, whole
+        assert not errors and not dialogs, (errors, dialogs)
+    finally:
+        page.close()
+
+
+# ------------------------------------------------------------------------------ the web table
+def test_no_hostile_string_runs_a_script_on_the_web_table_in_a_real_browser(
+        browser, hostile: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Hostile seat names and a ruleset whose title, terms and colour names are hostile, kept on the
+    web table: the page is opened with its Content-Security-Policy bypassed, so that what is tested
+    is the escaping of every fragment the server sends (the policy is a second wall behind it)."""
+    from test_web_table import start_server, stop
+
+    seats = [PAYLOADS[0], PAYLOADS[2], PAYLOADS[3] + PAYLOADS[8]]
+    process, url = start_server(tmp_path, str(hostile.parent / "house.yaml"), "--seats", ",".join(seats),
+                                "--record", "kept.jsonl")
+    try:
+        context = browser.new_context(viewport={"width": 1000, "height": 900}, bypass_csp=True)
+        context.set_default_timeout(60_000)
+        page = context.new_page()
+        errors: list[str] = []
+        dialogs: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        page.goto(url)
+        page.wait_for_selector('body[data-version="0"]', state="attached")
+        _no_script_ran(page)
+        # A deal kept by tapping: the log, the seats and the sheet now show the names too.
+        while page.query_selector("#deal[disabled]") is not None:
+            page.click("#picker button.pick:not(.chosen) >> nth=0")
+        page.click("#deal")
+        page.wait_for_selector('body[data-version="1"]', state="attached")
+        page.select_option("#viewer", index=2)  # as a seat sees it
+        page.wait_for_selector("#seats section.seat", state="attached")
+        page.fill("#entry", PAYLOADS[3])  # refused, and the refusal quotes the entry
+        page.click("#entry-form button[type=submit]")
+        page.wait_for_selector('body[data-answers="2"]', state="attached")
+        _no_script_ran(page)
+        assert page.evaluate("document.scripts.length") == 1  # table.js, and nothing else
+        names = [page.inner_text(f"#viewer option >> nth={n + 1}") for n in range(3)]
+        assert names[:2] == seats[:2] and names[2].startswith(PAYLOADS[3])
+        assert PAYLOADS[0] in page.inner_text("#log") and PAYLOADS[2] in page.inner_text("#sheet")
+        assert "House" in page.title() and PAYLOADS[2] in page.title()
+        assert not errors and not dialogs, (errors, dialogs)
+        context.close()
+    finally:
+        out, err = stop(process)
+    assert "Traceback" not in err, err

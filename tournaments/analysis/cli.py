@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from contack_core.cli import fail
+from contack_core.cli import echo, fail
 
 from tournaments.analysis import DEFAULT_DEALS, DEFAULT_LADDER, DEFAULT_PLAYER, DEFAULT_SEED
 
@@ -133,7 +133,7 @@ def analyze_command(
         except OSError as error:
             fail(f"cannot write {html}: {error.strerror or error}")
         if not as_json:
-            typer.echo(f"page written to {html}")
+            echo(f"page written to {html}")
     if plot is not None:
         from tournaments.analysis.plot import PlotError, plot_analysis
 
@@ -142,4 +142,4 @@ def analyze_command(
         except PlotError as error:
             fail(str(error))
         if not as_json:
-            typer.echo(f"plot written to {plot}")
+            echo(f"plot written to {plot}")

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from rich import box
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from tournaments.analysis.figures import GROUPS, SHARE
 from tournaments.analysis.report import Analysis, Comparison, SizeAnalysis
-from tournaments.render import sizes_text
+from tournaments.render import shown, sizes_text
 from tournaments.statistics import CONFIDENCE, ERROR_RATE, Interval
 
 
@@ -80,9 +79,9 @@ def ladder_text(analysis: Analysis) -> str:
 
 def print_analysis(analysis: Analysis, console: Console, wide: bool = False) -> None:
     statuses = ", ".join(f"{count} {status}" for status, count in analysis.statuses.items())
-    console.print(f"[bold]{analysis.label}[/bold]: tables of {sizes_text([s.size for s in analysis.sizes])}, "
+    console.print(f"[bold]{shown(analysis.label)}[/bold]: tables of {sizes_text([s.size for s in analysis.sizes])}, "
                   f"{analysis.deals} deals (seed {analysis.seed}), {sum(analysis.statuses.values())} games "
-                  f"({statuses}); {who_plays(analysis)}")
+                  f"({statuses}); {shown(who_plays(analysis))}")
     _opening(analysis, console)
     _missing(analysis, console)
     for size in analysis.sizes:
@@ -98,10 +97,10 @@ def print_analysis(analysis: Analysis, console: Console, wide: bool = False) -> 
             indent = "  " if wide else ""
             for figure in rows:
                 if figure.na is not None:
-                    table.add_row(f"{indent}{figure.label}", "n/a", figure.na)
+                    table.add_row(f"{indent}{figure.label}", "n/a", shown(figure.na))
                 else:
                     note = "; ".join(part for part in (figure.verdict, figure.value.why) if part)
-                    table.add_row(f"{indent}{figure.label}", interval_text(figure.value, figure.unit), note)
+                    table.add_row(f"{indent}{figure.label}", interval_text(figure.value, figure.unit), shown(note))
         console.print(table)
         if size.levels is not None:
             console.print(f"Levels of play at tables of {size.size}: {size.levels} (the rungs whose stronger bot "
@@ -114,7 +113,7 @@ def print_analysis(analysis: Analysis, console: Console, wide: bool = False) -> 
 def _opening(analysis: Analysis, console: Console) -> None:
     if analysis.opening:
         console.print(f"Random openings: the first {analysis.opening} decisions of every game are drawn at random, "
-                      f"seeded by the deal, so that each deal is a game of its own ({analysis.opening_why}).")
+                      f"seeded by the deal, so that each deal is a game of its own ({shown(analysis.opening_why)}).")
 
 
 def _size_title(size: SizeAnalysis) -> str:
@@ -123,7 +122,7 @@ def _size_title(size: SizeAnalysis) -> str:
 
 def _missing(analysis: Analysis, console: Console) -> None:
     if analysis.missing:
-        console.print(f"[bold red]UNFINISHED:[/bold red] {analysis.missing} games of {analysis.label} are not played "
+        console.print(f"[bold red]UNFINISHED:[/bold red] {analysis.missing} games of {shown(analysis.label)} are not played "
                       f"yet; every figure covers only the games stored.")
 
 
@@ -136,9 +135,10 @@ def print_comparison(comparison: Comparison, console: Console, wide: bool = Fals
         first_label, second_label = f"{first.label}, seed {first.seed}", f"{second.label}, seed {second.seed}"
         tiles = (f"--null: the same ruleset on independent deals (seeds {first.seed} and {second.seed}), so every "
                  f"difference is chance and a verdict other than 'no clear difference' a false one")
+    first_label, second_label = shown(first_label), shown(second_label)  # the rulesets' paths, as typed
     console.print(f"[bold]{first_label}[/bold] against [bold]{second_label}[/bold]: tables of "
                   f"{sizes_text([s.size for s in comparison.sizes])}, {first.deals} deals (seed {first.seed}), "
-                  f"{tiles}; {who_plays(first)}")
+                  f"{tiles}; {shown(who_plays(first))}")
     if not wide:
         console.print(f"A = {first_label}, B = {second_label}")
     _opening(first, console)
@@ -162,15 +162,15 @@ def print_comparison(comparison: Comparison, console: Console, wide: bool = Fals
             indent = "  " if wide else ""
             for d in rows:
                 if d.na is not None and wide:
-                    table.add_row(f"{indent}{d.label}", "n/a", "n/a", "", "", f"n/a: {d.na}")
+                    table.add_row(f"{indent}{d.label}", "n/a", "n/a", "", "", f"n/a: {shown(d.na)}")
                     continue
                 if d.na is not None:  # the reason under the label, so that the verdicts stay narrow
-                    table.add_row(f"{d.label}\n[dim]n/a: {escape(d.na)}[/dim]", "n/a", "n/a", "", "n/a")
+                    table.add_row(f"{d.label}\n[dim]n/a: {shown(d.na)}[/dim]", "n/a", "n/a", "", "n/a")
                     continue
                 verdict = d.verdict if wide else SHORT_VERDICTS.get(d.verdict, d.verdict)
                 verdict = f"[bold]{verdict}[/bold]" if d.significant else verdict
                 if d.difference.why and not d.identical:
-                    verdict += f"; {d.difference.why}"
+                    verdict += f"; {shown(d.difference.why)}"
                 if wide:
                     sides = (interval_text(d.first, d.unit), interval_text(d.second, d.unit))
                 else:
