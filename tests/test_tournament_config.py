@@ -86,6 +86,10 @@ def test_the_shipped_demo_loads_by_name() -> None:
      ":7:54:", "takes one parameter, command, not move_time"),
     (GOOD.replace("{name: c, player: random}", "{name: c, player: exec, params: {command: nobot}}"), ":7:38:",
      "no program 'nobot' on PATH or at that path (relative paths start in "),
+    # A name is letters, digits and _.+- only: a line feed at its end is not (Python's $ matches before it).
+    (GOOD.replace("{name: c, player: random}", '{name: "c\\n", player: random}'), ":7:6:",
+     '"c\\n" is not a name: letters, digits and _.+- only'),
+    (GOOD.replace("name: small", 'name: "small\\n"'), ":2:1:", '"small\\n" is not a name'),
 ])
 def test_bad_configs_name_the_place_and_the_reason(tmp_path: Path, text: str, where: str, says: str) -> None:
     found = problems(tmp_path, text)

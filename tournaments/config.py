@@ -35,7 +35,8 @@ CONFIG_FORMAT = "contack-tournament/1"
 #: Names that stand for a config shipped in this package (``contack tournament run demo``).
 SHIPPED_CONFIGS = {"demo": "demo.yaml", "solitaire-1": "solitaire-1.yaml", "solitaire-2": "solitaire-2.yaml"}
 
-_NAME = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}
+#: ``(?!\n)``: Python's ``$`` (which jsonschema uses) also matches before a last line feed.
+_NAME = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": r"^[A-Za-z0-9][A-Za-z0-9_.+-]*(?!\n)$"}
 _SCALAR = {"type": ["string", "number", "integer", "boolean"]}
 
 SCHEMA: dict[str, Any] = {
