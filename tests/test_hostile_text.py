@@ -42,6 +42,8 @@ PAYLOADS = [
     "\x1b]0;PWNED\x07\x1b[2J\x1b[31mred\r\u202eevil",
     "lone \ud800 surrogate",
 ]
+#: Out of a style element or attribute, into a script or a URL.
+CSS = "</style><style>*{background:url(javascript:window.__pwned=1)}</style><script>window.__pwned=1</script>"
 ALL = " ".join(PAYLOADS)
 IN_YAML = " ".join(PAYLOADS[:-1])  # YAML cannot hold a lone surrogate, even escaped
 TERMS = ("language", "tile", "tiles", "score", "hand", "total", "held", "draw", "pass", "plays", "opens", "winner",
@@ -50,7 +52,7 @@ RAW_CONTROLS = ["\x1b", "\x07", "\r", "\u202e", "\ud800"]
 
 
 def hostile_ruleset(folder: Path) -> Path:
-    terms = {key: f"{key} {IN_YAML}" for key in TERMS}
+    terms = {key: f"{key} {IN_YAML} {CSS}" for key in TERMS}
     terms["language"] = PAYLOADS[0]
     terms["colours"] = {"blue": PAYLOADS[1], "red": PAYLOADS[4], "gold": PAYLOADS[8]}
     path = folder / "house.yaml"
@@ -374,7 +376,7 @@ def test_the_live_leaderboard_shows_names_escaped_and_their_markup_as_text() -> 
 # ------------------------------------------------------------------------------ contack analyze
 #: A ruleset path as typed, its folders hostile (a path cannot hold "/" in a name, so the closing
 #: tags are folders), ending in a terminal escape and a stray rich closing tag.
-ANALYSIS_PATH = f"{PAYLOADS[0]}/{PAYLOADS[3]}/{PAYLOADS[2]}/\x1b]0;PWNED\x07[/b].yaml"
+ANALYSIS_PATH = f"{PAYLOADS[0]}/{PAYLOADS[3]}/{PAYLOADS[2]}/{CSS}/\x1b]0;PWNED\x07[/b].yaml"
 #: An option value the ruleset allows (a choice of its own), so that it reaches the label too.
 CHOICE = f"{PAYLOADS[1]}{PAYLOADS[4]}javascript:window.__pwned=1"
 
@@ -451,6 +453,7 @@ def test_no_hostile_string_runs_a_script_on_the_analysis_pages_in_a_real_browser
             page.goto((folder / f"{name}.html").as_uri())
             _no_script_ran(page)
             assert page.evaluate("document.scripts.length") == 0
+            assert page.evaluate("document.querySelectorAll('style').length") == 1  # its own
             heading = page.inner_text("h1")
             assert PAYLOADS[2] in heading and CHOICE in heading  # shown as text, whole
         assert not errors and not dialogs, (errors, dialogs)
@@ -466,7 +469,7 @@ def test_no_hostile_string_runs_a_script_on_the_web_table_in_a_real_browser(
     is the escaping of every fragment the server sends (the policy is a second wall behind it)."""
     from test_web_table import start_server, stop
 
-    seats = [PAYLOADS[0], PAYLOADS[2], PAYLOADS[3] + PAYLOADS[8]]
+    seats = [PAYLOADS[0], PAYLOADS[2], PAYLOADS[3] + PAYLOADS[8], CSS]
     process, url = start_server(tmp_path, str(hostile.parent / "house.yaml"), "--seats", ",".join(seats),
                                 "--record", "kept.jsonl")
     try:
@@ -492,8 +495,9 @@ def test_no_hostile_string_runs_a_script_on_the_web_table_in_a_real_browser(
         page.wait_for_selector('body[data-answers="2"]', state="attached")
         _no_script_ran(page)
         assert page.evaluate("document.scripts.length") == 1  # table.js, and nothing else
-        names = [page.inner_text(f"#viewer option >> nth={n + 1}") for n in range(3)]
-        assert names[:2] == seats[:2] and names[2].startswith(PAYLOADS[3])
+        names = [page.inner_text(f"#viewer option >> nth={n + 1}") for n in range(4)]
+        assert names[:2] == seats[:2] and names[2].startswith(PAYLOADS[3]) and names[3] == CSS
+        assert page.evaluate("document.querySelectorAll('style').length") == 0  # table.css is a link
         assert PAYLOADS[0] in page.inner_text("#log") and PAYLOADS[2] in page.inner_text("#sheet")
         assert "House" in page.title() and PAYLOADS[2] in page.title()
         assert not errors and not dialogs, (errors, dialogs)
