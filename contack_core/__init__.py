@@ -7,7 +7,8 @@ The public API, what a program embedding contack needs: :func:`load_rules` compi
 :class:`Player` bots (:func:`make_player` builds one by name) within a :class:`Budget`;
 :func:`action_to_string` names an action as a person types it into ``contack keep``; the
 actions, the events :meth:`GameState.apply` returns, and the errors :class:`RulesetError` and
-:class:`IllegalAction`.
+:class:`IllegalAction`; :func:`printable` escapes the control characters of outside text (a ruleset's
+terms, a record's names) before a terminal is shown it.
 
 Each name is imported when first used (PEP 562), so a command that needs none of them (a
 ``--help``, say) does not pay for loading the interpreter.
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
     from contack_core.engine.referee import play_game
     from contack_core.engine.rules import Rules
     from contack_core.engine.state import GameState
+    from contack_core.language.printable import printable
     from contack_core.language.problems import RulesetError
     from contack_core.primitives.loading import load_rules
     from contack_core.records.table import action_to_string
@@ -64,6 +66,7 @@ _HOMES = {
     "Rules": "contack_core.engine.rules",
     "GameState": "contack_core.engine.state",
     "RulesetError": "contack_core.language.problems",
+    "printable": "contack_core.language.printable",
     "load_rules": "contack_core.primitives.loading",
     "action_to_string": "contack_core.records.table",
 }
@@ -72,7 +75,7 @@ _HOMES = {
 __all__ = ["Action", "Budget", "CHANCE", "ChipsMoved", "Deal", "Dealt", "Discard", "Discarded", "Draw", "Drew",
            "Event", "GameState", "HandResult", "IllegalAction", "Move", "Moved", "Pass", "Passed", "Play",
            "Played", "Player", "Rules", "RulesetError", "Shuffle", "Shuffled", "__version__", "action_to_string",
-           "load_rules", "make_player", "play_game"]
+           "load_rules", "make_player", "play_game", "printable"]
 
 
 def __getattr__(name: str) -> object:

@@ -18,6 +18,7 @@ import re
 import sys
 from typing import IO, TYPE_CHECKING, Any
 
+from contack_core import printable
 from contack_core.boards.grid import PieceBoard, board_text
 from contack_core.engine.actions import Discard, Draw, Move, Pass, Play
 from contack_core.engine.bots import Player
@@ -70,7 +71,8 @@ class HumanPlayer(Player):
         self.output: IO[str] = sys.stdout
 
     def say(self, text: str) -> None:
-        self.output.write(text + "\n")
+        """Show ``text``, its control characters escaped: it holds the ruleset's terms and names."""
+        self.output.write(printable(text, lines=True) + "\n")
         self.output.flush()
 
     def choose(self, state: GameState) -> Action:

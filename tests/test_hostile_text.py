@@ -505,3 +505,25 @@ def test_no_hostile_string_runs_a_script_on_the_web_table_in_a_real_browser(
     finally:
         out, err = stop(process)
     assert "Traceback" not in err, err
+
+
+def test_the_human_player_shows_a_hostile_rulesets_terms_escaped(hostile: Path) -> None:
+    """`contack play house.yaml --seats human,...`: the position the person is shown names the terms."""
+    import random
+
+    from helpers import random_playout
+
+    from contack_core import GameState
+    from players.human import HumanPlayer
+
+    rules = load_rules(hostile.parent / "house.yaml")
+    state = GameState(rules, 2)
+    random_playout(state, random.Random(1), 12)
+    while state.is_chance_node():
+        state.apply(state.sample_chance(random.Random(1)))
+    player = HumanPlayer(seed=0)
+    player.input, player.output = io.StringIO("?\nhello \x1b[2J\n1\n"), io.StringIO()
+    player.choose(state)
+    shown = player.output.getvalue()
+    assert_escaped(shown)
+    assert "\\x1b]0;PWNED\\x07" in shown and "hand of seat 0" in shown
