@@ -527,3 +527,21 @@ def test_the_human_player_shows_a_hostile_rulesets_terms_escaped(hostile: Path) 
     shown = player.output.getvalue()
     assert_escaped(shown)
     assert "\\x1b]0;PWNED\\x07" in shown and "hand of seat 0" in shown
+
+
+@pytest.mark.parametrize(("field", "value", "line"), [
+    ("id", '"house\\n"', 2),
+    ("options", '{"sneaky\\n": {doc: x, type: bool, default: false}}', 5),
+])
+def test_a_ruleset_name_ending_in_a_line_feed_is_refused(tmp_path: Path, field: str, value: str, line: int) -> None:
+    """Python's $ (which jsonschema uses) also matches before a last line feed: a name
+    pattern that ends there let an id or an option name ending in a line feed through."""
+    path = tmp_path / "house.yaml"
+    lines = ["format: contack-ruleset/1", "id: house", "title: A house rule", "extends: parker-1939"]
+    if field == "id":
+        lines[1] = f"id: {value}"
+    else:
+        lines.append(f"{field}: {value}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run_cli("rulesets", "validate", path)
+    assert result.exit_code == 1 and f"house.yaml:{line}:" in result.output, result.output

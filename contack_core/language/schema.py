@@ -45,7 +45,8 @@ class PrimitiveCatalogue(Protocol):
     def get(self, slot: str, name: str) -> Any: ...
 
 
-_NAME = {"type": "string", "pattern": "^[a-z][a-z0-9_-]*$"}
+#: ``(?!\n)``: Python's ``$`` (which jsonschema uses) also matches before a last line feed.
+_NAME = {"type": "string", "pattern": "^[a-z][a-z0-9_-]*(?!\n)$"}
 
 _OPTION = {
     "type": "object",

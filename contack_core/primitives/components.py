@@ -39,7 +39,7 @@ class TriangleTiles(Primitive):
                 "items": {"description": 'a tile: "09-02-08" (its numbers, edges in colours order) or '
                                          '{values: [3 numbers 0-99], colours: [3 of the set\'s colours]}',
                           "oneOf": [
-                    {"type": "string", "pattern": r"^\d{2}-\d{2}-\d{2}$"},
+                    {"type": "string", "pattern": r"^\d{2}-\d{2}-\d{2}(?!\n)$"},
                     {"type": "object", "required": ["values", "colours"],
                      "properties": {"values": {"type": "array", "items": _VALUE, "minItems": 3, "maxItems": 3},
                                     "colours": {"type": "array", "items": {"type": "string"}, "minItems": 3,

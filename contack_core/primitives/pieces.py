@@ -205,7 +205,7 @@ class StartPositions(Primitive):
         "required": ["layouts"],
         "properties": {
             "layouts": {
-                "type": "object", "minProperties": 1, "propertyNames": {"pattern": "^[1-9][0-9]?$"},
+                "type": "object", "minProperties": 1, "propertyNames": {"pattern": "^[1-9][0-9]?(?!\n)$"},
                 "additionalProperties": {
                     "type": "array", "minItems": 1,
                     "items": {"type": "object", "required": ["seat", "edge", "start", "pieces"],
