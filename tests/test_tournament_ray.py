@@ -148,3 +148,20 @@ def test_a_full_disk_under_ray_tasks_is_one_message_and_no_game_is_stored_as_an_
     local = run_tournament(load_config(str(tmp_path / "c.yaml")), tmp_path / "local", workers=2, quiet=True)
     assert local.statuses == {"ok": 27}
     assert outcome(out) == outcome(tmp_path / "local")
+
+
+def test_ray_that_cannot_start_is_one_line_naming_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ray's own exceptions can carry a traceback from its processes: the run's message keeps
+    the last line of it, not the whole text."""
+    ray = pytest.importorskip("ray")
+    from tournaments.runner import RayBackend, RunError
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("Traceback (most recent call last):\n  File \"gcs.py\", line 9\n"
+                              "ConnectionError: could not reach the GCS at 10.0.0.9:6379")
+
+    monkeypatch.setattr(ray, "init", refuse)
+    with pytest.raises(RunError) as caught:
+        RayBackend(2, "10.0.0.9:6379")
+    assert str(caught.value) == ("cannot start or reach Ray at 10.0.0.9:6379: "
+                                 "ConnectionError: could not reach the GCS at 10.0.0.9:6379")

@@ -126,6 +126,14 @@ class Watchdog:
         self.process.wait()
 
 
+def last_line(error: BaseException, width: int = 300) -> str:
+    """What ``error`` says, on one line: the last line of its text (Ray's messages can carry a
+    whole traceback from its processes), cut to ``width``."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    said = lines[-1] if lines else type(error).__name__
+    return said if len(said) <= width else said[: width - 3] + "..."
+
+
 class RayBackend:
     """Batches as Ray tasks: a local Ray started here, or a cluster at ``address``."""
 
@@ -145,7 +153,8 @@ class RayBackend:
                          log_to_driver=False)
         except Exception as error:  # Ray raises many kinds for "cannot connect"
             self._close_watchdog()
-            raise RunError(f"cannot start or reach Ray{' at ' + address if address else ''}: {error}") from None
+            raise RunError(f"cannot start or reach Ray{' at ' + address if address else ''}: "
+                           f"{last_line(error)}") from None
         self._tell_watchdog()
         self.workers = int(ray.cluster_resources().get("CPU", workers)) if address else workers
         # No retries: a task whose worker died is settled here, game by game.
