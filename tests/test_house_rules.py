@@ -261,7 +261,8 @@ def test_threes_4_against_5_counts_9_where_parker_forbids_it() -> None:
     event = play(for_threes, "03-04-05", (1, 0))
     assert (event.seat, event.points, event.contacts) == (1, 9, 1)
     assert for_threes.rules.placement.contacts_of(for_threes.figure, (1, 0)) == [
-        {"colour": "red", "mine": 4, "theirs": 5, "counting": True, "points": 9, "neighbour": (0, 0)}]
+        {"colour": "red", "mine": 4, "theirs": 5, "counting": True, "kind": "counting", "points": 9,
+         "neighbour": (0, 0)}]
 
     under_parker = new_game(THREES_HANDS)
     play(under_parker, "04-05-02", (0, 0))
