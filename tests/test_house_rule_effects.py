@@ -16,6 +16,7 @@ import pytest
 from contack_core import GameState, load_rules
 from contack_core.engine.actions import Action, Discard, Draw, Pass, Play
 from contack_core.boards.lattice import cells_at, corners, line_lengths
+from contack_core.engine.events import Moved
 from contack_core.engine.rules import Rules
 
 PARKER = load_rules("parker-1939")
@@ -357,3 +358,29 @@ def test_closing_in_a_cell_pays_the_next_player_10() -> None:
         assert step.gained() == expected
         closed += bool(holes)
     assert closed >= 3
+
+
+# ---------------------------------------------------------------------------- a primitive's own rule
+def test_klauber_ties_stand_and_a_capture_needs_2_more() -> None:
+    """Every meeting of pieces is settled by the house rule's formulas: the touching numbers
+    summed, a side goes only when the other's are higher by 2 or more."""
+    rules = load_rules("klauber-ties-stand")
+    stood = taken = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = GameState(rules, 2)
+        while not state.is_over():
+            if state.is_chance_node():
+                state.apply(state.sample_chance(rng))
+                continue
+            event = state.apply(rng.choice(state.legal_actions()))
+            if not isinstance(event, Moved) or not event.contacts:
+                continue
+            mine, theirs = sum(c.mine for c in event.contacts), sum(c.theirs for c in event.contacts)
+            end = event.path[-1] if event.path else event.origin
+            others = {c.square for c in event.contacts}
+            assert set(event.removed) - {end} == (others if mine >= theirs + 2 else set())
+            assert (end in event.removed) == (theirs >= mine + 2)
+            stood += abs(mine - theirs) < 2
+            taken += mine >= theirs + 2
+    assert stood and taken
