@@ -15,6 +15,8 @@ import pytest
 
 from contack_core import GameState, load_rules
 from contack_core.engine.actions import Action, Discard, Draw, Pass, Play
+from contack_core.boards.lattice import cells_at, corners, line_lengths
+from contack_core.engine.events import Moved
 from contack_core.engine.rules import Rules
 
 PARKER = load_rules("parker-1939")
@@ -245,3 +247,140 @@ def test_partners_see_each_others_hands_and_only_the_count_of_the_opponents() ->
                     hidden += bool(tiles)
             assert open_step.before.observation(me)["hand"] == tuple(map(tuple, hands))  # Contactack: all open
     assert seen > 100 and hidden > 100
+
+
+# ---------------------------------------------------------------------------- the board in formulas
+def plays_made(rules: Rules, seeds: range, seats: int = 3) -> Iterator[tuple[Step, list[dict[str, object]]]]:
+    """Every play against the figure that did not end its hand, with the contacts it made."""
+    for steps in games(rules, seats, seeds):
+        for step in steps:
+            if isinstance(step.action, Play) and step.before.figure.tile_at and not step.ended_hand:
+                yield step, rules.placement.contacts_of(step.after.figure, step.action.cell)
+
+
+def parker_contact(contact: dict[str, object]) -> bool:
+    a, b = contact["mine"], contact["theirs"]
+    assert isinstance(a, int) and isinstance(b, int)
+    return a == b or (a + b) % 5 == 0
+
+
+def test_one_contact_may_miss_the_numbers_for_10() -> None:
+    rules = load_rules("one-miss-for-ten")
+    missed = 0
+    for step, contacts in plays_made(rules, range(12)):
+        failing = sum(not parker_contact(c) for c in contacts)
+        assert failing <= 1
+        points = sum(int(c["points"]) for c in contacts)  # type: ignore[call-overload]
+        assert step.gained()[step.seat] == points - 10 * failing
+        missed += failing
+    assert missed > 10, "no play missed a contact"
+
+
+def test_an_opportunity_play_must_count() -> None:
+    """Every play touching two or three tiles makes a counting contact; and where the book
+    would allow one that makes none, the house rule does not offer it."""
+    rules = load_rules("opportunity-must-count")
+    refused = opportunity = 0
+    for steps in games(rules, 3, range(24)):
+        for step in steps:
+            if not step.before.figure.tile_at or step.before.chance:
+                continue
+            hand = step.before.seat_zones["hand"][step.seat]
+            offered = set(rules.placement.plays(step.before.figure, hand))
+            for play in PARKER.placement.plays(step.before.figure, hand):
+                after = step.before.clone()
+                after.figure.place(play.tile, play.cell, *_fit(PARKER, step.before, play))
+                contacts = PARKER.placement.contacts_of(after.figure, play.cell)
+                allowed = len(contacts) == 1 or any(c["counting"] for c in contacts)
+                assert (play in offered) == allowed
+                refused += not allowed
+                opportunity += len(contacts) > 1 and allowed
+    assert refused >= 3 and opportunity > 10
+
+
+def _fit(rules: Rules, state: GameState, play: Play) -> tuple[int, tuple[int, int, int]]:
+    """How ``play`` lies under ``rules``: its rotation and its side codes."""
+    demand = state.figure.demands[play.cell]
+    rules.placement.plays(state.figure, [play.tile])  # fills the table for this demand
+    rotation = rules.placement._fits[demand][play.tile][0]
+    return rotation, rules.placement.side_codes[play.tile][rotation]
+
+
+def test_doubles_pay_5_a_contact() -> None:
+    rules = load_rules("doubles-pay-five")
+    doubles = 0
+    for step, contacts in plays_made(rules, range(8)):
+        points = sum(int(c["points"]) for c in contacts)  # type: ignore[call-overload]
+        made = sum(c["mine"] == c["theirs"] for c in contacts)
+        assert step.gained()[step.seat] == points + 5 * made
+        doubles += made
+    assert doubles > 10
+
+
+def hexagons_completed(step: Step) -> int:
+    laid = step.after.figure.tile_at
+    return sum(all(cell in laid for cell in cells_at(point)) for point in corners(step.action.cell))  # type: ignore[attr-defined]
+
+
+def test_a_hexagon_completed_scores_20() -> None:
+    rules = load_rules("hexagon-bonus")
+    completed = 0
+    for step, contacts in plays_made(rules, range(20)):
+        points = sum(int(c["points"]) for c in contacts)  # type: ignore[call-overload]
+        hexagons = hexagons_completed(step)
+        assert step.gained()[step.seat] == points + 20 * hexagons
+        completed += hexagons
+    assert completed > 5
+
+
+def test_a_line_of_five_scores_15() -> None:
+    rules = load_rules("line-of-five")
+    lines = 0
+    for step, contacts in plays_made(rules, range(8)):
+        points = sum(int(c["points"]) for c in contacts)  # type: ignore[call-overload]
+        made = max(line_lengths(step.action.cell, step.after.figure.tile_at.__contains__)) == 5  # type: ignore[attr-defined]
+        assert step.gained()[step.seat] == points + (15 if made else 0)
+        lines += made
+    assert lines > 5
+
+
+def test_closing_in_a_cell_pays_the_next_player_10() -> None:
+    rules = load_rules("closing-in-pays-next")
+    closed = 0
+    for step, contacts in plays_made(rules, range(60)):
+        figure = step.after.figure
+        holes = [cell for cell in figure.neighbours(step.action.cell)  # type: ignore[attr-defined]
+                 if cell not in figure.tile_at and all(n in figure.tile_at for n in figure.neighbours(cell))]
+        points = sum(int(c["points"]) for c in contacts)  # type: ignore[call-overload]
+        expected = [0, 0, 0]
+        expected[step.seat] = points - 10 * len(holes)
+        expected[(step.seat + 1) % 3] += 10 * len(holes)
+        assert step.gained() == expected
+        closed += bool(holes)
+    assert closed >= 3
+
+
+# ---------------------------------------------------------------------------- a primitive's own rule
+def test_klauber_ties_stand_and_a_capture_needs_2_more() -> None:
+    """Every meeting of pieces is settled by the house rule's formulas: the touching numbers
+    summed, a side goes only when the other's are higher by 2 or more."""
+    rules = load_rules("klauber-ties-stand")
+    stood = taken = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = GameState(rules, 2)
+        while not state.is_over():
+            if state.is_chance_node():
+                state.apply(state.sample_chance(rng))
+                continue
+            event = state.apply(rng.choice(state.legal_actions()))
+            if not isinstance(event, Moved) or not event.contacts:
+                continue
+            mine, theirs = sum(c.mine for c in event.contacts), sum(c.theirs for c in event.contacts)
+            end = event.path[-1] if event.path else event.origin
+            others = {c.square for c in event.contacts}
+            assert set(event.removed) - {end} == (others if mine >= theirs + 2 else set())
+            assert (end in event.removed) == (theirs >= mine + 2)
+            stood += abs(mine - theirs) < 2
+            taken += mine >= theirs + 2
+    assert stood and taken

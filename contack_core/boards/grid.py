@@ -65,6 +65,16 @@ class Settlement:
     removed: tuple[int, ...]  # piece ids, opponents first, the moved piece last if it goes
 
 
+@attrs.frozen
+class Verdict:
+    """Who goes when pieces meet corner to corner, as tables over the touching numbers summed
+    (``[mine][theirs]``: the moved piece's, and the opponent's): ``mover_goes`` and
+    ``others_go`` (a rule's own reading of "the higher stays, the lower goes")."""
+
+    mover_goes: Sequence[Sequence[bool]]
+    others_go: Sequence[Sequence[bool]]
+
+
 class PieceBoard:
     """The pieces on a square grid: where each lies, how it is turned, which face is up.
 
@@ -283,14 +293,15 @@ class PieceBoard:
         return None
 
     # ------------------------------------------------------------------ contacts
-    def settle(self, piece: int, square: Square, turn: int, pooled: bool = True) -> Settlement:
+    def settle(self, piece: int, square: Square, turn: int, pooled: bool = True,
+               verdict: Verdict | None = None) -> Settlement:
         """The corner contacts ``piece`` makes on ``square`` turned ``turn``, and who goes.
 
         Each opponent piece touching it corner to corner compares its touching number with
-        the mover's: the higher stays, the lower goes, equal both go. Touching several, the
-        numbers are summed: ``pooled`` sums every opponent together against the mover's
-        touching numbers; otherwise each opponent seat is settled apart, and the mover goes
-        if it loses or ties against any of them.
+        the mover's: by default the higher stays, the lower goes, equal both go (``verdict``,
+        when given, says otherwise). Touching several, the numbers are summed: ``pooled``
+        sums every opponent together against the mover's touching numbers; otherwise each
+        opponent seat is settled apart, and the mover goes if it goes against any of them.
         """
         x, y = square
         tile_at = self.tile_at
@@ -312,9 +323,13 @@ class PieceBoard:
         for group in groups.values():
             mine = sum(c.mine for c in group)
             theirs = sum(c.theirs for c in group)
-            if mine >= theirs:
+            if verdict is None:
+                others_go, mover_loses = mine >= theirs, mine <= theirs
+            else:
+                mover_loses, others_go = verdict.mover_goes[mine][theirs], verdict.others_go[mine][theirs]
+            if others_go:
                 removed.extend(c.other for c in group)
-            if mine <= theirs:
+            if mover_loses:
                 mover_goes = True
         if mover_goes:
             removed.append(piece)

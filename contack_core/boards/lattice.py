@@ -219,3 +219,63 @@ def place_source(opening_min: int | None = None) -> list[str]:
 Figure.place = define_from(
     "place", ["_figure", "_tile", "_cell", "_rotation", "_codes"],
     Source("\n".join(place_source()), {"sides_touched": sides_touched}))
+
+
+# --------------------------------------------------------------------------- the figure's shapes
+# The lattice's points (the corners of cells) are ``(u, j)`` with ``u + j`` odd: ``j`` the
+# horizontal line, ``u`` the position along it in half edges. Row ``y`` of cells lies between
+# lines ``y`` and ``y + 1``: an up cell ``(x, y)`` has its base on line ``y`` and its apex on
+# line ``y + 1``, a down cell its top on line ``y + 1`` and its apex on line ``y``.
+Point = tuple[int, int]
+
+
+def corners(cell: Cell) -> tuple[Point, Point, Point]:
+    """The three points at the corners of ``cell``."""
+    x, y = cell
+    if (x + y) % 2 == 0:
+        return (x - 1, y), (x + 1, y), (x, y + 1)
+    return (x - 1, y + 1), (x + 1, y + 1), (x, y)
+
+
+def cells_at(point: Point) -> tuple[Cell, ...]:
+    """The six cells meeting at ``point`` (a hexagon round it)."""
+    u, j = point
+    return tuple((x, y) for y in (j - 1, j) for x in (u - 1, u, u + 1))
+
+
+def cells_around(cell: Cell) -> list[Cell]:
+    """The twelve cells sharing a side or a corner with ``cell``."""
+    around: list[Cell] = []
+    for point in corners(cell):
+        around += [other for other in cells_at(point) if other != cell and other not in around]
+    return around
+
+
+#: The three directions of the lattice's lines of cells: a row (``y`` constant), and the two
+#: slants. Each maps a cell to the next along the line (``(up step, down step)`` offsets, as
+#: the cell points up or down) and to the one before.
+_LINE_STEPS: tuple[tuple[tuple[Cell, Cell], tuple[Cell, Cell]], ...] = (
+    (((1, 0), (1, 0)), ((-1, 0), (-1, 0))),    # along the row
+    (((1, 0), (0, 1)), ((0, -1), (-1, 0))),    # rising to the right
+    (((-1, 0), (0, 1)), ((0, -1), (1, 0))),    # rising to the left
+)
+
+
+def line_lengths(cell: Cell, filled: Callable[[Cell], bool]) -> tuple[int, int, int]:
+    """How many cells in an unbroken line through ``cell`` are ``filled``, along each of the
+    three directions (``cell`` itself counted; 0 where it is not filled)."""
+    if not filled(cell):
+        return (0, 0, 0)
+    lengths = []
+    for forward, backward in _LINE_STEPS:
+        length = 1
+        for steps in (forward, backward):
+            x, y = cell
+            while True:
+                dx, dy = steps[(x + y) % 2]
+                x, y = x + dx, y + dy
+                if not filled((x, y)):
+                    break
+                length += 1
+        lengths.append(length)
+    return lengths[0], lengths[1], lengths[2]

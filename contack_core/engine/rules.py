@@ -28,7 +28,7 @@ EVENT_KINDS = tuple(EVENT_NAMES.values())
 #: Narration words a ruleset may leave out; English defaults.
 DEFAULT_TERMS: Mapping[str, Any] = {
     "language": "en", "tile": "tile", "tiles": "tiles", "matching": "matching contact",
-    "counting": "counting contact", "opportunity": "opportunity play", "score": "score",
+    "counting": "counting contact", "missed": "missed contact", "opportunity": "opportunity play", "score": "score",
     "scorekeeper": "scorekeeper", "draw": "draws", "pass": "passes", "plays": "plays",
     "opens": "opens with", "hand": "hand", "game": "game", "winner": "wins the game",
     "winners": "tie for the win", "went_out": "played out", "blocked": "the hand is blocked",

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from contack_core.boards.lattice import cells_around, cells_at, corners, line_lengths
+
 if TYPE_CHECKING:
     from contack_core.engine.events import Moved, Played
     from contack_core.engine.state import GameState
@@ -119,23 +121,52 @@ class PlayFacts:
     high_pair: int
     low_pair: int
     pair: Mapping[str, int]
+    #: How many of the play's contacts are of each of the placement's ``kinds``.
+    kinds: Mapping[str, int]
 
 
 def play_facts(state: GameState, event: Played) -> PlayFacts:
     """The facts of the play ``event`` (just applied to ``state``)."""
-    contacts = state.rules.placement.contacts_of(state.figure, event.cell)
+    placement = state.rules.placement
+    contacts = placement.contacts_of(state.figure, event.cell)
     sums = [c["mine"] + c["theirs"] for c in contacts]
     pair: dict[str, int] = {}
     for contact, total in zip(contacts, sums):
         pair[contact["colour"]] = pair.get(contact["colour"], 0) + total
     counting = sum(1 for c in contacts if c["counting"])
     matching = sum(1 for c in contacts if c["mine"] == c["theirs"] and not c["counting"])
+    kinds = {name: sum(bool(table[c["mine"]][c["theirs"]]) for c in contacts)
+             for name, table in placement.kind_tables.items()}
     return PlayFacts(counting=counting, matching=matching, high_pair=max(sums, default=0),
-                     low_pair=min(sums, default=0), pair=pair)
+                     low_pair=min(sums, default=0), pair=pair, kinds=kinds)
 
 
-def play_values(colours: Iterable[str]) -> dict[str, str]:
-    """What a formula about a play reads, besides the state: see :data:`EVENT_MEANINGS`."""
+@attrs.frozen
+class PlayShape:
+    """The figure around a play: see :data:`EVENT_MEANINGS` (``line``, ``around``,
+    ``hexagons``, ``enclosed``)."""
+
+    line: int
+    around: int
+    hexagons: int
+    enclosed: int
+
+
+def play_shape(state: GameState, event: Played) -> PlayShape:
+    """What the play ``event`` (just applied to ``state``) made of the figure around it."""
+    figure = state.figure
+    laid = figure.tile_at
+    enclosed = sum(1 for cell in figure.neighbours(event.cell)
+                   if cell not in laid and all(side in laid for side in figure.neighbours(cell)))
+    return PlayShape(line=max(line_lengths(event.cell, laid.__contains__)),
+                     around=sum(cell in laid for cell in cells_around(event.cell)),
+                     hexagons=sum(all(cell in laid for cell in cells_at(point)) for point in corners(event.cell)),
+                     enclosed=enclosed)
+
+
+def play_values(colours: Iterable[str], kinds: Iterable[str] = ()) -> dict[str, str]:
+    """What a formula about a play reads, besides the state: see :data:`EVENT_MEANINGS`
+    (``kinds``: the placement's kinds of contact, each counted as ``<kind>_contacts``)."""
     values = {
         "points": "_event.points",
         "contacts": "_event.contacts",
@@ -148,6 +179,10 @@ def play_values(colours: Iterable[str]) -> dict[str, str]:
     }
     for colour in colours:
         values[f"{identifier(colour)}_pair"] = f"_play_facts(_state, _event).pair.get({colour!r}, 0)"
+    for kind in kinds:
+        values[f"{kind}_contacts"] = f"_play_facts(_state, _event).kinds[{kind!r}]"
+    for shape in ("line", "around", "hexagons", "enclosed"):
+        values[shape] = f"_play_shape(_state, _event).{shape}"
     return values
 
 
@@ -180,6 +215,11 @@ EVENT_MEANINGS: Mapping[str, str] = {
     "low_pair": "the smallest sum of two touching numbers (0: none)",
     "<colour>_pair": "the sum of the two numbers touching on that colour's edge (0: that edge touches nothing)",
     "tile_total": "the sum of the numbers on the tile played or laid aside",
+    "<kind>_contacts": "how many of its contacts are of that kind (the placement's `kinds`)",
+    "line": "the longest unbroken line of tiles through the play, along any of the lattice's three directions",
+    "around": "tiles in the twelve cells sharing a side or a corner with the play",
+    "hexagons": "hexagons of six tiles the play completes (corners of its cell now closed round)",
+    "enclosed": "empty cells the play closes in (each now touching three tiles)",
     "captured": "opponents' pieces the move removed",
     "lost": "the mover's own pieces the move removed",
     "flipped": "1 when the moved piece was turned over",
@@ -198,8 +238,9 @@ def captured(state: GameState, event: Moved) -> int:
 
 
 #: What the event values call, bound into the programs that inline them.
-EVENT_BINDINGS: Mapping[str, Callable[..., object]] = {"_play_facts": play_facts, "_tile_total": tile_total, "_captured": captured,
-                                     "_lost": lost, "_int": int}
+EVENT_BINDINGS: Mapping[str, Callable[..., object]] = {
+    "_play_facts": play_facts, "_play_shape": play_shape, "_tile_total": tile_total, "_captured": captured,
+    "_lost": lost, "_int": int}
 
 
 # --------------------------------------------------------------------------- seats a rule names

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from contack_core.engine.events import Discarded, Drew, Event, Moved, Passed, Played
 from contack_core.engine.rules import EVENT_KINDS, EVENT_NAMES
-from contack_core.engine.values import EVENT_BINDINGS, EVENT_VALUES, VALUE_BINDINGS, play_values
+from contack_core.engine.values import EVENT_BINDINGS, VALUE_BINDINGS
 from contack_core.language.programs import Source, formula
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
@@ -135,8 +135,7 @@ class Condition(HandEnding):
         kinds = self.params.get("after", list(EVENT_KINDS))
         self.values = context.state_values()
         if len(kinds) == 1:
-            colours = context.tiles.colours if context.tiles is not None else ()
-            self.values.update(play_values(colours) if kinds[0] == "play" else EVENT_VALUES[kinds[0]])
+            self.values.update(context.event_values(kinds[0]))
         self.constants = context.constants
         self.when = self.params["when"]
         context.expression(self.when, self.values, "when")  # refused here, with its line

@@ -107,6 +107,8 @@ def build_primitives(document: Document, options: Mapping[str, Any], registry: R
             context.zones = results
         if slot == "board":
             context.board = results[slot]
+        if slot == "placement":
+            context.placement = results[slot]
         if slot == last_slot:
             break
     return built

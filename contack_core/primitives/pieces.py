@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from contack_core.boards.grid import DIRECTION_NAMES, PieceBoard, PieceKind, Square
+from contack_core.boards.grid import DIRECTION_NAMES, PieceBoard, PieceKind, Square, Verdict
 from contack_core.boards.tiles import TileSet
 from contack_core.engine.actions import IllegalAction, Move
 from contack_core.engine.events import Event, Moved
@@ -334,7 +334,10 @@ class MovePiece(TurnRule):
     left, both face up and of one kind, every move is this many steps instead (0: no such
     endgame); ``endgame_lasts``: ``to-the-end`` of the game, or ``while-alike`` (only while
     both pieces still show the same face: once one is turned over, the usual steps again
-    and no endgame count).
+    and no endgame count). ``mover_goes`` and ``others_go``: who leaves the board when pieces
+    meet, as formulas over ``mine`` and ``theirs`` (the touching numbers summed, the moved
+    piece's and the opponent's); by default ``mine <= theirs`` and ``mine >= theirs``: the
+    higher stays, the lower goes, equal both go.
     """
 
     name = "move"
@@ -352,6 +355,8 @@ class MovePiece(TurnRule):
             "danger_from": {"enum": ["any-opponent", "before-its-owner"]},
             "endgame_steps": {"type": ["integer", "string"]},
             "endgame_lasts": {"enum": ["to-the-end", "while-alike"]},
+            "mover_goes": {"type": ["string", "boolean"]},
+            "others_go": {"type": ["string", "boolean"]},
             "when": {"type": "string"},
         },
         "additionalProperties": False,
@@ -373,6 +378,7 @@ class MovePiece(TurnRule):
         self.danger_from_any_opponent = self.params.get("danger_from", "any-opponent") == "any-opponent"
         self.endgame_to_the_end = self.params.get("endgame_lasts", "to-the-end") == "to-the-end"
         self.endgame_steps = context.constant(self.params.get("endgame_steps", 0), "endgame_steps")
+        self.verdict = self._verdict(context)
         for key, value in (("turn_after", self.turn_after), ("endgame_steps", self.endgame_steps)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise PrimitiveError(f"{key} must be a whole number, found {value!r}", key)
@@ -382,6 +388,26 @@ class MovePiece(TurnRule):
         if self.endgame_steps > MAX_STEPS:
             raise PrimitiveError(f"endgame_steps is {_shown(self.endgame_steps)}: a move takes at most {MAX_STEPS} "
                                  f"steps (MAX_STEPS)", "endgame_steps")
+
+    def _verdict(self, context: BuildContext) -> Verdict | None:
+        """``mover_goes`` and ``others_go`` as tables over every sum of touching numbers a
+        piece's four corners can make (None: the default, higher stays, lower goes)."""
+        if "mover_goes" not in self.params and "others_go" not in self.params:
+            return None
+        values = {value for faces in (context.tiles.values if context.tiles is not None else ()) for value in faces}
+        sums = {0}
+        for _ in range(4):  # a piece touches at most four others, one at each corner
+            sums |= {total + value for total in sums for value in values}
+        size = max(sums) + 1
+        tables = []
+        for key, default in (("mover_goes", "mine <= theirs"), ("others_go", "mine >= theirs")):
+            expression = context.expression(self.params.get(key, default), ("mine", "theirs"), key)
+            table = [[False] * size for _ in range(size)]
+            for mine in sums:
+                for theirs in sums:
+                    table[mine][theirs] = bool(context.evaluate(expression, {"mine": mine, "theirs": theirs}, key))
+            tables.append(table)
+        return Verdict(mover_goes=tables[0], others_go=tables[1])
 
     # ------------------------------------------------------------------ what may move
     def steps(self, board: PieceBoard, piece: int) -> int:
@@ -433,7 +459,7 @@ class MovePiece(TurnRule):
     # ------------------------------------------------------------------ the partners' condition
     def outcome(self, board: PieceBoard, piece: int, end: Square) -> tuple[int, ...]:
         """The pieces that would leave the board if ``piece`` moved to ``end``."""
-        return board.settle(piece, end, board.turn[piece] + self.turn_after, self.pooled).removed
+        return board.settle(piece, end, board.turn[piece] + self.turn_after, self.pooled, self.verdict).removed
 
     def attackers(self, state: GameState, piece: int) -> list[int]:
         """The opponent seats whose next move could put ``piece`` in danger: every one in
@@ -523,7 +549,7 @@ class MovePiece(TurnRule):
         endgame_move = board.endgame_moves is not None
         end = action.path[-1]
         turn = (board.turn[piece] + self.turn_after) % 4
-        settlement = board.settle(piece, end, turn, self.pooled)
+        settlement = board.settle(piece, end, turn, self.pooled, self.verdict)
         board.move(piece, end, turn)
         removed = tuple(board.square[p] for p in settlement.removed)
         for other in settlement.removed:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from contack_core.boards.lattice import (
@@ -20,6 +20,7 @@ from contack_core.boards.lattice import (
 )
 from contack_core.engine.actions import Play
 from contack_core.engine.events import Played, make_played
+from contack_core.language.expressions import Expression
 from contack_core.language.limits import MAX_FIGURE, shown_number
 from contack_core.language.programs import Source, define_from
 from contack_core.language.quick import construction_source
@@ -27,6 +28,17 @@ from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveE
 
 if TYPE_CHECKING:
     from contack_core.engine.state import GameState
+
+#: What a placement's ``legal`` and ``play_points`` read about a tile in a cell (besides the
+#: options, and ``<kind>_contacts`` for each of its ``kinds``).
+FIT_MEANINGS: Mapping[str, str] = {
+    "contacts": "how many tiles the cell touches",
+    "off_colour": "contacts whose two edges differ in colour",
+    "failing": "contacts whose two numbers fail `contact`",
+    "counting": "contacts whose two numbers satisfy `counting`",
+    "points": "the pairs' points added up (what the play scores without `play_points`)",
+}
+
 
 class ContactPlacement(Primitive):
     """Lay a tile so that every edge it touches makes a contact.
@@ -44,6 +56,14 @@ class ContactPlacement(Primitive):
     satisfying ``counting`` scores ``points``. Expressions are tabulated over the tile
     numbers at load, and each empty cell's demand is kept incrementally, so finding the
     legal plays is a few dictionary lookups per cell.
+
+    A house rule may weigh a play's contacts together instead (:data:`FIT_MEANINGS` lists
+    what these formulas read): ``kinds`` names kinds of contact by a formula over ``a`` and
+    ``b`` (each then counted as ``<kind>_contacts``, here and in every formula about a play);
+    ``legal`` replaces the all-or-nothing rule above (a tile may go where ``legal`` is true,
+    so one contact off colour may be allowed, or a play touching three tiles required to
+    count twice); ``play_points`` replaces the sum of the pairs' points (a price on an
+    exception, a bonus for a kind). Worked out once per kind of cell, like the tables.
     """
 
     name = "contact-placement"
@@ -60,6 +80,10 @@ class ContactPlacement(Primitive):
             "contact": {"type": ["string", "boolean"]},
             "counting": {"type": ["string", "boolean"]},
             "points": {"type": ["string", "integer"]},
+            "kinds": {"type": "object", "propertyNames": {"pattern": "^[A-Za-z][A-Za-z0-9_]*$"},
+                      "additionalProperties": {"type": ["string", "boolean"]}, "maxProperties": 8},
+            "legal": {"type": ["string", "boolean"]},
+            "play_points": {"type": ["string", "integer"]},
         },
         "additionalProperties": False,
     }
@@ -93,6 +117,7 @@ class ContactPlacement(Primitive):
                     raise PrimitiveError(f"points gives {shown_number(value)} for a={a}, b={b}: a play scores at "
                                          f"most {MAX_FIGURE:,} either way (MAX_FIGURE)", "points")
         self.tiles = tiles
+        self._build_fit_formulas(context, domain)
         # side_codes[tile][rotation][side]: the edge code the tile shows on that side,
         # shifted to the side's bits of a demand (see lattice.Figure).
         self.side_codes = [
@@ -112,6 +137,44 @@ class ContactPlacement(Primitive):
         self.play_from: Callable[[GameState, int, list[int], int, Cell], Played | None] = define_from(
             "play_from", ["_state", "_seat", "_zone", "_tile", "_cell"], self.play_source())
 
+    def _build_fit_formulas(self, context: BuildContext, domain: set[int]) -> None:
+        """``kinds``, ``legal`` and ``play_points``, compiled and checked over every count
+        a cell's three sides allow."""
+        kinds = self.params.get("kinds", {})
+        #: ``kind_tables[name][a][b]``: whether two touching numbers make a contact of that kind.
+        self.kind_tables: dict[str, list[list[Any]]] = {
+            name: context.table(source, domain, f"kinds.{name}") for name, source in kinds.items()}
+        names = [*FIT_MEANINGS, *(f"{name}_contacts" for name in kinds)]
+        counts: dict[str, Any] = {name: range(4) for name in names}
+        pair_values = [value for row in self.pair_points for value in row if value is not None]
+        counts["points"] = range(3 * min(0, *pair_values), 3 * max(0, *pair_values) + 1)
+        self.legal: Expression | None = None
+        self.fit_points: Expression | None = None
+        if "legal" in self.params:
+            self.legal = context.expression(self.params["legal"], names, "legal")
+            context.check_over(self.legal, {**counts, "contacts": range(1, 4)}, "legal")
+        if "play_points" in self.params:
+            self.fit_points = context.expression(self.params["play_points"], names, "play_points", whole_number=True)
+            context.check_over(self.fit_points, {**counts, "contacts": range(1, 4)}, "play_points", MAX_FIGURE)
+
+    def fit_facts(self, tile: int, rotation: int, sides: list[tuple[int, tuple[int, int]]]) -> dict[str, int]:
+        """What ``legal`` and ``play_points`` read of ``tile`` turned by ``rotation`` in a cell
+        whose touched ``sides`` demand (colour, value): see :data:`FIT_MEANINGS`."""
+        values, colours = self.tiles.values[tile], self.tiles.edge_colours[tile]
+        facts = dict.fromkeys(FIT_MEANINGS, 0)
+        facts.update((f"{name}_contacts", 0) for name in self.kind_tables)
+        facts["contacts"] = len(sides)
+        for side, (colour, value) in sides:
+            edge = (side - rotation) % 3
+            mine = values[edge]
+            facts["off_colour"] += colours[edge] != colour
+            facts["failing"] += not self.contact_ok[mine][value]
+            facts["counting"] += bool(self.counting[mine][value])
+            facts["points"] += self.pair_points[mine][value]
+            for name, table in self.kind_tables.items():
+                facts[f"{name}_contacts"] += bool(table[mine][value])
+        return facts
+
     def any_contact(self) -> bool:
         """Whether some edge of one tile of the set may ever touch an edge of another: the
         same colour (where colours must match) and ``contact`` true for the two numbers. When
@@ -125,8 +188,15 @@ class ContactPlacement(Primitive):
         contact_ok, colours_must_match = self.contact_ok, self.colours_must_match
         for (colour, value), new in holders.items():
             for (touched_colour, touched), laid in holders.items():
-                if (colour == touched_colour or not colours_must_match) and contact_ok[value][touched] \
-                        and any(a != b for a, b in itertools.product(new, laid)):
+                if not any(a != b for a, b in itertools.product(new, laid)):
+                    continue
+                if self.legal is not None:
+                    tile = next(iter(new))
+                    edge = next(e for e, (v, c) in enumerate(zip(self.tiles.values[tile], self.tiles.edge_colours[tile]))
+                                if (c, v) == (colour, value))
+                    if self.legal.evaluate(self.fit_facts(tile, 0, [(edge, (touched_colour, touched))])):
+                        return True
+                elif (colour == touched_colour or not colours_must_match) and contact_ok[value][touched]:
                     return True
         return False
 
@@ -139,16 +209,25 @@ class ContactPlacement(Primitive):
         cell one way at most; a tile that repeats a colour may fit two ways, and is laid the
         way that scores more."""
         sides = [(side, need) for side, need in enumerate(decode_demand(demand)) if need is not None]
-        candidates = -1
-        for side, (colour, value) in sides:
-            candidates &= self._side_mask(side, colour, value)
-        found: dict[int, tuple[int, int, int]] = {}
         values, pair_points = self.tiles.values, self.pair_points
+        if self.legal is None:
+            candidates = -1
+            for side, (colour, value) in sides:
+                candidates &= self._side_mask(side, colour, value)
+        else:  # every turned tile, each weighed by the rule's own formula
+            candidates = (1 << (3 * len(values))) - 1
+        found: dict[int, tuple[int, int, int]] = {}
         while candidates > 0:
             lowest = candidates & -candidates
             candidates ^= lowest
             tile, rotation = divmod(lowest.bit_length() - 1, 3)
-            points = sum(pair_points[values[tile][(side - rotation) % 3]][value] for side, (_, value) in sides)
+            if self.legal is None and self.fit_points is None:
+                points = sum(pair_points[values[tile][(side - rotation) % 3]][value] for side, (_, value) in sides)
+            else:
+                facts = self.fit_facts(tile, rotation, sides)
+                if self.legal is not None and not self.legal.evaluate(facts):
+                    continue
+                points = facts["points"] if self.fit_points is None else self.fit_points.evaluate(facts)
             if tile not in found or points > found[tile][1]:
                 found[tile] = (rotation, points, len(sides))
         self._fits[demand] = found
@@ -282,7 +361,8 @@ class ContactPlacement(Primitive):
         return make_played(seat, tile, cell, points, contacts, contacts >= 2, None)
 
     def contacts_of(self, figure: Figure, cell: Cell) -> list[dict[str, Any]]:
-        """The contacts a placed tile makes with its neighbours (for narration and pictures)."""
+        """The contacts a placed tile makes with its neighbours (for narration, pictures and
+        the formulas about a play)."""
         tile, rotation = figure.tile_at[cell], figure.rotation(cell)
         out = []
         for side, neighbour in enumerate(figure.neighbours(cell)):
@@ -292,11 +372,17 @@ class ContactPlacement(Primitive):
             edge = (side - rotation) % 3
             other_edge = (side - figure.rotation(neighbour)) % 3
             mine, theirs = self.tiles.values[tile][edge], self.tiles.values[other][other_edge]
+            counting = bool(self.counting[mine][theirs])
+            same_colour = self.tiles.edge_colours[tile][edge] == self.tiles.edge_colours[other][other_edge]
             out.append({
                 "colour": self.tiles.edge_colour(tile, edge),
                 "mine": mine,
                 "theirs": theirs,
-                "counting": bool(self.counting[mine][theirs]),
+                "counting": counting,
+                # what the contact is: "counting", "matching", or "missed" (numbers that fail
+                # `contact`, or colours that differ, which a house rule's `legal` may allow)
+                "kind": "counting" if counting else "matching" if self.contact_ok[mine][theirs] and same_colour
+                else "missed",
                 "points": self.pair_points[mine][theirs],
                 "neighbour": neighbour,
             })
@@ -316,6 +402,13 @@ class ContactPlacement(Primitive):
             return (f"cell {list(cell)} is neither next to the last tile played nor an opening "
                     f"touching {self.opening_min} tiles")
         demand = decode_demand(figure.demands[cell])
+        if self.legal is not None:
+            sides = [(side, need) for side, need in enumerate(demand) if need is not None]
+            facts = min((self.fit_facts(tile, rotation, sides) for rotation in range(3)),
+                        key=lambda f: (f["off_colour"] + f["failing"], f["off_colour"]))
+            return (f"touching {facts['contacts']} tile{'s' if facts['contacts'] > 1 else ''} with "
+                    f"{facts['off_colour']} off colour and {facts['failing']} whose numbers fail, at best, "
+                    f"the play breaks legal: {self.params['legal']}")
         tiles = self.tiles
         values, colours = tiles.values[tile], tiles.edge_colours[tile]
         # The turn that matches the most colours, to name the edges that then fail.

@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from contack_core.engine.values import TRUE_FALSE_VALUES, state_values
+from contack_core.engine.values import EVENT_VALUES, TRUE_FALSE_VALUES, play_values, state_values
 from contack_core.language.expressions import (
     Expression,
     ExpressionError,
+    check_over_domain,
     evaluate_safely,
     formula_constants,
     require_whole_number,
@@ -60,6 +61,8 @@ class BuildContext:
     board: Any = None
     #: The ruleset's ``players`` range (min, max), for checks that depend on the seat count.
     players: tuple[int, int] | None = None
+    #: The built placement primitive, once built: its kinds of contact are values of a play.
+    placement: Any = None
 
     @property
     def constants(self) -> dict[str, Any]:
@@ -70,6 +73,14 @@ class BuildContext:
         """What a formula about the state may read, each name with the engine's expression for
         it (see :mod:`contack_core.engine.values`); the zones are those built so far."""
         return state_values(self.zones, self.counters, per_seat, self.board)
+
+    def event_values(self, kind: str) -> dict[str, str]:
+        """What a formula about an event of ``kind`` reads besides the state (a play's
+        contacts and shape, a move's captures...: see :mod:`contack_core.engine.values`)."""
+        if kind != "play":
+            return dict(EVENT_VALUES[kind])
+        colours = self.tiles.colours if self.tiles is not None else ()
+        return play_values(colours, getattr(self.placement, "kind_tables", {}))
 
     def turn_values(self, key: str) -> dict[str, str]:
         """What turn rule ``key``'s ``when`` may read: the state, and ``can_<rule>`` for every
@@ -100,6 +111,15 @@ class BuildContext:
         """``expression``'s value for ``values``, at load (a failure is the parameter's error)."""
         try:
             return evaluate_safely(expression, values)
+        except ExpressionError as error:
+            raise PrimitiveError(str(error), key) from None
+
+    def check_over(self, expression: Expression, domains: Mapping[str, Any], key: str,
+                   bound: int | None = None) -> None:
+        """Work ``expression`` out now for every value its names can take (few and known), so
+        one failing on some of them is refused at load; ``bound``: no value beyond it."""
+        try:
+            check_over_domain(expression, domains, bound)
         except ExpressionError as error:
             raise PrimitiveError(str(error), key) from None
 

@@ -18,10 +18,8 @@ from contack_core.engine.events import ChipsMoved, Played
 from contack_core.engine.rules import EVENT_KINDS
 from contack_core.engine.values import (
     EVENT_BINDINGS,
-    EVENT_VALUES,
     RELATIONS,
     VALUE_BINDINGS,
-    play_values,
     transfer,
 )
 from contack_core.engine.ruleset_faults import figure_fault
@@ -148,11 +146,10 @@ class Counter(ScoreKeeper):
                 raise PrimitiveError(f"initial is {shown_number(start)} for {seats} seats: a total stays within "
                                      f"{MAX_FIGURE:,} either way (MAX_FIGURE)", "initial")
         self.constants = context.constants
-        colours = context.tiles.colours if context.tiles is not None else ()
         #: For each kind of event and for hand_end/game_end: every name a formula may read
         #: there, with the engine's expression for it.
         self.values: dict[str, dict[str, str]] = {
-            kind: {**context.state_values(), **(play_values(colours) if kind == "play" else EVENT_VALUES[kind])}
+            kind: {**context.state_values(), **context.event_values(kind)}
             for kind in EVENT_KINDS}
         self.values["hand_end"] = {**context.state_values(), "went_out": "_int(_state.went_out == _seat)"}
         self.values["game_end"] = context.state_values()

@@ -78,7 +78,7 @@ class Narrator:
             parts = []
             for c in contacts:
                 colour = rules.colour_term(c["colour"])
-                kind = rules.term("counting") if c["counting"] else rules.term("matching")
+                kind = rules.term(c["kind"])
                 worth = f" = {c['points']}" if c["counting"] else ""
                 parts.append(f"{colour} {c['mine']}+{c['theirs']} {kind}{worth}")
             extra = f" [{rules.term('opportunity')}]" if event.opportunity else ""

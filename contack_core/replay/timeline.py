@@ -239,10 +239,10 @@ def _play(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any
         return f"{who} {rules.term('opens')} {tile} at {cell}"
     parts = []
     for contact in contacts:
-        kind = rules.term("counting") if contact.counting else rules.term("matching")
+        kind = rules.term("counting" if contact.counting else "missed" if contact.missed else "matching")
         worth = f" = {contact.points}" if contact.counting else ""
         parts.append(f"{rules.colour_term(contact.colour)} {contact.mine}+{contact.theirs} {kind}{worth}")
-    points = sum(c.points for c in contacts)
+    points = data["points"] if isinstance(data.get("points"), int) else sum(c.points for c in contacts)
     extra = f" [{rules.term('opportunity')}]" if len(contacts) >= 2 else ""
     return f"{who} {rules.term('plays')} {tile} at {cell}: {'; '.join(parts)} -> {points} {rules.term('points')}{extra}"
 

@@ -62,6 +62,9 @@ class Contact:
     theirs: int
     counting: bool
     points: int
+    #: Numbers that fail the placement's ``contact``, or colours that differ (a house rule's
+    #: ``legal`` may allow such a contact).
+    missed: bool = False
 
 
 @attrs.frozen
@@ -96,7 +99,8 @@ def read_figure(rules: Rules, figure: Any, live: bool) -> TriangleView:
         neighbours = figure.neighbours(last)
         contacts = tuple(
             Contact(cell=last, side=neighbours.index(c["neighbour"]), neighbour=c["neighbour"], colour=c["colour"],
-                    mine=c["mine"], theirs=c["theirs"], counting=c["counting"], points=c["points"])
+                    mine=c["mine"], theirs=c["theirs"], counting=c["counting"], points=c["points"],
+                    missed=c["kind"] == "missed")
             for c in placement.contacts_of(figure, last)
         )
     return TriangleView(tuple(tiles.colours), placed, last, open_cells, contacts)
