@@ -80,7 +80,7 @@ class ContactPlacement(Primitive):
             "contact": {"type": ["string", "boolean"]},
             "counting": {"type": ["string", "boolean"]},
             "points": {"type": ["string", "integer"]},
-            "kinds": {"type": "object", "propertyNames": {"pattern": "^[A-Za-z][A-Za-z0-9_]*$"},
+            "kinds": {"type": "object", "propertyNames": {"pattern": "^[A-Za-z][A-Za-z0-9_]*(?!\\n)$"},
                       "additionalProperties": {"type": ["string", "boolean"]}, "maxProperties": 8},
             "legal": {"type": ["string", "boolean"]},
             "play_points": {"type": ["string", "integer"]},
