@@ -61,6 +61,9 @@ class Rules:
     hand_end: list[Any]
     counters: dict[str, Any]
     match: Any
+    #: The turn-order effects (another turn, skip the next seat, reverse), in the order written:
+    #: empty, play passes round the table one seat at a time.
+    turn_order: list[Any] = attrs.Factory(list)
     #: The file the ruleset came from, when it is not a shipped ruleset known by its id.
     origin: Path | None = None
     #: The most decisions a game may take: play stops a game there, unfinished, as the
@@ -92,6 +95,8 @@ class Rules:
             effects = [counter.effect_source(name, f"_counter{i}") for i, counter in enumerate(self.counters.values())]
             if hasattr(self.placement, "effect_source"):
                 effects.append(self.placement.effect_source(name, "_placement"))
+            # After the counters, so a condition reads the totals this event made.
+            effects.extend(effect.effect_source(name, f"_turn_order{i}") for i, effect in enumerate(self.turn_order))
             endings = [(ending.key, ending.condition_source(f"_ending{i}", self), ending.went_out)
                        for i, ending in enumerate(self.hand_end) if kind in ending.after]
             self.consequences[kind] = compile_consequences(effects, endings, f"after_{name}")

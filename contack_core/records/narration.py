@@ -123,8 +123,18 @@ class Narrator:
         if forfeited is not None:
             self.write(f"{self.who(forfeited, rules)} forfeits the game (hand {state.hand_number})")
         self.write(f"== {rules.term('total').capitalize()} ==")
-        for rank, seat in enumerate(sorted(range(len(totals)), key=lambda s: (-totals[s], s)), start=1):
-            self.write(f"{rank}. {self.who(seat, rules)}: {totals[seat]}")
+        measures = getattr(rules.match, "measures", None)
+        if measures:  # decided by an ordered list of measures: ranked by them, each shown
+            keys, values = rules.match.ranking_keys(state), rules.match.measure_values(state)
+            order = sorted(range(len(totals)), key=lambda s: (tuple(-k for k in keys[s]), s))
+            texts = rules.match.measure_texts
+            shown = [" (" + ", ".join(f"{text} {value}" for text, value in zip(texts, values[s])) + ")"
+                     for s in range(len(totals))]
+        else:
+            order = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
+            shown = [""] * len(totals)
+        for rank, seat in enumerate(order, start=1):
+            self.write(f"{rank}. {self.who(seat, rules)}: {totals[seat]}{shown[seat]}")
         teams = rules.match.teams(state.seat_count)
         partners = any(len(team) > 1 for team in teams)
         if partners:
