@@ -266,3 +266,30 @@ def test_the_effects_are_documented_primitives() -> None:
     schema = json.loads((Path(__file__).resolve().parent.parent / "contack_core" / "schemas"
                          / "ruleset.schema.json").read_text())
     assert "turn_order" in schema["properties"]
+
+
+#: The examples of this issue: each is kept by the score keeper and replayed like any ruleset.
+NEW_EXAMPLES = ["play-again-on-20", "skip-after-counting-contact", "reverse-on-opportunity",
+                "loser-leads-next-hand", "match-by-hands-won", "hands-won-tally"]
+
+
+@pytest.mark.parametrize("example", NEW_EXAMPLES)
+def test_the_keeper_keeps_a_game_of_the_example_line_for_line(example: str, tmp_path: Path) -> None:
+    from keeping import entries_for, played_lines
+
+    rules = load_rules(example)
+    source = played_lines(rules, 4, seed=3)
+    entries_for(rules, source, [f"player{s}" for s in range(4)], tmp_path, 3)  # asserts the very same record
+
+
+@pytest.mark.parametrize("example", NEW_EXAMPLES)
+def test_the_replay_follows_a_game_of_the_example_to_its_totals(example: str, tmp_path: Path) -> None:
+    from contack_core.replay.timeline import build_timeline
+
+    record = tmp_path / "game.jsonl"
+    state = play_recorded_game(4, 5, record, rules=load_rules(example))
+    timeline = build_timeline(record)
+    assert timeline.fault is None and len(timeline.steps) == len(read_lines(record))
+    assert list(timeline.steps[-1].scores) == state.scores()
+    result = run_cli("replay", record, "--html", tmp_path / "game.html")
+    assert result.exit_code == 0, result.output
