@@ -293,3 +293,27 @@ def test_the_replay_follows_a_game_of_the_example_to_its_totals(example: str, tm
     assert list(timeline.steps[-1].scores) == state.scores()
     result = run_cli("replay", record, "--html", tmp_path / "game.html")
     assert result.exit_code == 0, result.output
+
+
+def test_another_turn_after_a_capture_on_a_board_of_pieces(tmp_path: Path) -> None:
+    """The effects follow a move as they follow a play: on Klauber's board a capture earns
+    another move, and the record of such a game audits sound."""
+    path = tmp_path / "capture-again.yaml"
+    path.write_text("format: contack-ruleset/1\nid: capture-again\ntitle: t\nextends: klauber-1937\n"
+                    "turn_order:\n  again: {primitive: another-turn, after: [move], when: \"captured >= 1\"}\n")
+    rules = load_rules(str(path))
+    again = 0
+    for seed in range(30):
+        for step, event in traced(rules, 2, seed):
+            if step.ended_hand or not hasattr(event, "removed"):
+                continue
+            captured = len(event.removed) - (bool(event.removed) and event.removed[-1] == (event.path or
+                                                                                              (event.origin,))[-1])
+            assert (step.after.current == step.seat) == (captured >= 1), (seed, event)
+            again += captured >= 1
+        if again >= 2:
+            break
+    assert again >= 2
+    record = tmp_path / "game.jsonl"
+    play_recorded_game(2, 1, record, rules=rules)
+    assert audit_record(record).valid
