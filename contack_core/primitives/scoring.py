@@ -190,7 +190,7 @@ class Counter(ScoreKeeper):
         self.values["hand_end"] = {**context.state_values(), **HAND_END_VALUES}
         self.values["game_end"] = context.state_values()
         self.gains: dict[str, str | int] = {}
-        self.reads = {}
+        self.reads: dict[str, list[tuple[str, tuple[str, ...]]]] | None = {}
         for when in WHEN:
             source = self.params.get(f"on_{when}")
             if source is not None:
@@ -329,8 +329,8 @@ class CollectFromOthers(Counter):
         self.collect = context.expression(self.params["collect_on_play"], PLAY_VALUES, "collect_on_play",
                                           whole_number=True)
         check_domains(context, "collect_on_play", self.collect)
+        assert self.reads is not None  # set by Counter.build
         self.reads.setdefault("play", []).append(("collect_on_play", self.collect.names))
-
         self._gain_is_points = False  # a chips counter's play is its collection (on_play)
         self.borrow = self.params.get("when_short", "pay-what-you-have") == "borrow"
         self.lend_from_players = self.params.get("lender", "bank") == "players"
@@ -432,14 +432,16 @@ def order_counters(counters: dict[str, ScoreKeeper], match_counter: str | None) 
         for when, formulas in (counter.reads or {}).items():
             for param, read in formulas:
                 for name in read:
-                    other = match_counter if when == "hand_end" and name in READS_MATCH_COUNTER else names.get(name)
-                    if other is None or other == key or other in after or other in before:
+                    read_from = (match_counter if when == "hand_end" and name in READS_MATCH_COUNTER
+                                 else names.get(name))
+                    if read_from is None or read_from == key or read_from in after or read_from in before:
                         continue
-                    if when in counters[other].changes_at:
+                    if when in counters[read_from].changes_at:
                         raise PrimitiveError(
-                            f"{param} reads {name!r}, and counter {other!r} changes {PHASE_WORDS[when]} too: say "
-                            f"which value it reads, after: [{other}] (worked out after {other}, reading its new value) "
-                            f"or before: [{other}] (reading its value before {other} changes)", f"{key}.{param}")
+                            f"{param} reads {name!r}, and counter {read_from!r} changes {PHASE_WORDS[when]} too: say "
+                            f"which value it reads, after: [{read_from}] (worked out after {read_from}, reading its "
+                            f"new value) or before: [{read_from}] (reading its value before {read_from} changes)",
+                            f"{key}.{param}")
     order: list[str] = []
     while len(order) < len(keys):
         ready = next((key for key in keys if key not in order and must_follow[key] <= set(order)), None)
