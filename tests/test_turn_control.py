@@ -317,3 +317,15 @@ def test_another_turn_after_a_capture_on_a_board_of_pieces(tmp_path: Path) -> No
     record = tmp_path / "game.jsonl"
     play_recorded_game(2, 1, record, rules=rules)
     assert audit_record(record).valid
+
+
+def test_the_narration_tells_an_effect_in_the_rulesets_own_words(tmp_path: Path) -> None:
+    path = tmp_path / "otra-vez.yaml"
+    path.write_text("format: contack-ruleset/1\nid: otra-vez\ntitle: t\nextends: spanish-edition\n"
+                    "turn_order:\n  again: {primitive: another-turn, when: \"points >= 20\"}\n", encoding="utf-8")
+    result = run_cli("play", path, "--seats", "random,random,random", "--seed", "4")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    told = [i for i, line in enumerate(lines) if line.endswith("juega otra vez")]
+    assert told and all(int(lines[i - 1].split("-> ")[1].split()[0]) >= 20 for i in told), told
+    assert "plays again" not in result.output
