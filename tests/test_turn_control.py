@@ -329,3 +329,20 @@ def test_the_narration_tells_an_effect_in_the_rulesets_own_words(tmp_path: Path)
     told = [i for i, line in enumerate(lines) if line.endswith("juega otra vez")]
     assert told and all(int(lines[i - 1].split("-> ")[1].split()[0]) >= 20 for i in told), told
     assert "plays again" not in result.output
+
+
+def test_hand_winner_is_a_formula_going_out_wins_the_hand(tmp_path: Path) -> None:
+    path = tmp_path / "out-wins.yaml"
+    path.write_text("format: contack-ruleset/1\nid: out-wins\ntitle: t\nextends: parker-1939\n"
+                    "match:\n  hand_winner: \"went_out == 1\"\n  decided_by: [hands_won, score]\n", encoding="utf-8")
+    rules = load_rules(str(path))
+    for seed in range(6):
+        *_, (last, _) = traced(rules, 3, seed)
+        state = last.after
+        won = [sum(result.went_out == seat for result in state.hand_results) for seat in range(3)]
+        keys = [(won[seat], state.scores()[seat]) for seat in range(3)]
+        assert state.winners() == [seat for seat in range(3) if keys[seat] == max(keys)]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(path.read_text().replace("went_out == 1", "went_first == 1").replace("out-wins", "bad"))
+    result = run_cli("rulesets", "validate", bad)
+    assert result.exit_code == 1 and f"{bad}:6:3: at match.hand_winner: unknown name 'went_first'" in result.output
