@@ -38,6 +38,7 @@ DEFAULT_TERMS: Mapping[str, Any] = {
     "partners": "partners", "partners_win": "win together as partners", "nobody_wins": "nobody wins", "completed": "every tile is in the figure",
     "time": "time is up", "seat": "seat", "at": "at", "game_end": "at the end of the game",
     "none_left": "nothing is left to any side: nobody wins",
+    "again": "plays again", "skipped": "is skipped", "reversed": "the direction of play is reversed",
 }
 
 
@@ -61,6 +62,9 @@ class Rules:
     hand_end: list[Any]
     counters: dict[str, Any]
     match: Any
+    #: The turn-order effects (another turn, skip the next seat, reverse), in the order written:
+    #: empty, play passes round the table one seat at a time.
+    turn_order: list[Any] = attrs.Factory(list)
     #: The file the ruleset came from, when it is not a shipped ruleset known by its id.
     origin: Path | None = None
     #: The most decisions a game may take: play stops a game there, unfinished, as the
@@ -92,6 +96,8 @@ class Rules:
             effects = [counter.effect_source(name, f"_counter{i}") for i, counter in enumerate(self.counters.values())]
             if hasattr(self.placement, "effect_source"):
                 effects.append(self.placement.effect_source(name, "_placement"))
+            # After the counters, so a condition reads the totals this event made.
+            effects.extend(effect.effect_source(name, f"_turn_order{i}") for i, effect in enumerate(self.turn_order))
             endings = [(ending.key, ending.condition_source(f"_ending{i}", self), ending.went_out)
                        for i, ending in enumerate(self.hand_end) if kind in ending.after]
             self.consequences[kind] = compile_consequences(effects, endings, f"after_{name}")

@@ -45,7 +45,7 @@ class GameState:
         "rules", "seat_count", "hand_number", "step", "deal_seat", "current", "passes",
         "drawn", "zones", "seat_zones", "figure", "totals", "hand_gains", "hand_results",
         "went_out", "over", "chance", "memo", "ledger", "turns", "effects", "_legal", "_allowed", "setup_step",
-        "_sampled", "final_gains", "seat_names",
+        "_sampled", "final_gains", "seat_names", "direction", "again", "skips",
     )
     # The slots' types (declared here, so that every method sees them, whichever assigns first).
     rules: Rules
@@ -76,6 +76,11 @@ class GameState:
     _allowed: dict[type, Any]
     _sampled: Action | None
     seat_names: tuple[str, ...] | None
+    #: The direction of play this hand: 1 round the table (clockwise), -1 the other way.
+    direction: int
+    #: Set by a turn-order effect after an event: the seat acts again / seats the turn passes over.
+    again: bool
+    skips: int
 
     def __init__(self, rules: Rules, seat_count: int) -> None:
         low, high = rules.players
@@ -185,8 +190,11 @@ class GameState:
             if ended is not None:
                 self._finish_hand(ended)
                 return event
-            following = self.current + 1  # a comparison, not %: integer modulo is a slow path in 3.11
-            self.current = following if following < self.seat_count else 0
+            if rules.turn_order:
+                self.current = self._ordered_next_seat()
+            else:
+                following = self.current + 1  # a comparison, not %: integer modulo is a slow path in 3.11
+                self.current = following if following < self.seat_count else 0
             self.drawn = 0
             self._legal = None
             if rules.endings_when_stuck:
@@ -246,6 +254,9 @@ class GameState:
         other._allowed = self._allowed
         other._sampled = None
         other.seat_names = self.seat_names
+        other.direction = self.direction
+        other.again = self.again
+        other.skips = self.skips
         return other
 
     def observation(self, seat: int) -> dict[str, ZoneView | tuple[ZoneView, ...]]:
@@ -344,6 +355,9 @@ class GameState:
         self.passes = 0
         self.drawn = 0
         self.went_out = None
+        self.direction = 1
+        self.again = False
+        self.skips = 0
         # Loops, not comprehensions: each comprehension is a function call in CPython 3.11.
         seats = range(self.seat_count)
         self.zones = {}
@@ -386,6 +400,8 @@ class GameState:
     def _next_seat(self) -> int:
         """The next seat round the table that is still in play: the position says which are
         out (a board game's seat with no piece left), so an eliminated seat never gets a turn."""
+        if self.rules.turn_order:
+            return self._ordered_next_seat()
         count = self.seat_count
         if self.figure.every_seat_in_play:
             return (self.current + 1) % count
@@ -395,6 +411,24 @@ class GameState:
             if in_play(seat):
                 return seat
         return (self.current + 1) % count
+
+    def _ordered_next_seat(self) -> int:
+        """The seat to act next under the ruleset's turn-order effects: the same seat when one gave
+        it another turn, else the next seat in play in the direction of play, passing over as
+        many seats in play as were skipped. Clears what the effects asked for."""
+        again, skips = self.again, self.skips
+        self.again = False
+        self.skips = 0
+        in_play = None if self.figure.every_seat_in_play else self.figure.seat_in_play
+        if again and (in_play is None or in_play(self.current)):
+            return self.current
+        count, step, seat = self.seat_count, self.direction, self.current
+        for _ in range(skips + 1):
+            for _ in range(count):
+                seat = (seat + step) % count
+                if in_play is None or in_play(seat):
+                    break
+        return seat
 
     def seats_in_play(self) -> int:
         """How many seats are still in play (every seat, in a game of laid tiles)."""

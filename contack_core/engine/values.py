@@ -47,7 +47,62 @@ MEANINGS: Mapping[str, str] = {
     "figure_tiles": "tiles in the figure",
     "open_next_to_last": "empty cells next to the last tile played (0: it is closed in on every side)",
     "openings": "empty cells touching enough tiles for an opportunity play",
+    "last_hand_score": "the seat's net score in the last hand (in the match's counter; 0 in the first hand)",
+    "won_last_hand": "1 when the seat won the last hand (the match's hand_winner says who wins a hand), else 0",
+    "went_out_last": "1 when the seat played its last tile in the last hand, else 0",
+    "hands_won": "hands the seat has won so far (the match's hand_winner says who wins a hand)",
+    "went_out": "(at a hand's end) 1 for the seat that played its last tile, else 0",
+    "hand_score": "(at a hand's end) the seat's net score this hand in the match's counter, as it stands",
+    "won_hand": "(at a hand's end) 1 when the seat wins this hand as it stands (the match's hand_winner)",
 }
+
+#: Values about each seat in the hands already played: the last hand's result, hands won so far.
+#: The set-up of a hand (who leads it) and every other formula read them; before the first
+#: hand has ended each is 0.
+PAST_HAND_VALUES: Mapping[str, str] = {
+    "last_hand_score": "_last_hand_score(_state, _seat)",
+    "won_last_hand": "_won_last_hand(_state, _seat)",
+    "went_out_last": "_went_out_last(_state, _seat)",
+    "hands_won": "_hands_won(_state, _seat)",
+}
+
+
+def last_hand_score(state: GameState, seat: int) -> int:
+    """``seat``'s net score in the hand played last (the match's counter), 0 before any."""
+    results = state.hand_results
+    return results[-1].scores[seat] if results else 0
+
+
+def went_out_last(state: GameState, seat: int) -> int:
+    """1 when ``seat`` played its last tile in the hand played last."""
+    results = state.hand_results
+    return int(bool(results) and results[-1].went_out == seat)
+
+
+def won_last_hand(state: GameState, seat: int) -> int:
+    """1 when ``seat`` is among the winners of the hand played last (see ``hand_winners``)."""
+    results = state.hand_results
+    return int(bool(results) and seat in state.rules.match.hand_winners(state, results[-1]))
+
+
+def hand_score_now(state: GameState, seat: int) -> int:
+    """``seat``'s net score in the hand being ended, in the match's counter, as it stands."""
+    return state.hand_gains[state.rules.match.counter][seat]
+
+
+def won_hand_now(state: GameState, seat: int) -> int:
+    """1 when ``seat`` wins the hand being ended as it stands (see ``hand_winners``): read at
+    the end of a hand, after the match's counter has been worked out (a counter reading it says
+    ``after: [<that counter>]``)."""
+    match = state.rules.match
+    scores = tuple(state.hand_gains[match.counter])
+    return int(seat in match.winners_of_hand(scores, tuple(state.tiles_held()), state.went_out))
+
+
+def hands_won(state: GameState, seat: int) -> int:
+    """How many of the hands played so far ``seat`` won (ties: every tied seat wins)."""
+    winners = state.rules.match.hand_winners
+    return sum(1 for result in state.hand_results if seat in winners(state, result))
 
 
 def identifier(key: str) -> str:
@@ -90,7 +145,21 @@ def running_extreme(state: GameState, counter: str, extreme: Callable[[Iterable[
 
 
 #: What the sources above call, bound into every compiled program that inlines them.
-VALUE_BINDINGS: Mapping[str, Callable[..., object]] = {"_running_extreme": running_extreme}
+VALUE_BINDINGS: Mapping[str, Callable[..., object]] = {
+    "_running_extreme": running_extreme, "_last_hand_score": last_hand_score, "_won_last_hand": won_last_hand,
+    "_went_out_last": went_out_last, "_hands_won": hands_won, "_hand_score_now": hand_score_now,
+    "_won_hand_now": won_hand_now}
+
+#: What a formula at the end of a hand reads besides the state (see :data:`MEANINGS`).
+HAND_END_VALUES: Mapping[str, str] = {
+    "went_out": "_int(_state.went_out == _seat)",
+    "hand_score": "_hand_score_now(_state, _seat)",
+    "won_hand": "_won_hand_now(_state, _seat)",
+}
+
+#: The values that read the match's counter as it stands this hand: a counter reading one at the
+#: end of a hand reads the match's counter (and must say whether before or after it).
+READS_MATCH_COUNTER = frozenset({"hand_score", "won_hand"})
 
 
 def state_values(zones: Mapping[str, Any], counters: Iterable[str], per_seat: bool = True,
@@ -104,6 +173,7 @@ def state_values(zones: Mapping[str, Any], counters: Iterable[str], per_seat: bo
         values.update(board.state_values())
     values.update(zone_values(zones))
     values["tiles_held"] = held_value(zones)
+    values.update(PAST_HAND_VALUES)
     values.update(counter_values(counters))
     if not per_seat:
         values = {name: source for name, source in values.items() if "_seat" not in source}

@@ -30,6 +30,7 @@ SLOTS: Mapping[str, str] = {
     "setup": "many",
     "placement": "one",
     "turn": "many",
+    "turn_order": "many",
     "hand_end": "many",
     "scoring": "many",
     "match": "one",

@@ -20,6 +20,7 @@ from contack_core.language.quickschema import QuickSchema
 from contack_core.language.schema import SLOTS, check_schema
 from contack_core.primitives.builtin import default_registry
 from contack_core.primitives.registry import BuildContext, PrimitiveError, Registry
+from contack_core.primitives.scoring import order_counters
 from contack_core.primitives.turn import check_turn_rules
 
 
@@ -180,11 +181,19 @@ def build_rules(document: Document, options: Mapping[str, Any], registry: Regist
                                                      ("turn", rule.key))])
             rule.attach(built["placement"])
     terms = {**DEFAULT_TERMS, **(data.get("terms") or {})}
+    counters = built["scoring"]
+    try:
+        order = order_counters(counters, getattr(built["match"], "counter", None))
+    except PrimitiveError as error:
+        raise RulesetError([document.problem(str(error), _key_path(data, ("scoring", *str(error.key).split("."))))]
+                           ) from None
+    counters = {key: counters[key] for key in order}
     rules = Rules(
         id=data["id"], title=data["title"], players=players, options=dict(options), terms=terms,
         document=data, chain=document.chain, tiles=tiles[0], board=built["board"], zones=zones,
         setup=list(built["setup"].values()), placement=built.get("placement"), turn=turn,
-        hand_end=list(built["hand_end"].values()), counters=built["scoring"], match=built["match"],
+        hand_end=list(built["hand_end"].values()), counters=counters, match=built["match"],
+        turn_order=list((built.get("turn_order") or {}).values()),
     )
     rules.turn_cap = _turn_cap(document, options)
     _check_deals(document, rules)

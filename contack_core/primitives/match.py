@@ -2,22 +2,67 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from contack_core.engine.values import VALUE_BINDINGS
 from contack_core.language.limits import MAX_HANDS, shown_number
-from contack_core.language.programs import compile_value
+from contack_core.language.programs import compile_per_seat, compile_value
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
+    from contack_core.engine.events import HandResult
     from contack_core.engine.state import GameState
+    from contack_core.language.expressions import Expression
+
+#: What ``hand_winner`` reads about each seat of a hand just played, besides the options.
+HAND_WINNER_VALUES = ("hand_score", "highest_hand_score", "lowest_hand_score", "went_out", "held", "seats")
+#: A measure of ``decided_by``: a formula (the highest value ranks first), or one under
+#: ``highest`` or ``lowest``.
+_MEASURE = {"oneOf": [{"type": "string"},
+                      {"type": "object", "properties": {"highest": {"type": "string"}}, "required": ["highest"],
+                       "additionalProperties": False},
+                      {"type": "object", "properties": {"lowest": {"type": "string"}}, "required": ["lowest"],
+                       "additionalProperties": False}]}
 
 
 class SidesMatch(Primitive):
     """What every match rule shares: the ``counter`` it decides on, and its sides (``teams:
-    opposite`` pairs each seat with the one sitting opposite; otherwise each seat alone)."""
+    opposite`` pairs each seat with the one sitting opposite; otherwise each seat alone), and
+    who wins a hand (``hand_winner``)."""
 
     slot = "match"
+    #: True when the seats with the highest total win (False: the lowest).
+    highest: bool = True
+
+    def build_hand_winner(self, context: BuildContext) -> None:
+        """``hand_winner``: a formula about each seat of a hand just played, true for the seats
+        that won it. It reads ``hand_score`` (the seat's net score in the hand, in ``counter``),
+        ``highest_hand_score``, ``lowest_hand_score``, ``went_out`` (1 for the seat that played
+        its last tile), ``held`` (tiles it still held), ``seats`` and the options. The default:
+        the best hand score (highest, or lowest when ``winner: lowest``), every tied seat."""
+        default = "hand_score == highest_hand_score" if self.highest else "hand_score == lowest_hand_score"
+        self.hand_winner: Expression = context.expression(self.params.get("hand_winner", default),
+                                                          HAND_WINNER_VALUES, "hand_winner")
+
+    def winners_of_hand(self, scores: tuple[int, ...], held: tuple[int, ...], went_out: int | None) -> list[int]:
+        """The seats that won a hand that ended with these net ``scores``, tiles ``held`` and seat
+        gone out."""
+        if not scores:
+            return []
+        values: dict[str, Any] = {"highest_hand_score": max(scores), "lowest_hand_score": min(scores),
+                                  "seats": len(scores)}
+        won = []
+        for seat, score in enumerate(scores):
+            values["hand_score"] = score
+            values["went_out"] = int(went_out == seat)
+            values["held"] = held[seat] if seat < len(held) else 0
+            if self.hand_winner.evaluate(values):
+                won.append(seat)
+        return won
+
+    def hand_winners(self, state: GameState, result: HandResult) -> list[int]:
+        """The seats that won the hand ``result`` tells."""
+        return self.winners_of_hand(result.scores, result.held, result.went_out)
 
     def build(self, context: BuildContext) -> None:
         self.counter = self.params["counter"]
@@ -30,6 +75,7 @@ class SidesMatch(Primitive):
         if self.opposite_teams and odd:
             raise PrimitiveError(f"partners sit opposite each other, so the seats must pair up; players allows "
                                  f"{', '.join(map(str, odd))} seat{'s' if odd != [1] else ''}", "teams")
+        self.build_hand_winner(context)
 
     def teams(self, seat_count: int) -> list[list[int]]:
         """The sides of the game: partners sitting opposite, or each seat alone."""
@@ -57,6 +103,14 @@ class FixedHands(SidesMatch):
     >= 200``: play to 200), ``hands`` then being the most hands it may last. It reads the
     state of the whole game: ``hands_played``, ``highest_<counter>``, ``lowest_<counter>``,
     ``turns``, ``seats``...
+
+    ``hand_winner`` says who wins a hand (a formula about each seat of a hand just played; by
+    default the best hand score in ``counter``, ties all winning): formulas read it as
+    ``hands_won``, ``won_last_hand`` and, at a hand's end, ``won_hand``. ``decided_by`` ranks
+    the sides at the end by an ordered list of measures instead of ``counter`` alone: each a
+    formula about a seat at the game's end (``hands_won``, ``score``...), the highest first, or
+    ``{lowest: formula}``; a tie on one measure goes to the next, and the sides still tied after
+    the last all win. A side's measure is the sum of its seats'.
     """
 
     name = "fixed-hands"
@@ -71,6 +125,8 @@ class FixedHands(SidesMatch):
             "goal": {"type": ["integer", "string", "null"]},
             "ends_game_on": {"type": "array", "items": {"type": "string"}},
             "ends_when": {"type": ["string", "boolean"]},
+            "hand_winner": {"type": ["string", "boolean"]},
+            "decided_by": {"type": "array", "items": _MEASURE, "minItems": 1},
         },
         "additionalProperties": False,
     }
@@ -84,6 +140,18 @@ class FixedHands(SidesMatch):
                                  f"(MAX_HANDS)", "hands")
         self.highest = self.params.get("winner", "highest") == "highest"
         super().build(context)
+        values = context.state_values()
+        #: ``decided_by``: (each seat's value, highest first?) for each measure, in order.
+        self.measures: list[tuple[Any, bool]] = []
+        #: Each measure's formula as written, for the narration (``hands_won``).
+        self.measure_texts: list[str] = []
+        for i, measure in enumerate(self.params.get("decided_by", ())):
+            source, highest = (measure, True) if isinstance(measure, str) else (
+                (measure["highest"], True) if "highest" in measure else (measure["lowest"], False))
+            context.expression(source, values, f"decided_by.{i}", whole_number=True)  # refused here, with its line
+            self.measure_texts.append(str(source))
+            self.measures.append((compile_per_seat(f"measure{i}", source, values, context.constants,
+                                                   VALUE_BINDINGS), highest))
         goal = self.params.get("goal")
         self.goal = None if goal is None else context.constant(goal, "goal")
         self.final_endings = frozenset(self.params.get("ends_game_on", ()))
@@ -103,7 +171,34 @@ class FixedHands(SidesMatch):
     def winners(self, state: GameState) -> list[int]:
         teams = self.teams(state.seat_count)
         pooled = self.team_totals(state)
+        if self.measures:
+            return self._ranked_first(state, teams, pooled)
         best = max(pooled) if self.highest else min(pooled)
         if self.goal is not None and (best < self.goal if self.highest else best > self.goal):
             return []
         return sorted(seat for team, total in zip(teams, pooled) if total == best for seat in team)
+
+    def measure_values(self, state: GameState) -> list[tuple[int, ...]]:
+        """Each seat's values of ``decided_by``'s measures, in order (empty tuples without it)."""
+        columns = [values(state) for values, _ in self.measures]
+        return [tuple(column[seat] for column in columns) for seat in range(state.seat_count)]
+
+    def ranking_keys(self, state: GameState) -> list[tuple[int, ...]]:
+        """Each seat's ``decided_by`` values made so that the larger key ranks first."""
+        return [tuple(value if highest else -value for value, (_, highest) in zip(values, self.measures))
+                for values in self.measure_values(state)]
+
+    def _ranked_first(self, state: GameState, teams: list[list[int]], pooled: list[int]) -> list[int]:
+        """The seats of the sides best by ``decided_by`` (each measure in turn breaks the ties of
+        the one before), if the best side reaches ``goal``."""
+        per_seat = self.measure_values(state)
+        keys = []
+        for team in teams:
+            sums = [sum(per_seat[seat][i] for seat in team) for i in range(len(self.measures))]
+            keys.append(tuple(value if highest else -value for value, (_, highest) in zip(sums, self.measures)))
+        best = max(keys)
+        if self.goal is not None:
+            total = max(total for total, key in zip(pooled, keys) if key == best)
+            if total < self.goal if self.highest else total > self.goal:
+                return []
+        return sorted(seat for team, key in zip(teams, keys) if key == best for seat in team)

@@ -18,8 +18,11 @@ from contack_core.engine.events import ChipsMoved, Played
 from contack_core.engine.rules import EVENT_KINDS
 from contack_core.engine.values import (
     EVENT_BINDINGS,
+    HAND_END_VALUES,
+    READS_MATCH_COUNTER,
     RELATIONS,
     VALUE_BINDINGS,
+    identifier,
     transfer,
 )
 from contack_core.engine.ruleset_faults import figure_fault
@@ -36,6 +39,13 @@ WHEN = (*EVENT_KINDS, "hand_end", "game_end")
 #: Names an ``on_play`` expression of a chips counter may read.
 PLAY_VALUES = ("points", "contacts", "opportunity")
 _FORMULA = {"type": ["integer", "string"]}
+#: ``after`` and ``before``: the counters this one is worked out after (reading their new values)
+#: or before (reading their values before they change), where both change at the same moment.
+_ORDER = {"type": "array", "items": {"type": "string"}, "uniqueItems": True,
+          "description": "a list of counters of this ruleset"}
+#: When a counter may change, in the words of an error message.
+PHASE_WORDS = {"play": "after a play", "draw": "after a draw", "pass": "after a pass", "discard": "after a discard",
+               "move": "after a move", "hand_end": "at the end of a hand", "game_end": "at the end of the game"}
 
 
 class ScoreKeeper(Primitive):
@@ -43,6 +53,27 @@ class ScoreKeeper(Primitive):
 
     slot = "scoring"
     initial: int = 0
+    #: For each moment this counter changes (``play``, ``hand_end``...): what its formulas
+    #: there read, as ``(parameter, names)`` (see :func:`order_counters`).
+    reads: dict[str, list[tuple[str, tuple[str, ...]]]] | None = None
+
+    @property
+    def changes_at(self) -> frozenset[str]:
+        """The moments this counter changes at: those its formulas are for, or (a counter of
+        Python's own) the events and ends its methods handle."""
+        if self.reads is not None:
+            return frozenset(self.reads)
+        kind = type(self)
+        moments = {"play"} if kind.on_play is not ScoreKeeper.on_play else set()
+        if kind.on_hand_end is not ScoreKeeper.on_hand_end:
+            moments.add("hand_end")
+        if kind.on_game_end is not ScoreKeeper.on_game_end:
+            moments.add("game_end")
+        return frozenset(moments)
+
+    def order_params(self) -> tuple[list[str], list[str]]:
+        """The counters this one is worked out after, and before (``after``, ``before``)."""
+        return list(self.params.get("after", ())), list(self.params.get("before", ()))
 
     def starting_total(self, seats: int) -> int:
         """Each seat's total when a game of ``seats`` seats begins."""
@@ -120,6 +151,8 @@ class Counter(ScoreKeeper):
         "type": "object",
         "properties": {
             "initial": _FORMULA,
+            "after": _ORDER,
+            "before": _ORDER,
             **{f"on_{kind}": _FORMULA for kind in (*EVENT_KINDS, "hand_end", "game_end")},
             "transfers": {
                 "type": "array",
@@ -151,22 +184,27 @@ class Counter(ScoreKeeper):
         self.values: dict[str, dict[str, str]] = {
             kind: {**context.state_values(), **context.event_values(kind)}
             for kind in EVENT_KINDS}
-        self.values["hand_end"] = {**context.state_values(), "went_out": "_int(_state.went_out == _seat)"}
+        self.values["hand_end"] = {**context.state_values(), **HAND_END_VALUES}
         self.values["game_end"] = context.state_values()
         self.gains: dict[str, str | int] = {}
+        self.reads: dict[str, list[tuple[str, tuple[str, ...]]]] | None = {}
         for when in WHEN:
             source = self.params.get(f"on_{when}")
             if source is not None:
                 # Refused here, with its line, unless it always gives a whole number (and where it
                 # fails for some value its names can take).
-                check_domains(context, f"on_{when}",
-                              context.expression(source, self.values[when], f"on_{when}", whole_number=True))
+                expression = context.expression(source, self.values[when], f"on_{when}", whole_number=True)
+                check_domains(context, f"on_{when}", expression)
                 self.gains[when] = source
+                self.reads.setdefault(when, []).append((f"on_{when}", expression.names))
         self.transfers = [Transfer(when=t["when"], amount=t["amount"], payers=t["from"], payees=t["to"])
                           for t in self.params.get("transfers", [])]
         for i, item in enumerate(self.transfers):
             key = f"transfers.{i}.amount"
-            check_domains(context, key, context.expression(item.amount, self.values[item.when], key, whole_number=True))
+            expression = context.expression(item.amount, self.values[item.when], key, whole_number=True)
+            check_domains(context, key, expression)
+            self.reads.setdefault(item.when, []).append((key, expression.names))
+
         #: ``hand_end_values(state)``: what ``on_hand_end`` gives each seat as the hand stands
         #: (compiled: one call and no dict of values per seat).
         self.hand_end_values: Callable[[GameState], list[int]] = self._per_seat("hand_end",
@@ -244,6 +282,7 @@ def check_domains(context: BuildContext, key: str, expression: Expression) -> No
         return
     count, sides = len(tiles.values), max((len(edges) for edges in tiles.values), default=0)
     domains = {"tiles_held": range(count + 1), "figure_tiles": range(count + 1), "went_out": (0, 1),
+               "won_hand": (0, 1), "won_last_hand": (0, 1), "went_out_last": (0, 1),
                "seats": range(players[0], players[1] + 1), "contacts": range(sides + 1),
                "counting": range(sides + 1), "matching": range(sides + 1), "opportunity": (False, True)}
     try:
@@ -276,6 +315,8 @@ class CollectFromOthers(Counter):
             "on_hand_end": {"type": ["integer", "string"]},
             "when_short": {"enum": ["pay-what-you-have", "borrow"]},
             "lender": {"enum": ["bank", "players"]},
+            "after": _ORDER,
+            "before": _ORDER,
         },
         "additionalProperties": False,
     }
@@ -285,6 +326,8 @@ class CollectFromOthers(Counter):
         self.collect = context.expression(self.params["collect_on_play"], PLAY_VALUES, "collect_on_play",
                                           whole_number=True)
         check_domains(context, "collect_on_play", self.collect)
+        assert self.reads is not None  # set by Counter.build
+        self.reads.setdefault("play", []).append(("collect_on_play", self.collect.names))
         self._gain_is_points = False  # a chips counter's play is its collection (on_play)
         self.borrow = self.params.get("when_short", "pay-what-you-have") == "borrow"
         self.lend_from_players = self.params.get("lender", "bank") == "players"
@@ -353,3 +396,55 @@ class CollectFromOthers(Counter):
         debts = state.ledger.setdefault(self.key, {})
         debts[(borrower, lender)] = debts.get((borrower, lender), 0) + amount
         state.effects.append(ChipsMoved(payer=lender, payee=borrower, count=amount, reason="loan"))
+
+
+def order_counters(counters: dict[str, ScoreKeeper], match_counter: str | None) -> list[str]:
+    """The order the counters are worked out in at each moment (after a play, at a hand's end...):
+    the order they are declared in, except where ``after`` or ``before`` says otherwise.
+
+    A counter whose formula reads another counter that changes at the same moment must say which
+    value it reads, ``after: [other]`` (the new one) or ``before: [other]`` (the one before the
+    change); otherwise the declaration order would decide silently, and the natural formula could be
+    one event off. Raises :class:`PrimitiveError` (its key ``<counter>.<parameter>``) when it does
+    not, when ``after``/``before`` name no counter, or when they go round in a circle."""
+    keys = list(counters)
+    names = {}
+    for key in keys:
+        name = identifier(key)
+        names.update({name: key, f"highest_{name}": key, f"lowest_{name}": key})
+    must_follow: dict[str, set[str]] = {key: set() for key in keys}  # key -> counters worked out before it
+    for key, counter in counters.items():
+        after, before = counter.order_params()
+        for field, listed in (("after", after), ("before", before)):
+            for i, other in enumerate(listed):
+                if other not in counters or other == key:
+                    known = ", ".join(k for k in keys if k != key) or "none"
+                    what = "itself" if other == key else f"no counter named {other!r}"
+                    raise PrimitiveError(f"{field} names {what} (the other counters: {known})", f"{key}.{field}.{i}")
+                if other in (after if field == "before" else before):
+                    raise PrimitiveError(f"{other!r} is listed in both after and before", f"{key}.{field}.{i}")
+        must_follow[key].update(after)
+        for other in before:
+            must_follow[other].add(key)
+        for when, formulas in (counter.reads or {}).items():
+            for param, read in formulas:
+                for name in read:
+                    read_from = (match_counter if when == "hand_end" and name in READS_MATCH_COUNTER
+                                 else names.get(name))
+                    if read_from is None or read_from == key or read_from in after or read_from in before:
+                        continue
+                    if when in counters[read_from].changes_at:
+                        raise PrimitiveError(
+                            f"{param} reads {name!r}, and counter {read_from!r} changes {PHASE_WORDS[when]} too: say "
+                            f"which value it reads, after: [{read_from}] (worked out after {read_from}, reading its "
+                            f"new value) or before: [{read_from}] (reading its value before {read_from} changes)",
+                            f"{key}.{param}")
+    order: list[str] = []
+    while len(order) < len(keys):
+        ready = next((key for key in keys if key not in order and must_follow[key] <= set(order)), None)
+        if ready is None:
+            circle = [key for key in keys if key not in order]
+            raise PrimitiveError(f"after and before go round in a circle among the counters {', '.join(circle)}",
+                                 f"{circle[0]}")
+        order.append(ready)
+    return order

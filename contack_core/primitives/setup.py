@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 from contack_core.engine.actions import Deal, IllegalAction, Play, Shuffle, make_deal, make_shuffle
 from contack_core.engine.chance import shuffled
 from contack_core.engine.events import Dealt, Played, Shuffled
+from contack_core.engine.values import VALUE_BINDINGS
 from contack_core.language.limits import MAX_TILES, shown_number
+from contack_core.language.programs import compile_per_seat
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
@@ -154,6 +156,13 @@ class LowestTileOpens(SetupStep):
     lower seat number; ``ties: first-seat`` gives a tie for the lowest value to the first
     such seat in seat order at once. Within the opener's hand, the tile played is the lowest by the whole
     ``order`` list (the later expressions break ties), then the lower tile index.
+
+    ``leader`` says who leads the hand from what happened before it: a list of measures, each
+    ``{lowest: formula}`` or ``{highest: formula}`` about each seat as the hand begins (its
+    ``last_hand_score``, ``won_last_hand``, ``went_out_last``, ``hands_won``, its totals such as
+    ``score``, ``hand_number``...). The seats best by the first measure are kept, a tie goes to
+    the next measure, and among the seats still tied the lowest tile decides as above: so in the
+    first hand, where every seat's ``last_hand_score`` is 0, the lowest tile opens as usual.
     """
 
     name = "lowest-tile-opens"
@@ -164,12 +173,27 @@ class LowestTileOpens(SetupStep):
         "required": ["from", "order"],
         "properties": {"from": {"type": "string"},
                        "order": {"type": "array", "items": {"type": ["string", "integer"]}, "minItems": 1},
-                       "ties": {"enum": ["next-lowest", "first-seat"]}},
+                       "ties": {"enum": ["next-lowest", "first-seat"]},
+                       "leader": {"type": "array", "minItems": 1, "items": {
+                           "oneOf": [{"type": "object", "required": ["lowest"], "additionalProperties": False,
+                                      "properties": {"lowest": {"type": "string"}}},
+                                     {"type": "object", "required": ["highest"], "additionalProperties": False,
+                                      "properties": {"highest": {"type": "string"}}}]}}},
         "additionalProperties": False,
     }
 
     def build(self, context: BuildContext) -> None:
         self.zone = context.zone(self.params["from"], "from", ("hand",)).key
+        values = context.state_values()
+        #: ``leader``: (each seat's value, lowest first?) for each measure, in order.
+        self.leader: list[tuple[Any, bool]] = []
+        for i, measure in enumerate(self.params.get("leader", ())):
+            lowest = "lowest" in measure
+            source = measure["lowest" if lowest else "highest"]
+            key = f"leader.{i}.{'lowest' if lowest else 'highest'}"
+            context.expression(source, values, key, whole_number=True)  # refused here, with its line
+            self.leader.append((compile_per_seat(f"leader{i}", source, values, context.constants, VALUE_BINDINGS),
+                                lowest))
         tiles = context.tiles
         if tiles is None:
             raise PrimitiveError("lowest-tile-opens needs a tile set", "from")
@@ -199,6 +223,8 @@ class LowestTileOpens(SetupStep):
         another seat holds that value too are whole hands compared. (Plain loops: every hand
         opens, and sorting each hand through ``map`` ran twice the instructions.)"""
         primary, hands = self.primary, state.seat_zones[self.zone]
+        if self.leader:
+            return self._find_leader(state)
         low, seat, shared = None, -1, False
         for holder, hand in enumerate(hands):
             for tile in hand:
@@ -217,6 +243,30 @@ class LowestTileOpens(SetupStep):
             if position[other] < position[tile]:
                 tile = other
         return seat, tile
+
+    def leading_seats(self, state: GameState) -> list[int]:
+        """The seats ``leader`` keeps (every seat holding a tile, without it): best by the first
+        measure, its ties by the next, and so on."""
+        seats = [seat for seat, hand in enumerate(state.seat_zones[self.zone]) if hand]
+        for values, lowest in self.leader:
+            column = values(state)
+            best = (min if lowest else max)(column[seat] for seat in seats)
+            seats = [seat for seat in seats if column[seat] == best]
+        return seats
+
+    def _find_leader(self, state: GameState) -> tuple[int, int]:
+        """The opener among the seats ``leader`` keeps: the lowest tile among them decides, as
+        among every seat without a ``leader``; that seat plays its own lowest tile."""
+        primary, hands = self.primary, state.seat_zones[self.zone]
+        seats = self.leading_seats(state)
+        if not seats:
+            raise IllegalAction("nobody holds a tile to open with")
+        if self.next_lowest:
+            seat = min((sorted(primary[tile] for tile in hands[holder]), holder) for holder in seats)[1]
+        else:
+            seat = min((min(primary[tile] for tile in hands[holder]), holder) for holder in seats)[1]
+        position, hand = self.position, hands[seat]
+        return seat, min(hand, key=lambda tile: position[tile])
 
     def enter(self, state: GameState) -> None:
         state.current = self.opener(state)[0]

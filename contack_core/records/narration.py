@@ -26,6 +26,8 @@ class Narrator:
         #: told beside it.
         self._running: list[int] | None = None
         self._hands_seen = 0
+        #: The direction of play last told, and in which hand (a turn-order effect may reverse it).
+        self._direction = (0, 1)
 
     def who(self, seat: int, rules: Rules) -> str:
         return f"{self.seat_names[seat]} ({rules.term('seat')} {seat})"
@@ -42,6 +44,29 @@ class Narrator:
         self._tell(state, event)
         if changed:
             self.write(f"   {state.rules.term('score')}: {changed}")
+        if state.rules.turn_order and isinstance(event, (Played, Passed, Moved)):
+            self._tell_turn(state, event)
+
+    def _tell_turn(self, state: GameState, event: Played | Passed | Moved) -> None:
+        """What the ruleset's turn-order effects did after ``event``: another turn, a direction
+        reversed, seats passed over (nothing when the hand or game ended with it)."""
+        if state.over or state.chance or state.setup_step is not None:
+            return
+        rules, count = state.rules, state.seat_count
+        seen_hand, seen = self._direction
+        if seen_hand == state.hand_number and seen != state.direction:
+            self.write(f"   {rules.term('reversed')}")
+        self._direction = (state.hand_number, state.direction)
+        if state.current == event.seat:
+            self.write(f"   {self.who(event.seat, rules)} {rules.term('again')}")
+            return
+        seat, passed = (event.seat + state.direction) % count, []
+        while seat != state.current and len(passed) < count:
+            if state.figure.every_seat_in_play or state.figure.seat_in_play(seat):
+                passed.append(seat)
+            seat = (seat + state.direction) % count
+        for skipped in passed:
+            self.write(f"   {self.who(skipped, rules)} {rules.term('skipped')}")
 
     def _changes(self, state: GameState, event: Event) -> str:
         """What the event changed in the match counter's running totals, as ``seat 1 +5, seat
@@ -123,8 +148,18 @@ class Narrator:
         if forfeited is not None:
             self.write(f"{self.who(forfeited, rules)} forfeits the game (hand {state.hand_number})")
         self.write(f"== {rules.term('total').capitalize()} ==")
-        for rank, seat in enumerate(sorted(range(len(totals)), key=lambda s: (-totals[s], s)), start=1):
-            self.write(f"{rank}. {self.who(seat, rules)}: {totals[seat]}")
+        measures = getattr(rules.match, "measures", None)
+        if measures:  # decided by an ordered list of measures: ranked by them, each shown
+            keys, values = rules.match.ranking_keys(state), rules.match.measure_values(state)
+            order = sorted(range(len(totals)), key=lambda s: (tuple(-k for k in keys[s]), s))
+            texts = rules.match.measure_texts
+            shown = [" (" + ", ".join(f"{text} {value}" for text, value in zip(texts, values[s])) + ")"
+                     for s in range(len(totals))]
+        else:
+            order = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
+            shown = [""] * len(totals)
+        for rank, seat in enumerate(order, start=1):
+            self.write(f"{rank}. {self.who(seat, rules)}: {totals[seat]}{shown[seat]}")
         teams = rules.match.teams(state.seat_count)
         partners = any(len(team) > 1 for team in teams)
         if partners:

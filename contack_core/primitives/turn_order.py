@@ -1,0 +1,100 @@
+"""Turn-order primitives: who acts next, as effects a ruleset triggers (Ludii's ``(moveAgain)``
+and ``(set NextPlayer ...)`` in a ``(then (if ...))``).
+
+Play passes round the table one seat at a time. Each primitive of the ``turn_order`` slot
+changes that after an event of the kinds listed in ``after`` (``play``, ``pass``, ``move``:
+the actions that end a turn; default ``[play]``) when its ``when`` holds:
+
+- ``another-turn``: the seat whose action it was acts again at once;
+- ``skip-next``: the turn passes over the next seat (in the direction of play) to the one after;
+- ``reverse``: the direction of play turns round (the turn then passes to the seat before).
+
+``when`` reads what a counter's formula after that event reads: the state about the seat
+whose action it was (its counters already updated by the event) and, with one kind in
+``after``, what the event did (a play's ``points``, ``counting``, ``opportunity``...). Every
+effect is worked out from the record's events, so a replay or an audit follows the same turns.
+The direction of play starts clockwise at every hand; skips and another turn apply to the turn
+that ends with the event, and a hand that ends with it forgets them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from contack_core.engine.values import EVENT_BINDINGS, VALUE_BINDINGS
+from contack_core.language.programs import Source, formula
+from contack_core.primitives.registry import BuildContext, Primitive
+
+#: The kinds of event after which the turn passes on, so a turn-order effect may follow them.
+TURN_ENDING_KINDS = ("play", "pass", "move")
+
+
+class TurnEffect(Primitive):
+    """What every turn-order effect shares: ``after`` (the kinds of event it follows) and
+    ``when`` (the condition, true by default); :attr:`statement` is what it does to the state."""
+
+    slot = "turn_order"
+    #: The Python statement over ``_state`` that makes the effect (the engine's own text).
+    statement: ClassVar[str]
+    schema = {
+        "type": "object",
+        "properties": {
+            "after": {"type": "array", "items": {"enum": list(TURN_ENDING_KINDS)}, "minItems": 1,
+                      "uniqueItems": True},
+            "when": {"type": ["string", "boolean"],
+                     "description": "a condition, a formula such as \"points >= 20\""},
+        },
+        "additionalProperties": False,
+    }
+
+    def build(self, context: BuildContext) -> None:
+        self.kinds = tuple(self.params.get("after", ["play"]))
+        self.values: dict[str, str] = context.state_values()
+        if len(self.kinds) == 1:
+            self.values.update(context.event_values(self.kinds[0]))
+        self.constants = context.constants
+        self.when = self.params.get("when", True)
+        context.expression(self.when, self.values, "when")  # refused here, with its line
+
+    def effect_source(self, kind: str, prefix: str) -> Source:
+        """The effect after an event of ``kind`` as Python statements for the compiled consequences
+        of that kind of event (empty when it does not follow such events)."""
+        if kind not in self.kinds:
+            return Source("")
+        if self.when is True:
+            return Source(self.statement)
+        condition = formula(f"{prefix}_when", self.when, self.values, self.constants,
+                            {**VALUE_BINDINGS, **EVENT_BINDINGS})
+        return Source(f"if {prefix}_when:\n    {self.statement}", condition.bindings, condition.trees, condition.texts)
+
+
+class AnotherTurn(TurnEffect):
+    """Another turn now: after the event, the seat whose action it was acts again (a play that
+    scores 20 or more earns another play: ``when: "points >= 20"``). A seat with nothing left to
+    do on its new turn draws or passes as the turn rules say."""
+
+    name = "another-turn"
+    statement = "_state.again = True"
+
+
+class SkipNext(TurnEffect):
+    """Skip the next seat: the turn passes over the seat that would act next (in the direction of
+    play) to the one after it. Two skips in one turn pass over two seats; at a table of two, the
+    seat that skips the other acts again."""
+
+    name = "skip-next"
+    statement = "_state.skips += 1"
+
+
+class Reverse(TurnEffect):
+    """Reverse the direction of play: from this turn on, the turn passes to the seat before
+    instead of the one after, until a reverse turns it round again or the hand ends (each hand
+    starts clockwise). At a table of two it changes nothing."""
+
+    name = "reverse"
+    statement = "_state.direction = -_state.direction"
+
+
+def turn_order_effects(effects: Any) -> list[TurnEffect]:
+    """The ruleset's turn-order effects, in the order written (all are applied)."""
+    return list(effects.values()) if effects else []

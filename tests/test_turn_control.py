@@ -1,0 +1,348 @@
+"""Turn control and match results as data (issue 28, kinds 1 and 6): the turn-order effects
+(another turn, skip the next seat, reverse), who leads a hand, the order counters are worked
+out in, "won the hand" and a match decided by an ordered list of measures.
+
+Each example is shown to take effect in played games, against what Parker would have done in
+the same position; the records of such games audit sound, and a record in which the turn passed
+as Parker passes it is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import attrs
+import pytest
+from helpers import play_recorded_game, read_lines, run_cli, write_lines
+
+from contack_core import GameState, load_rules
+from contack_core.engine.actions import Action, Pass, Play
+from contack_core.engine.rules import Rules
+from contack_core.records.audit import audit_record
+
+
+@attrs.frozen
+class Step:
+    before: GameState
+    action: Action
+    after: GameState
+
+    @property
+    def seat(self) -> int:
+        return self.before.current_seat()
+
+    @property
+    def ended_hand(self) -> bool:
+        return len(self.after.hand_results) > len(self.before.hand_results) or self.after.is_over()
+
+
+def traced(rules: Rules, seats: int, seed: int) -> Iterator[Step]:
+    """Every decision of one random game (chance steps applied in between, not yielded)."""
+    rng = random.Random(seed)
+    state = GameState(rules, seats)
+    while not state.is_over():
+        if state.is_chance_node():
+            state.apply(state.sample_chance(rng))
+            continue
+        before = state.clone()
+        action = rng.choice(state.legal_actions())
+        event = state.apply(action)
+        yield Step(before, action, state.clone()), event  # type: ignore[misc]
+
+
+def plays(rules: Rules, seats: int, seeds: range) -> Iterator[tuple[Step, object]]:
+    for seed in seeds:
+        yield from traced(rules, seats, seed)
+
+
+def test_another_turn_after_a_play_of_20_or_more_and_only_then() -> None:
+    rules = load_rules("play-again-on-20")
+    again = normal = 0
+    for step, event in plays(rules, 3, range(12)):
+        if not isinstance(step.action, Play) or step.ended_hand or step.before.setup_step is not None:
+            continue
+        if event.points >= 20:
+            assert step.after.current == step.seat, "a 20-point play must give its player another turn"
+            again += 1
+        else:
+            assert step.after.current == (step.seat + 1) % 3
+            normal += 1
+    assert again >= 3 and normal > again
+
+
+def _first_record_with_a_second_turn(rules: Rules, tmp_path: Path) -> tuple[Path, int]:
+    """A seeded game of play-again-on-20 with a play of 20 or more followed by the same seat's
+    action: its record, and the index of that play's line."""
+    for seed in range(1, 40):
+        path = tmp_path / f"game-{seed}.jsonl"
+        play_recorded_game(3, seed, path, rules=rules)
+        lines = read_lines(path)
+        for index, line in enumerate(lines[:-1]):
+            following = lines[index + 1]
+            if line.get("event") == "play" and line.get("points", 0) >= 20 and following.get("seat") == line["seat"] \
+                    and following.get("event") in ("play", "draw", "pass"):
+                return path, index
+    raise AssertionError("no seeded game had a second turn in a row")
+
+
+def test_a_record_with_two_turns_in_a_row_audits_sound_and_one_where_the_turn_passed_is_refused(
+        tmp_path: Path) -> None:
+    rules = load_rules("play-again-on-20")
+    path, index = _first_record_with_a_second_turn(rules, tmp_path)
+    assert audit_record(path).valid
+    lines = read_lines(path)
+    seat = lines[index]["seat"]
+    # The same game cut after the 20-point play, the next seat passing as under Parker: refused.
+    passed_on = tmp_path / "passed-on.jsonl"
+    write_lines(passed_on, [*lines[: index + 1], {"event": "pass", "seat": (seat + 1) % 3}])
+    verdict = audit_record(passed_on)
+    assert not verdict.valid and verdict.line == index + 2, (verdict.line, verdict.error)
+    assert "turn" in verdict.error
+    # Under parker-1939 the record of two turns in a row is refused at the second turn.
+    under_parker = tmp_path / "under-parker.jsonl"
+    header = {key: value for key, value in lines[0].items() if key != "ruleset_digest"}
+    write_lines(under_parker, [{**header, "ruleset": "parker-1939", "options": {}}, *lines[1:index + 2]])
+    verdict = audit_record(under_parker)
+    assert not verdict.valid and verdict.line == index + 2, (verdict.line, verdict.error)
+
+
+def test_a_counting_contact_skips_the_next_seat() -> None:
+    rules = load_rules("skip-after-counting-contact")
+    skipped = plain = 0
+    for step, event in plays(rules, 4, range(6)):
+        if not isinstance(step.action, Play) or step.ended_hand or step.before.setup_step is not None:
+            continue
+        counting = sum(c["counting"] for c in rules.placement.contacts_of(step.after.figure, event.cell))
+        if counting:
+            assert step.after.current == (step.seat + 2) % 4
+            skipped += 1
+        else:
+            assert step.after.current == (step.seat + 1) % 4
+            plain += 1
+    assert skipped >= 10 and plain >= 3
+
+
+def test_an_opportunity_play_reverses_the_direction_until_the_next_one_or_the_hand_end() -> None:
+    rules = load_rules("reverse-on-opportunity")
+    reversed_turns = 0
+    direction, hand = 1, 0
+    for step, event in plays(rules, 4, range(10)):
+        if step.before.hand_number != hand:
+            hand, direction = step.before.hand_number, 1
+        if step.ended_hand or step.before.setup_step is not None or not isinstance(step.action, (Play, Pass)):
+            continue
+        if isinstance(step.action, Play) and event.opportunity:
+            direction = -direction
+        assert step.after.current == (step.seat + direction) % 4, (step.seat, direction)
+        reversed_turns += direction == -1
+    assert reversed_turns >= 10
+
+
+def test_the_loser_of_the_last_hand_leads_the_next() -> None:
+    rules, parker = load_rules("loser-leads-next-hand"), load_rules("parker-1939")
+    differs = 0
+    for seed in range(10):
+        openers: dict[int, int] = {}
+        for step, _ in traced(rules, 4, seed):
+            if step.before.setup_step is not None:
+                openers.setdefault(step.before.hand_number, step.seat)
+                if step.before.hand_number > 1:
+                    last = step.before.hand_results[-1].scores
+                    assert last[step.seat] == min(last)
+                    # What Parker's rule would choose in this very position.
+                    differs += parker.setup[-1]._find_opener(step.before)[0] != step.seat
+                else:
+                    assert step.seat == parker.setup[-1]._find_opener(step.before)[0]
+    assert differs >= 3
+
+
+def _hands_won(state: GameState) -> list[int]:
+    won = [0] * state.seat_count
+    for result in state.hand_results:
+        for seat, score in enumerate(result.scores):
+            won[seat] += score == max(result.scores)
+    return won
+
+
+@pytest.mark.parametrize("example", ["match-by-hands-won", "hands-won-tally"])
+def test_the_game_goes_to_the_most_hands_won_then_the_higher_score(example: str) -> None:
+    rules = load_rules(example)
+    not_the_highest_score = 0
+    for seed in range(30):
+        *_, (last, _) = traced(rules, 3, seed)
+        state = last.after
+        won = _hands_won(state)
+        keys = [(won[seat], state.scores()[seat]) for seat in range(3)]
+        assert state.winners() == [seat for seat in range(3) if keys[seat] == max(keys)]
+        if "wins" in state.totals:
+            assert state.totals["wins"] == won  # the tally counts each hand after its score is final
+        not_the_highest_score += max(state.scores()) not in [state.scores()[s] for s in state.winners()]
+    assert not_the_highest_score >= 1
+
+
+def test_won_the_hand_read_before_the_score_is_final_is_refused_at_its_line(tmp_path: Path) -> None:
+    text = (Path(__file__).resolve().parent.parent / "rulesets" / "examples" / "hands-won-tally.yaml").read_text()
+    path = tmp_path / "tally.yaml"
+    path.write_text(text.replace("    after: [score]\n", "").replace("id: hands-won-tally", "id: tally"))
+    result = run_cli("rulesets", "validate", path)
+    assert result.exit_code == 1
+    assert f"{path}:15:5: at scoring.wins.on_hand_end: on_hand_end reads 'won_hand', and counter 'score' " \
+           "changes at the end of a hand too: say which value it reads, after: [score]" in result.output
+    # before: [score] is the other explicit reading: the tally then sees the hand before its penalty.
+    path.write_text(text.replace("after: [score]", "before: [score]").replace("id: hands-won-tally", "id: tally"))
+    assert run_cli("rulesets", "validate", path).exit_code == 0
+
+
+def test_a_counter_reading_another_after_a_play_must_say_when(tmp_path: Path) -> None:
+    path = tmp_path / "echo.yaml"
+    path.write_text("format: contack-ruleset/1\nid: echo\ntitle: t\nextends: parker-1939\nscoring:\n"
+                    "  echo:\n    primitive: counter\n    on_play: \"score // 10\"\n")
+    result = run_cli("rulesets", "validate", path)
+    assert result.exit_code == 1 and f"{path}:8:5: at scoring.echo.on_play: on_play reads 'score'" in result.output
+    path.write_text(path.read_text() + "    after: [score]\n")
+    assert run_cli("rulesets", "validate", path).exit_code == 0
+    # After the play, echo reads score's new total.
+    rules = load_rules(str(path))
+    for step, event in traced(rules, 2, 1):
+        if isinstance(step.action, Play) and not step.ended_hand and event.points:
+            seat = step.seat
+            score = step.after.totals["score"][seat] + step.after.hand_gains["score"][seat]
+            gained = step.after.hand_gains["echo"][seat] - step.before.hand_gains["echo"][seat]
+            assert gained == score // 10
+            break
+    else:
+        raise AssertionError("no scoring play")
+
+
+@pytest.mark.parametrize(("order", "message"), [
+    ("after: [nothing]", "at scoring.echo.after.0: after names no counter named 'nothing'"),
+    ("after: [echo]", "at scoring.echo.after.0: after names itself"),
+])
+def test_a_bad_counter_order_is_refused_at_its_place(tmp_path: Path, order: str, message: str) -> None:
+    path = tmp_path / "echo.yaml"
+    path.write_text("format: contack-ruleset/1\nid: echo\ntitle: t\nextends: parker-1939\nscoring:\n"
+                    f"  echo:\n    primitive: counter\n    {order}\n")
+    result = run_cli("rulesets", "validate", path)
+    assert result.exit_code == 1 and message in result.output, result.output
+
+
+def test_counters_going_round_in_a_circle_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "circle.yaml"
+    path.write_text("format: contack-ruleset/1\nid: circle\ntitle: t\nextends: parker-1939\nscoring:\n"
+                    "  a: {primitive: counter, after: [b]}\n  b: {primitive: counter, after: [a]}\n")
+    result = run_cli("rulesets", "validate", path)
+    assert result.exit_code == 1 and "after and before go round in a circle among the counters a, b" in result.output
+
+
+def test_a_turn_order_condition_with_an_unknown_name_is_refused_at_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "again.yaml"
+    path.write_text("format: contack-ruleset/1\nid: again\ntitle: t\nextends: parker-1939\nturn_order:\n"
+                    "  again: {primitive: another-turn, after: [pass], when: \"points >= 20\"}\n")
+    result = run_cli("rulesets", "validate", path)
+    assert result.exit_code == 1
+    assert f"{path}:6:51: at turn_order.again.when: unknown name 'points'" in result.output
+
+
+def test_turn_order_survives_a_clone_mid_hand() -> None:
+    rules = load_rules("reverse-on-opportunity")
+    for step, event in plays(rules, 4, range(4)):
+        if isinstance(step.action, Play) and event.opportunity and not step.ended_hand:
+            assert step.after.direction == -step.before.direction
+            assert step.after.clone().direction == step.after.direction
+            return
+    raise AssertionError("no opportunity play")
+
+
+def test_the_effects_are_documented_primitives() -> None:
+    from contack_core.primitives.builtin import default_registry
+
+    registry = default_registry()
+    assert registry.names("turn_order") == ["another-turn", "reverse", "skip-next"]
+    for name in registry.names("turn_order"):
+        assert registry.get("turn_order", name).__doc__
+    schema = json.loads((Path(__file__).resolve().parent.parent / "contack_core" / "schemas"
+                         / "ruleset.schema.json").read_text())
+    assert "turn_order" in schema["properties"]
+
+
+#: The examples of this issue: each is kept by the score keeper and replayed like any ruleset.
+NEW_EXAMPLES = ["play-again-on-20", "skip-after-counting-contact", "reverse-on-opportunity",
+                "loser-leads-next-hand", "match-by-hands-won", "hands-won-tally"]
+
+
+@pytest.mark.parametrize("example", NEW_EXAMPLES)
+def test_the_keeper_keeps_a_game_of_the_example_line_for_line(example: str, tmp_path: Path) -> None:
+    from keeping import entries_for, played_lines
+
+    rules = load_rules(example)
+    source = played_lines(rules, 4, seed=3)
+    entries_for(rules, source, [f"player{s}" for s in range(4)], tmp_path, 3)  # asserts the very same record
+
+
+@pytest.mark.parametrize("example", NEW_EXAMPLES)
+def test_the_replay_follows_a_game_of_the_example_to_its_totals(example: str, tmp_path: Path) -> None:
+    from contack_core.replay.timeline import build_timeline
+
+    record = tmp_path / "game.jsonl"
+    state = play_recorded_game(4, 5, record, rules=load_rules(example))
+    timeline = build_timeline(record)
+    assert timeline.fault is None and len(timeline.steps) == len(read_lines(record))
+    assert list(timeline.steps[-1].scores) == state.scores()
+    result = run_cli("replay", record, "--html", tmp_path / "game.html")
+    assert result.exit_code == 0, result.output
+
+
+def test_another_turn_after_a_capture_on_a_board_of_pieces(tmp_path: Path) -> None:
+    """The effects follow a move as they follow a play: on Klauber's board a capture earns
+    another move, and the record of such a game audits sound."""
+    path = tmp_path / "capture-again.yaml"
+    path.write_text("format: contack-ruleset/1\nid: capture-again\ntitle: t\nextends: klauber-1937\n"
+                    "turn_order:\n  again: {primitive: another-turn, after: [move], when: \"captured >= 1\"}\n")
+    rules = load_rules(str(path))
+    again = 0
+    for seed in range(30):
+        for step, event in traced(rules, 2, seed):
+            if step.ended_hand or not hasattr(event, "removed"):
+                continue
+            captured = len(event.removed) - (bool(event.removed) and event.removed[-1] == (event.path or
+                                                                                              (event.origin,))[-1])
+            assert (step.after.current == step.seat) == (captured >= 1), (seed, event)
+            again += captured >= 1
+        if again >= 2:
+            break
+    assert again >= 2
+    record = tmp_path / "game.jsonl"
+    play_recorded_game(2, 1, record, rules=rules)
+    assert audit_record(record).valid
+
+
+def test_the_narration_tells_an_effect_in_the_rulesets_own_words(tmp_path: Path) -> None:
+    path = tmp_path / "otra-vez.yaml"
+    path.write_text("format: contack-ruleset/1\nid: otra-vez\ntitle: t\nextends: spanish-edition\n"
+                    "turn_order:\n  again: {primitive: another-turn, when: \"points >= 20\"}\n", encoding="utf-8")
+    result = run_cli("play", path, "--seats", "random,random,random", "--seed", "4")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    told = [i for i, line in enumerate(lines) if line.endswith("juega otra vez")]
+    assert told and all(int(lines[i - 1].split("-> ")[1].split()[0]) >= 20 for i in told), told
+    assert "plays again" not in result.output
+
+
+def test_hand_winner_is_a_formula_going_out_wins_the_hand(tmp_path: Path) -> None:
+    path = tmp_path / "out-wins.yaml"
+    path.write_text("format: contack-ruleset/1\nid: out-wins\ntitle: t\nextends: parker-1939\n"
+                    "match:\n  hand_winner: \"went_out == 1\"\n  decided_by: [hands_won, score]\n", encoding="utf-8")
+    rules = load_rules(str(path))
+    for seed in range(6):
+        *_, (last, _) = traced(rules, 3, seed)
+        state = last.after
+        won = [sum(result.went_out == seat for result in state.hand_results) for seat in range(3)]
+        keys = [(won[seat], state.scores()[seat]) for seat in range(3)]
+        assert state.winners() == [seat for seat in range(3) if keys[seat] == max(keys)]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(path.read_text().replace("went_out == 1", "went_first == 1").replace("out-wins", "bad"))
+    result = run_cli("rulesets", "validate", bad)
+    assert result.exit_code == 1 and f"{bad}:6:3: at match.hand_winner: unknown name 'went_first'" in result.output
