@@ -295,9 +295,21 @@ def test_ludii_duration_and_branching_spread() -> None:
     assert values(PLAN, METRICS_GAMES)["branching_spread"].per_deal().sum() == 0
 
 
-def test_ludii_clarity_says_why_it_cannot_be_read() -> None:
-    clarity = values(PLAN, METRICS_GAMES)["clarity"]
-    assert clarity.na is not None and "do not evaluate every legal action" in clarity.na
+def test_ludii_clarity_is_each_games_mean_over_the_decisions_judged() -> None:
+    """Two games whose judged decisions gave a narrowness of 0.25 and 0.75 on average, and spreads of 4 and 2
+    points: the figures are the means over games, 0.5 and 3, each with its definition."""
+    rows = [game(0, (0, 1), (5, 1), clarity=0.25, clarity_spread=4.0, clarity_judged=3),
+            game(1, (0, 1), (5, 1), clarity=0.75, clarity_spread=2.0, clarity_judged=16)]
+    found = values(PLAN, rows)
+    assert value(found["clarity"]) == pytest.approx(0.5)
+    assert value(found["clarity_spread"]) == pytest.approx(3.0)
+    assert found["clarity"].unit == "share" and found["clarity_spread"].unit == "score"
+    assert "Ludii's clarity narrowness" in found["clarity"].about and "every legal action" in found["clarity"].about
+    assert "Ludii's clarity variance" in found["clarity_spread"].about
+    # Games stored before clarity was measured: no value, and why.
+    old = analyse(PLAN, PARKER, "parker-1939", METRICS_GAMES, resamples=100)
+    shown = {f.key: f for f in old.sizes[0].figures}
+    assert shown["clarity"].na is not None and "before clarity was measured" in shown["clarity"].na
 
 
 def test_the_balance_is_shown_beside_what_chance_alone_gives() -> None:

@@ -12,7 +12,7 @@ import pytest
 from contack_core import load_rules
 from contack_core.engine.events import ChipsMoved, Dealt, Drew, HandResult, Passed, Played
 from contack_core.language.documents import shipped_example_ids, shipped_ruleset_ids
-from tournaments.analysis.measure import GameMeasure, lead_summary, leader
+from tournaments.analysis.measure import CLARITY_DECISIONS, GameMeasure, action_values, clarity, lead_summary, leader
 from tournaments.play import Plan, play_one
 from tournaments.schedule import schedule
 
@@ -30,6 +30,7 @@ class HandMadeState:
         self.standing = [0.0] * seats
         self.final: list[int] = []
         self.won: list[int] = []
+        self.values: list[float] = []  # each legal action's value (clarity), when a test judges them
 
     def is_over(self) -> bool:
         return self.over
@@ -203,6 +204,100 @@ def test_sides_level_throughout_are_as_uncertain_and_stable_as_can_be() -> None:
          "uncertainty": 1.0, "instability": 0.0, "drama_share": None, "margin": None}
 
 
+# --------------------------------------------------------------------------- clarity
+def test_the_clarity_of_one_decision() -> None:
+    """Values 10, 0, 0, 0: mean 2.5, the threshold 2.5 + 0.75 * 7.5 = 8.125, one action reaches it (1/4);
+    spread sqrt((7.5^2 + 3 * 2.5^2) / 4). All alike: every action is as good as the best (1), spread 0.
+    5, 4, 0: threshold 3 + 0.75 * 2 = 4.5, only the 5."""
+    narrowness, spread = clarity([10, 0, 0, 0])
+    assert narrowness == 0.25 and spread == pytest.approx(18.75 ** 0.5)
+    assert clarity([3, 3]) == (1.0, 0.0)
+    assert clarity([5, 4, 0])[0] == pytest.approx(1 / 3)
+    assert clarity([-5, -5, -20])[0] == pytest.approx(2 / 3), "two actions tie for the best"
+
+
+def test_a_game_made_by_hand_judges_each_decision_with_a_choice_once() -> None:
+    """Decisions offering 3, 1 (forced), 2 and 4 actions, with values set by the test; a chip payment between
+    two of them re-reads the same decision, which is judged once. Judged: 3 -> [9, 0, 0] (1/3, spread
+    sqrt(18)), 2 -> [1, 1] (1, 0), 4 -> [4, 4, 0, 0] (1/2, 2)."""
+    state = HandMadeState()
+    offered: list[list[float]] = []
+
+    def judge(s: HandMadeState) -> list[float]:
+        offered.append(list(s.values))
+        return s.values
+
+    measure = GameMeasure(PARKER, 2, standing_of=lambda s: s.standing, action_values=judge)
+    measure.hand_started(state, 1)
+    state.values = [9, 0, 0]
+    chance(measure, state, Played(1, 3, (0, 0), 0, 0, False), legal_next=3)
+    state.values = [7]
+    decide(measure, state, Played(0, 1, (1, 0), 10, 1, False), [10, 0], 1)
+    state.values = [1, 1]
+    decide(measure, state, Drew(1, 5), [10, 0], 2)
+    measure.event(state, ChipsMoved(0, 1, 2, "collect"))  # the same decision to come: not judged again
+    state.values = [4, 4, 0, 0]
+    decide(measure, state, Played(1, 5, (0, 1), 15, 1, False), [10, 15], 4)
+    state.over = True
+    decide(measure, state, Played(0, 2, (2, 0), 10, 1, False), [20, 5], None)
+    summary = measure.summary()
+    assert offered == [[9, 0, 0], [1, 1], [4, 4, 0, 0]]
+    assert summary["clarity_judged"] == 3
+    assert summary["clarity"] == pytest.approx((1 / 3 + 1 + 1 / 2) / 3)
+    assert summary["clarity_spread"] == pytest.approx((18 ** 0.5 + 0 + 2) / 3)
+
+
+def test_a_long_game_judges_a_sample_spread_over_it() -> None:
+    """With room for 2 judged decisions, 7 decisions with a choice: judged 0, 1, 2 (one too many: every second
+    kept, 0 and 2), then 4 (too many again: every fourth, 0 and 4); 3, 5 and 6 are never judged."""
+    state = HandMadeState()
+    judged: list[int] = []
+
+    def judge(s: HandMadeState) -> list[float]:
+        judged.append(s.turns)
+        return [float(s.turns), 0.0]
+
+    measure = GameMeasure(PARKER, 2, standing_of=lambda s: s.standing, action_values=judge, clarity_decisions=2)
+    measure.hand_started(state, 1)
+    chance(measure, state, Played(1, 3, (0, 0), 0, 0, False), legal_next=2)
+    for turn in range(7):
+        decide(measure, state, Passed(turn % 2), [0, 0], 2)
+    assert judged == [0, 1, 2, 4]
+    assert [index for index, _, _ in measure.clarity] == [0, 4]
+    # Turn 0 offered [0, 0] (alike: 1); turn 4 offered [4, 0] (1/2).
+    assert measure.summary()["clarity"] == pytest.approx(0.75)
+
+
+def test_no_judge_no_clarity() -> None:
+    state = HandMadeState()
+    measure = GameMeasure(PARKER, 2, standing_of=lambda s: s.standing)
+    measure.hand_started(state, 1)
+    chance(measure, state, Played(1, 3, (0, 0), 0, 0, False), legal_next=2)
+    assert "clarity" not in measure.summary()
+
+
+def test_every_legal_action_is_judged_by_the_movers_lead_after_it() -> None:
+    """A real position: each legal action's value is the mover's lead on a copy after it, and the state
+    itself is left as it was."""
+    import random
+
+    from contack_core import GameState
+    from players.evaluation import leads
+
+    state, rng = GameState(PARKER, 2), random.Random(7)
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        state.apply(state.sample_chance(rng) if state.is_chance_node() else state.legal_actions()[0])
+    before = state.clone()
+    found = action_values(state)
+    expected = []
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply(action)
+        expected.append(leads(after)[state.current])
+    assert found == expected and len(found) >= 2
+    assert state.legal_actions() == before.legal_actions() and state.turns == before.turns
+
+
 # --------------------------------------------------------------------------- real games
 RULESETS = [*shipped_ruleset_ids(), *shipped_example_ids()]
 
@@ -230,6 +325,9 @@ def test_every_decision_of_every_ruleset_is_measured(ruleset: str) -> None:
             assert measures["margin"] is None or 0 <= measures["margin"] <= 1
             assert measures["drama_share"] is None or 0 <= measures["drama_share"] <= 1
         assert all(hand["reason"] in endings for hand in measures["hands"])
+        if measures["choices"]:
+            assert 1 <= measures["clarity_judged"] <= min(CLARITY_DECISIONS, measures["choices"])
+            assert 0 < measures["clarity"] <= 1 and measures["clarity_spread"] >= 0
         record_decisions = sum(1 for line in (result.record or "").splitlines()[1:]
                                if '"event": "play"' in line or '"event": "draw"' in line
                                or '"event": "pass"' in line or '"event": "discard"' in line

@@ -75,6 +75,34 @@ def test_the_paired_difference_of_two_sides_on_the_same_deals() -> None:
     assert one_deal.p_value is None
 
 
+def test_the_difference_of_two_intervals_recovers_their_variances() -> None:
+    """MOVER by hand: 30% [20, 42] less 10% [5, 20], the sides correlated 0.5. Lower bound: 0.2 less
+    sqrt(0.10^2 + 0.10^2 - 2 * 0.5 * 0.10 * 0.10) = 0.2 - 0.1; upper: 0.2 + sqrt(0.12^2 + 0.05^2 - 0.5 * 2 *
+    0.12 * 0.05). Uncorrelated, each bound is the sum of squares'."""
+    from tournaments.statistics import Interval, mover
+
+    found = mover(Interval(0.3, 0.2, 0.42), Interval(0.1, 0.05, 0.2), 0.5)
+    assert found is not None and found.value == pytest.approx(0.2)
+    assert found.low == pytest.approx(0.1) and found.high == pytest.approx(0.2 + (0.0144 + 0.0025 - 0.006) ** 0.5)
+    alone = mover(Interval(0.3, 0.2, 0.42), Interval(0.1, 0.05, 0.2), 0.0)
+    assert alone is not None and alone.low == pytest.approx(0.2 - 0.02 ** 0.5)
+    assert mover(Interval(0.3, None, None), Interval(0.1, 0.05, 0.2), 0.0) is None
+
+
+def test_a_share_nobody_reached_on_either_side_still_has_a_difference_interval() -> None:
+    """0 of 30 on both sides: each side's Wilson interval is [0, 11.4%], so the difference is 0 with
+    [-11.4, 11.4] points, not a bare 0: the rules may differ in a share these deals never showed."""
+    from tournaments.statistics import share_interval
+
+    rng = np.random.default_rng(4)
+    none = np.column_stack([np.zeros(30), np.ones(30)])
+    sides = (share_interval(none[:, 0], none[:, 1]), share_interval(none[:, 0], none[:, 1]))
+    found = paired_difference(ratio, none, none.copy(), resample_counts(30, 100, rng), swaps(30, 100, rng), sides)
+    assert found.difference.value == 0
+    assert found.difference.low == pytest.approx(-sides[0].high) and found.difference.high == pytest.approx(0.1135,
+                                                                                                         abs=1e-4)
+
+
 def test_max_t_adjusts_many_figures_together() -> None:
     """Three figures under the same four swaps, worked out by hand. Scaled by their spreads (2.83, 0.87 and
     0, taken as 1) the nulls are (1.41, 0, 0, 1.41), (2.31, 0, 0, 0) and 0s, the seen differences 1.41,

@@ -202,6 +202,8 @@ def report(
     as_json: Annotated[bool, typer.Option("--json", help="The whole report as one JSON object.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="The standings as CSV.")] = False,
     plot: Annotated[Path | None, typer.Option(help="Also draw ratings and score distributions to this PNG.")] = None,
+    html: Annotated[Path | None, typer.Option(help="Also write the report as a self-contained HTML page with "
+                                                   "charts.")] = None,
     bootstrap: Annotated[int, typer.Option(min=0, help="Bootstrap resamples for the intervals.")] = 100,
 ) -> None:
     """Standings with ratings and 95% intervals, seat effects, head-to-head and faults."""
@@ -212,6 +214,9 @@ def report(
 
     if as_json and as_csv:
         fail("choose one of --json and --csv", 2)
+    for path in (html, plot):
+        if path is not None and not path.parent.is_dir():
+            fail(f"cannot write {path}: no folder {path.parent}")
     if directory.is_file():
         directory = directory.parent
     try:
@@ -235,6 +240,15 @@ def report(
         if not console.is_terminal:  # a pipe or a file: wide enough that intervals stay on one line
             console = Console(width=max(console.width, 130))
         print_report(result, console)
+    if html is not None:
+        from tournaments.report_html import write_report_html
+
+        try:
+            write_report_html(result, html)
+        except OSError as error:
+            fail(f"cannot write {html}: {error.strerror or error}")
+        if not (as_json or as_csv):
+            typer.echo(f"page written to {html}")
     if plot is not None:
         try:
             plot_report(result, rows, plot)

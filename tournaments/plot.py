@@ -1,4 +1,6 @@
-"""A picture of a report: ratings with their intervals, and each entrant's score distribution.
+"""A picture of a report: ratings with their intervals, and each entrant's score distribution, a row
+of panels per table size (the scores of different table sizes are never pooled; the pooled
+rating, where there is one, has its own row, named as such).
 
 matplotlib is an optional extra (``contack[plot]``); it draws off-screen (Agg), so this
 works on a machine without a display.
@@ -12,7 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tournaments.report import Report
+import attrs
+
+from tournaments.render import sizes_text
+from tournaments.report import Report, Standing
 from tournaments.store import GameRow
 
 
@@ -51,32 +56,64 @@ def save(figure: Any, path: Path, dpi: int) -> None:
         pyplot().close(figure)
 
 
+@attrs.frozen
+class Panel:
+    """One row of the picture: ratings from one fit, and (unless the fit pools table sizes) the final scores
+    of the same games, by entrant."""
+
+    title: str
+    standings: tuple[Standing, ...]
+    scores: dict[str, list[int]] | None
+
+
+def report_panels(report: Report, rows: Sequence[GameRow]) -> list[Panel]:
+    """A panel per table size, its ratings and its games' scores only (scores of different table sizes do
+    not mix, as the report says), then the pooled fit's ratings alone, named as pooled."""
+    panels = []
+    for table in report.by_table_size:
+        scores: dict[str, list[int]] = defaultdict(list)
+        for row in rows:
+            if row.table_size == table.table_size and row.scores is not None:
+                for seat, entrant_name in enumerate(row.names):
+                    scores[entrant_name].append(row.scores[seat])
+        what = "solitaires (ranked against each other on each deal)" if table.table_size == 1 else \
+            f"tables of {table.table_size}"
+        panels.append(Panel(f"{what}: {table.games} games", tuple(table.standings), dict(scores)))
+    if report.pooled_sizes:
+        panels.append(Panel(f"pooled rating, one fit over tables of {sizes_text(report.pooled_sizes)} "
+                            f"(scores do not mix)", tuple(report.standings), None))
+    return panels
+
+
 def plot_report(report: Report, rows: Sequence[GameRow], path: Path) -> None:
+    """Ratings with their 95% intervals and score distributions, a row of panels per table size
+    (:func:`report_panels`)."""
     plt = pyplot()
-
-    names = [s.name for s in report.standings]  # best first
-    scores: dict[str, list[int]] = defaultdict(list)
-    for row in rows:
-        if row.scores is not None:
-            for seat, entrant_name in enumerate(row.names):
-                scores[entrant_name].append(row.scores[seat])
-
-    figure, (ratings_axis, scores_axis) = plt.subplots(1, 2, figsize=(12, 0.6 * len(names) + 2.5))
-    positions = list(range(len(names)))[::-1]  # best at the top
-    values = [s.rating.value or 0.0 for s in report.standings]
-    lows = [v - (s.rating.low if s.rating.low is not None else v) for v, s in zip(values, report.standings)]
-    highs = [(s.rating.high if s.rating.high is not None else v) - v for v, s in zip(values, report.standings)]
-    ratings_axis.errorbar(values, positions, xerr=[lows, highs], fmt="o", capsize=4)
-    ratings_axis.axvline(1500, color="grey", linewidth=0.8, linestyle=":")
-    ratings_axis.set_yticks(positions, names)
-    ratings_axis.set_xlabel("rating (Plackett-Luce, Elo scale) with 95% interval")
-    ratings_axis.set_title("Ratings")
-
-    data = [scores.get(name, []) or [0] for name in names]
-    scores_axis.boxplot(data, orientation="horizontal", positions=positions, widths=0.6)
-    scores_axis.set_yticks(positions, names)
-    scores_axis.set_xlabel("final score per game")
-    scores_axis.set_title("Score distributions")
+    panels = report_panels(report, rows)
+    if not panels:
+        raise PlotError("nothing to plot: no game has a result")
+    heights = [0.5 * max(len(panel.standings), 1) + 1.4 for panel in panels]
+    figure, axes = plt.subplots(len(panels), 2, figsize=(12, sum(heights) + 0.8), squeeze=False,
+                                gridspec_kw={"height_ratios": heights})
+    for (ratings_axis, scores_axis), panel in zip(axes, panels):
+        names = [s.name for s in panel.standings]  # best first
+        positions = list(range(len(names)))[::-1]  # best at the top
+        values = [s.rating.value or 0.0 for s in panel.standings]
+        lows = [v - (s.rating.low if s.rating.low is not None else v) for v, s in zip(values, panel.standings)]
+        highs = [(s.rating.high if s.rating.high is not None else v) - v for v, s in zip(values, panel.standings)]
+        ratings_axis.errorbar(values, positions, xerr=[lows, highs], fmt="o", capsize=4)
+        ratings_axis.axvline(1500, color="grey", linewidth=0.8, linestyle=":")
+        ratings_axis.set_yticks(positions, names)
+        ratings_axis.set_xlabel("rating (Plackett-Luce, Elo scale) with 95% interval")
+        ratings_axis.set_title(f"Ratings, {panel.title}", loc="left", fontsize=10)
+        if panel.scores is None:
+            scores_axis.axis("off")
+            continue
+        data = [panel.scores.get(name, []) or [0] for name in names]
+        scores_axis.boxplot(data, orientation="horizontal", positions=positions, widths=0.6)
+        scores_axis.set_yticks(positions, names)
+        scores_axis.set_xlabel("final score per game")
+        scores_axis.set_title(f"Scores, {panel.title}", loc="left", fontsize=10)
     figure.suptitle(f"{report.name} on {report.ruleset}: {report.games} games")
     figure.tight_layout()
     save(figure, path, dpi=110)

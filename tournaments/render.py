@@ -10,8 +10,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from contack_core.language.printable import printable
-from tournaments.paired import MEASURES
-from tournaments.report import Report, Standing
+from tournaments.paired import MEASURES, DuplicateGain
+from tournaments.report import Report, Standing, TableStandings
 from tournaments.sprt import SprtState
 from tournaments.statistics import Interval
 
@@ -28,7 +28,8 @@ def _number(value: float | None, digits: int = 0) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def _interval(interval: Interval, digits: int = 0, percent: bool = False) -> str:
+def interval_cell(interval: Interval, digits: int = 0, percent: bool = False) -> str:
+    """``92.2 [76.3, 103.6]``, ``40.7% [30.9, 51.3]``, or the value with why it has no interval."""
     factor = 100.0 if percent else 1.0
 
     def scaled(v: float | None) -> float | None:
@@ -45,58 +46,97 @@ def sizes_text(sizes: list[int]) -> str:
     return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else words[0]
 
 
+def headline(report: Report) -> str:
+    """What the report covers, in one line (plain text)."""
+    statuses = ", ".join(f"{count} {status}" for status, count in report.statuses.items())
+    return (f"{report.name} on {report.ruleset}: {report.games} games ({statuses}), {report.deal_groups} deal groups; "
+            f"95% intervals from {report.bootstrap} bootstrap resamples of the deal groups")
+
+
+def unfinished_text(report: Report) -> str | None:
+    """Why the figures cover only part of the schedule, and the command that plays the rest (None: finished)."""
+    progress = report.progress
+    if progress.finished:
+        return None
+    share = 100 * progress.stored / progress.scheduled if progress.scheduled else 0
+    finish = f"; `{progress.resume}` plays the rest" if progress.resume else ""
+    return (f"{progress.stored} of {progress.scheduled} scheduled games ({share:.0f}%) are stored, and every figure "
+            f"below covers only those{finish}.")
+
+
+def standings_title(table: TableStandings) -> str:
+    return (f"Standings, tables of {table.table_size} ({table.games} games, {table.deal_groups} deals): "
+            f"Plackett-Luce rating, Elo scale, 1500 average")
+
+
+def pooled_text(report: Report) -> str:
+    return (f"Pooled rating: one Plackett-Luce fit over the finishing orders of tables of "
+            f"{sizes_text(report.pooled_sizes)} together (scores and win rates of different table sizes do "
+            f"not mix: see each size above).")
+
+
+SEATS_TEXT = ("Seat order: each seat's mean score and win rate (every entrant sits in every seat equally often), "
+              "with 95% intervals over deals.")
+PAIRS_TEXT = ("Paired comparisons: over the deals both played in full (every table size), the share of their games "
+              "where the first finished ahead of the second (level counts half), with its 95% interval over deals.")
+CROSS_TEXT = "Cross-table: the row's wins-losses-ties against the column, game by game."
+SOLITAIRE_TEXT = ("Per-deal ranking: entrants ranked against each other on each deal by their scores (not a result "
+                  "of the solitaire itself); the rating comes from those rankings, \"first on a deal\" is the share "
+                  "of deals ranked first (ties shared).")
+DUPLICATE_TEXT = ("What duplicate deals save: the variance of an entrant's mean result over these deals, as a share of "
+                  "what as many games, each on a deal of its own, would give (" +
+                  "; ".join(f"{name}: {meaning}" for name, meaning in MEASURES.items()) + ").")
+
+
+def duplicate_cells(gain: DuplicateGain) -> tuple[str, str]:
+    """A duplicate gain's reduction and what independent deals would need."""
+    ratio = gain.ratio
+    need = "-" if not ratio.value else f"{1 / ratio.value:.1f}x the games"
+    return ("-" if ratio.value is None else f"{100 * (1 - ratio.value):.0f}%"), need
+
+
 def print_report(report: Report, console: Console) -> None:
     statuses = ", ".join(f"{count} {status}" for status, count in report.statuses.items())
     console.print(f"[bold]{shown(report.name)}[/bold] on {shown(report.ruleset)}: {report.games} games ({statuses}), "
                   f"{report.deal_groups} deal groups; 95% intervals from {report.bootstrap} bootstrap "
                   f"resamples of the deal groups")
-    progress = report.progress
-    if not progress.finished:
-        share = 100 * progress.stored / progress.scheduled if progress.scheduled else 0
-        finish = f"; `{shown(progress.resume)}` plays the rest" if progress.resume else ""
-        console.print(f"[bold red]UNFINISHED:[/bold red] {progress.stored} of {progress.scheduled} scheduled games "
-                      f"({share:.0f}%) are stored, and every figure below covers only those{finish}.")
+    unfinished = unfinished_text(report)
+    if unfinished is not None:
+        console.print(f"[bold red]UNFINISHED:[/bold red] {shown(unfinished)}")
 
     for table in report.by_table_size:
         if table.table_size == 1:
             _print_solitaire(report, table.standings, console)
         else:
-            _print_standings(console, f"Standings, tables of {table.table_size} ({table.games} games, "
-                                      f"{table.deal_groups} deals): Plackett-Luce rating, Elo scale, 1500 average",
-                             table.standings, scores=True)
+            _print_standings(console, standings_title(table), table.standings, scores=True)
     if report.pooled_sizes:
-        console.print(f"Pooled rating: one Plackett-Luce fit over the finishing orders of tables of "
-                      f"{sizes_text(report.pooled_sizes)} together (scores and win rates of different table sizes do "
-                      f"not mix: see each size above).")
+        console.print(pooled_text(report))
         _print_standings(console, "Pooled rating", report.standings, scores=False)
 
     if report.seat_effects:
-        console.print("Seat order: each seat's mean score and win rate (every entrant sits in every seat equally "
-                      "often), with 95% intervals over deals.")
+        console.print(SEATS_TEXT)
         seats = Table(title="Seat order")
         for column in ("table", "seat", "games", "mean score [95%]", "win rate [95%]"):
             seats.add_column(column, justify="right")
         for e in report.seat_effects:
-            seats.add_row(str(e.table_size), str(e.seat + 1), str(e.games), _interval(e.mean_score, 1),
-                          _interval(e.win_rate, 1, percent=True))
+            seats.add_row(str(e.table_size), str(e.seat + 1), str(e.games), interval_cell(e.mean_score, 1),
+                          interval_cell(e.win_rate, 1, percent=True))
         console.print(seats)
 
     if report.pairs:
-        console.print("Paired comparisons: over the deals both played in full (every table size), the share of "
-                      "their games where the first finished ahead of the second (level counts half), with its 95% "
-                      "interval over deals.")
+        console.print(PAIRS_TEXT)
         pairs = Table(title="Paired comparisons")
         for column in ("pair", "deals", "ahead [95%]", "verdict"):
             pairs.add_column(column, justify="left" if column in ("pair", "verdict") else "right")
         for pair in report.pairs:
             deals = str(pair.deals) + (f" (+{pair.partial} partial)" if pair.partial else "")
-            pairs.add_row(f"{shown(pair.a)} vs {shown(pair.b)}", deals, _interval(pair.share, 1, percent=True),
+            pairs.add_row(f"{shown(pair.a)} vs {shown(pair.b)}", deals, interval_cell(pair.share, 1, percent=True),
                           shown(pair.verdict))
         console.print(pairs)
 
     order = [s.name for s in report.standings]
     index = {name: i for i, name in enumerate(report.names)}
-    console.print("Cross-table: the row's wins-losses-ties against the column, game by game.")
+    console.print(CROSS_TEXT)
     cross = Table(title="Cross-table")
     cross.add_column("")
     for name in order:
@@ -107,19 +147,14 @@ def print_report(report: Report, console: Console) -> None:
     console.print(cross)
 
     if report.duplicate:
-        console.print("What duplicate deals save: the variance of an entrant's mean result over these deals, as a "
-                      "share of what as many games, each on a deal of its own, would give (" +
-                      "; ".join(f"{name}: {meaning}" for name, meaning in MEASURES.items()) + ").")
+        console.print(DUPLICATE_TEXT)
         gains = Table(title="What duplicate deals save")
         for column in ("table", "result of a game", "games", "deals", "variance [95%]", "reduction",
                        "independent deals need"):
             gains.add_column(column, justify="left" if column == "result of a game" else "right")
         for gain in report.duplicate:
-            ratio = gain.ratio
-            need = "-" if not ratio.value else f"{1 / ratio.value:.1f}x the games"
             gains.add_row(str(gain.table_size), gain.measure, str(gain.games), str(gain.deals),
-                          _interval(ratio, 0, percent=True),
-                          "-" if ratio.value is None else f"{100 * (1 - ratio.value):.0f}%", need)
+                          interval_cell(gain.ratio, 0, percent=True), *duplicate_cells(gain))
         console.print(gains)
 
     if report.sprt is not None:
@@ -148,9 +183,9 @@ def _print_standings(console: Console, title: str, standings: list[Standing], sc
     for column in [*columns, "faults"]:
         table.add_column(column, justify="left" if column in ("entrant", "bot") else "right")
     for rank, s in enumerate(standings, start=1):
-        cells = [str(rank), shown(s.name), shown(s.player), str(s.games), _interval(s.rating)]
+        cells = [str(rank), shown(s.name), shown(s.player), str(s.games), interval_cell(s.rating)]
         if scores:
-            cells += [_interval(s.mean_score, 1), _interval(s.win_rate, 1, percent=True)]
+            cells += [interval_cell(s.mean_score, 1), interval_cell(s.win_rate, 1, percent=True)]
         table.add_row(*cells, str(s.faults))
     console.print(table)
 
@@ -160,17 +195,16 @@ def _print_solitaire(report: Report, ranking: list[Standing], console: Console) 
     for column in ("entrant", "games", "completed [95%]", "mean tiles placed [95%]"):
         own.add_column(column, justify="left" if column == "entrant" else "right")
     for s in report.solitaire:
-        own.add_row(shown(s.name), str(s.games), _interval(s.completed, 1, percent=True), _interval(s.placed, 1))
+        own.add_row(shown(s.name), str(s.games), interval_cell(s.completed, 1, percent=True),
+                    interval_cell(s.placed, 1))
     console.print(own)
-    console.print("Per-deal ranking: entrants ranked against each other on each deal by their scores (not a result "
-                  "of the solitaire itself); the rating comes from those rankings, \"first on a deal\" is the share "
-                  "of deals ranked first (ties shared).")
+    console.print(SOLITAIRE_TEXT)
     table = Table(title="Per-deal ranking")
     for column in ("#", "entrant", "bot", "deals", "rating [95%]", "first on a deal [95%]"):
         table.add_column(column, justify="left" if column in ("entrant", "bot") else "right")
     for rank, s in enumerate(ranking, start=1):
-        table.add_row(str(rank), shown(s.name), shown(s.player), str(s.games), _interval(s.rating),
-                      _interval(s.win_rate, 1, percent=True))
+        table.add_row(str(rank), shown(s.name), shown(s.player), str(s.games), interval_cell(s.rating),
+                      interval_cell(s.win_rate, 1, percent=True))
     console.print(table)
 
 

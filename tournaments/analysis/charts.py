@@ -32,6 +32,7 @@ class Chart:
     axis: str
     rows: tuple[Row, ...]
     zero: bool = False  # draw the line at 0 (differences)
+    reference: float | None = None  # or a line at this value (an even share, the average rating)
 
 
 def _row(label: str, interval: Interval, scale: float = 1.0, marked: bool = False) -> Row | None:

@@ -34,8 +34,9 @@ Per table size:
   less the variance of a seat's outcome (1 first, -1 last, ranks between evenly), the mean over
   seats; uncertainty, instability, score margin (:func:`tournaments.analysis.measure.lead_summary`);
   duration spread and branching spread, the standard deviation of the decisions a game and of the
-  legal actions a decision; clarity needs every legal action evaluated, which the games do not
-  measure, and says so;
+  legal actions a decision; clarity narrowness and clarity spread, from every legal action of a
+  sample of the decisions judged by the mover's lead after it
+  (:func:`tournaments.analysis.measure.clarity`);
 - **skill depth**: for each two neighbours on the ladder, the stronger's share of finishing
   ahead of the weaker on the same hands (a paired comparison over deals, as a tournament
   report's); the levels of play are the rungs it is ahead on, plus one;
@@ -60,6 +61,7 @@ import numpy as np
 from contack_core.engine.actions import Discard, Draw, Move, Pass, Play
 from contack_core.engine.rules import EVENT_KINDS, Rules
 from contack_core.engine.values import EVENT_MEANINGS
+from tournaments.analysis.measure import CLARITY_DECISIONS
 from tournaments.analysis.mechanisms import COUNTED_FACTS, WHEN_WORDS, counter_whens, formula_parts, passes_to_others
 from tournaments.analysis.plan import AnalysisPlan, Rung
 from tournaments.paired import ahead, compare
@@ -78,6 +80,8 @@ KIND_OF_ACTION = {Play: "play", Draw: "draw", Pass: "pass", Discard: "discard", 
 #: Why a mechanism has no value: its games were stored before mechanisms were measured.
 UNMEASURED = ("the games stored were played before mechanisms were measured: play them again (a new --output "
               "folder)")
+#: Why clarity has no value: its games were stored before every legal action was judged.
+UNJUDGED = ("the games stored were played before clarity was measured: play them again (a new --output folder)")
 #: Why a figure of the games won has no value: none was.
 WON_BY_SOME = "no game was won by some sides over others (a tie, a move cap: nobody won)"
 #: A unit shown as a percentage.
@@ -326,6 +330,10 @@ def metrics_game_sums(row: GameRow, sides: Sequence[Sequence[int]], limits: froz
         sums["gauged"] = 1
         sums["uncertainty"] = measures["uncertainty"]
         sums["instability"] = measures["instability"]
+    if measures.get("clarity") is not None:
+        sums["judged"] = 1
+        sums["clarity"] = measures["clarity"]
+        sums["clarity_spread"] = measures["clarity_spread"]
     if measures.get("drama_share") is not None:
         sums["shared"] = 1
         sums["drama_share"] = measures["drama_share"]
@@ -631,11 +639,21 @@ def _ludii_figures(rules: Rules, size: int, sides: Sequence[Sequence[int]], game
                              floor=0.0 if key == "instability" else None,
                              empty=WON_BY_SOME if key == "margin" else "no game measured it")
             out.append(attrs.evolve(figure, mean_share=key in ("uncertainty", "margin")))
-    out.append(not_applicable(
-        "clarity", group, "clarity", "spread",
-        "Ludii's clarity: how few of the legal actions are good, by the spread of every legal action's evaluation "
-        "at each decision", "the games do not evaluate every legal action of a decision (only the chosen one is "
-        "played), so clarity cannot be read from them"))
+    counter = rules.match.counter
+    judged = (f"at a sample of a game's decisions with a choice (up to {CLARITY_DECISIONS}, spread over the game), "
+              f"every legal action tried on a copy of the game and judged by the mover's lead in {counter} after it")
+    specs = [("clarity", "clarity narrowness (actions near the best)", SHARE,
+              f"Ludii's clarity narrowness: {judged}; the share of the actions within a quarter of the way from the "
+              "best to the mean of them all (above the mean plus 75% of the best's lead over it), the mean over the "
+              "sample and over games (low: one or a few actions stand out, a clear choice; 1: all alike)",
+              ["clarity", "judged"]),
+             ("clarity_spread", f"clarity spread ({counter} between actions)", counter,
+              f"Ludii's clarity variance, as a standard deviation: {judged}; how far the actions' values lie from "
+              f"their mean, in {counter}, the mean over the sample and over games (0: every action alike)",
+              ["clarity_spread", "judged"])]
+    for key, label, unit, about, columns in specs:
+        figure = _figure(key, group, label, unit, about, games, columns, floor=0.0, empty=UNJUDGED)
+        out.append(attrs.evolve(figure, mean_share=key == "clarity"))
     out.append(_figure("duration_spread", group, "duration spread (decisions a game)", "decisions",
                        "the standard deviation of the decisions a game (Ludii's DurationTurnsStdDev)", games,
                        ["decisions", "decisions_squares", "games"], spread))

@@ -1,4 +1,9 @@
-"""An analysis as one self-contained HTML page: its charts as inline SVG, its tables, no network."""
+"""An analysis as one self-contained HTML page: its charts as inline SVG, its tables, no network, no script.
+
+The page's frame (:func:`document`) and its charts (:func:`chart_svg`) serve the tournament
+report's page too (:mod:`tournaments.report_html`). Every value that comes from a ruleset, a
+config or a bot is escaped where it is written.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from tournaments.analysis.report import Analysis, Comparison
 from tournaments.render import sizes_text
 from tournaments.statistics import CONFIDENCE, ERROR_RATE
 
-_STYLE = """
+STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 68em; color: #222; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 2em; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
@@ -47,6 +52,8 @@ def chart_svg(chart: Chart) -> str:
     values = [v for row in chart.rows for v in (row.value, row.low, row.high) if v is not None]
     if chart.zero:
         values.append(0.0)
+    if chart.reference is not None:
+        values.append(chart.reference)
     ticks = nice_ticks(min(values), max(values))
     low, high = ticks[0], ticks[-1]
 
@@ -61,8 +68,9 @@ def chart_svg(chart: Chart) -> str:
     for tick in ticks:
         parts.append(f'<line x1="{x(tick):.1f}" y1="{_TOP}" x2="{x(tick):.1f}" y2="{bottom}" stroke="#eee"/>')
         parts.append(f'<text x="{x(tick):.1f}" y="{bottom + 13}" text-anchor="middle">{tick:g}</text>')
-    if chart.zero and low <= 0 <= high:
-        parts.append(f'<line x1="{x(0):.1f}" y1="{_TOP}" x2="{x(0):.1f}" y2="{bottom}" stroke="#888"/>')
+    line = 0.0 if chart.zero else chart.reference
+    if line is not None and low <= line <= high:
+        parts.append(f'<line x1="{x(line):.1f}" y1="{_TOP}" x2="{x(line):.1f}" y2="{bottom}" stroke="#888"/>')
     parts.append(f'<text x="{_LABEL + _PLOT / 2:.0f}" y="{bottom + 28}" text-anchor="middle">{escape(chart.axis)}'
                  f'</text>')
     for index, row in enumerate(chart.rows):
@@ -151,8 +159,13 @@ def page(result: Analysis | Comparison) -> str:
     body = [f"<h1>{escape(title)}</h1>", *(f'<p class="note">{escape(line)}</p>' for line in intro)]
     body += [f"<div>{chart_svg(chart)}</div>" for chart in charts]
     body += tables
+    return document(title, body)
+
+
+def document(title: str, body: list[str]) -> str:
+    """A whole page: ``title`` (plain text, escaped here) and ``body``, parts of HTML already escaped."""
     return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
-            f"<style>{_STYLE}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+            f"<style>{STYLE}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
 
 
 def write_html(result: Analysis | Comparison, path: Path) -> None:

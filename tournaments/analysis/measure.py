@@ -9,18 +9,32 @@ own measure, :func:`players.evaluation.measure`: points made less the tiles held
 pieces left on Klauber's board), pooled by side (partners together), so a summary of the lead
 needs nothing the worker throws away.
 
+Clarity (Ludii's ClarityNarrowness and ClarityVariance, ``Evaluation/src/metrics/single/
+stateEvaluation/clarity``) needs every legal action of a decision judged, not only the one played:
+at a sample of the decisions that offer a choice, each legal action is tried on a copy of the state
+and judged by the mover's lead after it (:func:`action_values`; Ludii judges each move by a short
+UCT search instead). The sample is every decision with a choice until :data:`CLARITY_DECISIONS`
+are judged, then every second, fourth... of them (the stride doubles and the sample is thinned to
+it), so a long game costs about as much as a short one and its sample still spans the whole game.
+
 Everything here is a plain function of what the referee reports, so each figure can be
 checked on a game made by hand.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from contack_core.engine.events import ChipsMoved, Discarded, Drew, Event, HandResult, Moved, Passed, Played
 from contack_core.engine.rules import Rules
-from players.evaluation import measure
+from players.evaluation import leads, measure
+
+#: The most decisions with a choice whose every legal action is judged (clarity) before the sample thins.
+CLARITY_DECISIONS = 16
+#: Ludii's threshold of a good action: the mean of the actions' values plus this share of the way to the best.
+NEAR_THE_BEST = 0.75
 
 #: The kind of decision each event stands for, as the summary counts them.
 KINDS: dict[type, str] = {Played: "plays", Drew: "draws", Passed: "passes", Discarded: "discards", Moved: "moves"}
@@ -30,11 +44,15 @@ class GameMeasure:
     """The referee's observer that measures one game (see the module's docstring).
 
     ``standing_of`` reads each seat's standing from a state (default: the bots' measure); a test
-    may give its own, with states made by hand.
+    may give its own, with states made by hand. ``action_values`` judges every legal action of a
+    decision for clarity (a game played for an analysis: :func:`action_values`); None measures no
+    clarity.
     """
 
     def __init__(self, rules: Rules, seat_count: int,
-                 standing_of: Callable[[Any], Sequence[float]] = measure) -> None:
+                 standing_of: Callable[[Any], Sequence[float]] = measure,
+                 action_values: Callable[[Any], Sequence[float]] | None = None,
+                 clarity_decisions: int = CLARITY_DECISIONS) -> None:
         self.sides = rules.match.teams(seat_count)  # the match's sides: partners, or each seat alone
         self.lowest_wins = getattr(rules.match, "highest", True) is False
         self.standing_of = standing_of
@@ -47,6 +65,12 @@ class GameMeasure:
         self.unseen = 0  # decisions whose legal actions could not be counted (none expected)
         self.lead: list[tuple[int, tuple[float, ...]]] = []  # (decisions so far, each side's standing)
         self.outcome: dict[str, Any] = {}
+        self.action_values = action_values
+        self.clarity_decisions = clarity_decisions
+        self.judged_at: tuple[int, int] | None = None  # (hand, decisions so far) of the last decision judged
+        self.choice_index = 0  # decisions with a choice so far (the sample's clock)
+        self.stride = 1
+        self.clarity: list[tuple[int, float, float]] = []  # (choice index, narrowness, spread) of the sample
 
     # ----------------------------------------------------------------- the referee's calls
     def hand_started(self, state: Any, number: int) -> None:
@@ -97,19 +121,75 @@ class GameMeasure:
         self.pending = None
         if not state.is_over() and not state.is_chance_node():
             self.pending = len(state.legal_actions())
+            if self.pending > 1 and self.action_values is not None:
+                self._judge(state)
+
+    def _judge(self, state: Any) -> None:
+        """Clarity at a decision with a choice, if the sample takes it (once a decision, however many
+        events come before it is taken)."""
+        key = (len(self.hands), state.turns)
+        if key == self.judged_at:
+            return
+        self.judged_at = key
+        index, self.choice_index = self.choice_index, self.choice_index + 1
+        if index % self.stride or self.action_values is None:
+            return
+        values = self.action_values(state)
+        self.clarity.append((index, *clarity([-v for v in values] if self.lowest_wins else values)))
+        if len(self.clarity) > self.clarity_decisions:
+            self.stride *= 2
+            self.clarity = [entry for entry in self.clarity if entry[0] % self.stride == 0]
 
     # ----------------------------------------------------------------- the result
     def summary(self) -> dict[str, Any]:
         """What the game measured, as JSON (stored with the game)."""
+        judged = len(self.clarity)
         return {"hands": [hand for hand in self.hands if hand["reason"] is not None or hand["decisions"]],
                 "legal": self.legal, "legal_squares": self.legal_squares, "choices": self.choices,
                 "unseen": self.unseen, "sides": len(self.sides),
-                **self.outcome}
+                **self.outcome,
+                **({} if self.action_values is None else {
+                    "clarity_judged": judged,
+                    "clarity": sum(n for _, n, _ in self.clarity) / judged if judged else None,
+                    "clarity_spread": sum(s for _, _, s in self.clarity) / judged if judged else None})}
 
     def _sides(self, state: Any, final: bool = False) -> tuple[float, ...]:
         values = [float(v) for v in state.scores()] if final else self.standing_of(state)
         sign = -1.0 if self.lowest_wins else 1.0
         return tuple(sign * sum(values[seat] for seat in side) for side in self.sides)
+
+
+def action_values(state: Any) -> list[float]:
+    """Every legal action of the decision at ``state``, judged as the greedy bot judges it: the mover's
+    side's lead (:func:`players.evaluation.leads`, the ruleset's own count) on a copy of the state
+    after it. The copy is the referee's whole state: clarity is a property of the game, not of what
+    the mover can see."""
+    seat = state.current
+    values = []
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply(action)
+        values.append(leads(after)[seat])
+    return values
+
+
+def clarity(values: Sequence[float]) -> tuple[float, float]:
+    """Clarity of one decision from its legal actions' values: (narrowness, spread).
+
+    - narrowness (Ludii's ClarityNarrowness): the share of the actions whose value reaches the mean
+      plus :data:`NEAR_THE_BEST` of the way to the best, so 1/n when one action stands out and 1
+      when all are alike (no action is clearly better: Ludii counts actions strictly above the
+      threshold, so all alike gives 0 there, and its integer division rounds every share but 1 to 0);
+    - spread (Ludii's ClarityVariance, as a standard deviation so that it is in the counter's units):
+      how far the actions' values lie from their mean (over n).
+    """
+    n = len(values)
+    mean = sum(values) / n
+    best = max(values)
+    threshold = mean + NEAR_THE_BEST * (best - mean)
+    near = sum(1 for value in values if value >= threshold - 1e-9 * max(1.0, abs(threshold)))
+    spread = math.sqrt(sum((value - mean) ** 2 for value in values) / n)
+    return near / n, spread
 
 
 def leader(values: Sequence[float]) -> int | None:

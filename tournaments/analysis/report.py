@@ -17,7 +17,7 @@ import attrs
 import numpy as np
 
 from contack_core.engine.rules import Rules
-from tournaments.analysis.figures import Aggregates, Figure, figures
+from tournaments.analysis.figures import SHARE, Aggregates, Figure, figures, ratio
 from tournaments.analysis.plan import AnalysisPlan
 from tournaments.statistics import ERROR_RATE, Interval, max_t, paired_difference, resample_counts, swaps
 from tournaments.store import GameRow
@@ -269,15 +269,19 @@ def compare_figures(size: int, pairs: Sequence[tuple[Figure, Figure | None, list
                                          0, na=reason or "no statistic"), None))
             continue
         a, b = mine.per_deal(deals), other.per_deal(deals)
-        paired = paired_difference(mine.statistic, a, b, counts(len(deals)), flips(size, deals))
+        shared = counts(len(deals))  # each side alone as the analysis shows it, on the deals both measured
+        sides = (mine.interval(a, shared), other.interval(b, shared))
+        # The difference of a share is built from each side's Wilson interval; of a mean, studentised deal
+        # by deal (tournaments.statistics.paired_difference); any other figure's is the BCa bootstrap's.
+        share = mine.statistic is ratio and mine.unit == SHARE and not mine.mean_share
+        paired = paired_difference(mine.statistic, a, b, shared, flips(size, deals), sides if share else None,
+                                   mean=mine.statistic is ratio and not share)
         if paired.first.value is None or paired.second.value is None:
             why = mine.empty if paired.first.value is None else other.empty
             out.append((FigureDifference(mine.key, mine.group, mine.label, mine.unit, mine.about, paired.first,
                                          paired.second, blank, paired.deals, na=why), None))
             continue
-        shared = counts(len(deals))  # each side alone as the analysis shows it, on the deals both measured
-        out.append((FigureDifference(mine.key, mine.group, mine.label, mine.unit, mine.about,
-                                     mine.interval(a, shared), other.interval(b, shared),
+        out.append((FigureDifference(mine.key, mine.group, mine.label, mine.unit, mine.about, *sides,
                                      paired.difference, paired.deals, paired.p_value,
                                      identical=bool(np.array_equal(a, b))), paired.null))
     return out
