@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import attrs
 
+from contack_core.boards.lattice import Figure
+
 if TYPE_CHECKING:
     from contack_core.engine.events import Moved, Played
+    from contack_core.engine.slots import Board, Zone
     from contack_core.engine.state import GameState
 
 #: Values of the game as a whole.
@@ -54,7 +57,7 @@ def identifier(key: str) -> str:
     return name if name[:1].isalpha() else f"_{name}" if name else "_"
 
 
-def zone_values(zones: Mapping[str, Any]) -> dict[str, str]:
+def zone_values(zones: Mapping[str, Zone]) -> dict[str, str]:
     """``<zone>_count`` for every zone: a shared pile's size, a per-seat zone's for ``_seat``."""
     values = {}
     for key, zone in zones.items():
@@ -63,7 +66,7 @@ def zone_values(zones: Mapping[str, Any]) -> dict[str, str]:
     return values
 
 
-def held_value(zones: Mapping[str, Any]) -> str:
+def held_value(zones: Mapping[str, Zone]) -> str:
     """``tiles_held``: every tile ``_seat`` holds in its own zones."""
     own = [f"len(_state.seat_zones[{key!r}][_seat])" for key, zone in zones.items() if zone.per_seat]
     return " + ".join(own) or "0"
@@ -91,14 +94,14 @@ def running_extreme(state: GameState, counter: str, extreme: Callable[[Iterable[
 VALUE_BINDINGS: Mapping[str, Callable[..., object]] = {"_running_extreme": running_extreme}
 
 
-def state_values(zones: Mapping[str, Any], counters: Iterable[str], per_seat: bool = True,
-                 board: object = None) -> dict[str, str]:
+def state_values(zones: Mapping[str, Zone], counters: Iterable[str], per_seat: bool = True,
+                 board: Board | None = None) -> dict[str, str]:
     """Every value of the state about ``_seat``: the game's values, what the board offers
     (``board.state_values()``: the triangle lattice's ``open_next_to_last``, say), the zones'
     counts, the tiles ``_seat`` holds and the counters. ``per_seat=False`` leaves out what
     needs a seat (for a formula about the whole game, such as when it ends)."""
     values = dict(GAME_VALUES)
-    if board is not None and hasattr(board, "state_values"):
+    if board is not None:
         values.update(board.state_values())
     values.update(zone_values(zones))
     values["tiles_held"] = held_value(zones)
@@ -123,7 +126,10 @@ class PlayFacts:
 
 def play_facts(state: GameState, event: Played) -> PlayFacts:
     """The facts of the play ``event`` (just applied to ``state``)."""
-    contacts = state.rules.placement.contacts_of(state.figure, event.cell)
+    placement, figure = state.rules.placement, state.figure
+    # A play lays a tile on a figure, by the placement rule: both are there whenever this is read.
+    contacts = placement.contacts_of(figure, event.cell) if placement is not None and isinstance(figure, Figure) \
+        else []
     sums = [c["mine"] + c["theirs"] for c in contacts]
     pair: dict[str, int] = {}
     for contact, total in zip(contacts, sums):

@@ -48,6 +48,7 @@ class ContactPlacement(Primitive):
 
     name = "contact-placement"
     slot = "placement"
+    colours_must_match: bool
     schema = {
         "type": "object",
         "required": ["contact", "points"],

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
+from contack_core.engine.slots import contract_faults
 from contack_core.engine.values import TRUE_FALSE_VALUES, state_values
 from contack_core.language.expressions import (
     Expression,
@@ -27,6 +28,7 @@ from contack_core.language.schema import SLOTS
 
 if TYPE_CHECKING:
     from contack_core.boards.tiles import TileSet
+    from contack_core.engine.slots import Board, Components, Zone
 
 ENTRY_POINT_GROUP = "contack.ludemes"
 
@@ -48,16 +50,16 @@ class BuildContext:
 
     options: Mapping[str, Any]
     tiles: TileSet | None
-    zones: Mapping[str, Any]
+    zones: Mapping[str, Zone]
     compile: Any  # (source, names) -> Expression, with the options bound
     #: The ruleset's turn rules, in order (a ``when`` reads ``can_<rule>`` of those before it).
     turn_keys: list[str]
     counters: Mapping[str, Any]
     #: The built component primitives, by key (a board or set-up may need the pieces themselves).
-    components: Mapping[str, Any] = attrs.Factory(dict)
+    components: Mapping[str, Components] = attrs.Factory(dict)
     #: The built board primitive, once built: later slots check their parameters against its
     #: geometry at load (a start point off the board), not when a game begins.
-    board: Any = None
+    board: Board | None = None
     #: The ruleset's ``players`` range (min, max), for checks that depend on the seat count.
     players: tuple[int, int] | None = None
 
@@ -111,7 +113,7 @@ class BuildContext:
         except ExpressionError as error:
             raise PrimitiveError(str(error), key) from None
 
-    def zone(self, name: str, key: str, kinds: tuple[str, ...] | None = None) -> Any:
+    def zone(self, name: str, key: str, kinds: tuple[str, ...] | None = None) -> Zone:
         zone = self.zones.get(name)
         if zone is None:
             known = ", ".join(sorted(self.zones)) or "none"
@@ -149,8 +151,14 @@ class Registry:
     by_slot: dict[str, dict[str, type[Primitive]]] = attrs.field(factory=dict)
 
     def add(self, cls: type[Primitive]) -> None:
+        """Register ``cls``; a class that names no slot, or does not meet its slot's contract
+        (:mod:`contack_core.engine.slots`), is refused, with what it lacks."""
         if cls.slot not in SLOTS:
             raise ValueError(f"primitive {cls.name!r} names unknown slot {cls.slot!r}")
+        faults = contract_faults(cls, cls.slot)
+        if faults:
+            raise ValueError(f"primitive {cls.name!r} ({cls.__module__}.{cls.__qualname__}) does not meet the "
+                             f"{cls.slot} contract: {'; '.join(faults)}")
         self.by_slot.setdefault(cls.slot, {})[cls.name] = cls
 
     def get(self, slot: str, name: str) -> type[Primitive] | None:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from contack_core.engine.actions import Deal, IllegalAction, Play, Shuffle, make_deal, make_shuffle
+from contack_core.engine.actions import Action, Deal, IllegalAction, Play, Shuffle, make_deal, make_shuffle
 from contack_core.engine.chance import shuffled
-from contack_core.engine.events import Dealt, Played, Shuffled
+from contack_core.engine.events import Dealt, Event, Played, Shuffled
 from contack_core.language.limits import MAX_TILES, shown_number
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
@@ -21,13 +21,27 @@ if TYPE_CHECKING:
 
 
 class SetupStep(Primitive):
+    """Base of set-up steps (the contract: :class:`contack_core.engine.slots.SetupStep`)."""
+
     slot = "setup"
     chance = True
     #: The action types this step takes (a chance step's outcomes, or a decision's actions).
-    accepts: tuple[type, ...] = ()
+    accepts: tuple[type[Action], ...] = ()
 
     def enter(self, state: GameState) -> None:
         """Called when the set-up reaches this step."""
+
+    def sample(self, state: GameState, rng: random.Random) -> Action:
+        """A chance step's outcome; a decision step has none."""
+        raise IllegalAction(f"{self.explain(state)}: no chance outcome is due")
+
+    def legal(self, state: GameState) -> list[Action]:
+        """A decision step's legal actions; a chance step offers none."""
+        return []
+
+    def apply(self, state: GameState, action: Action) -> Event | None:
+        """Apply the step's action; a step that takes none refuses every one."""
+        raise IllegalAction(self.explain(state))
 
     def apply_sampled(self, state: GameState, action: Any) -> Any:
         """Apply an outcome this step's :meth:`sample` drew from the state as it stands: a

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from contack_core.engine.actions import DRAW, PASS, Action, Discard, Draw, IllegalAction, Pass, Play
-from contack_core.engine.events import Discarded, Drew, Played, make_drew
+from contack_core.engine.events import Discarded, Drew, Event, Played, make_drew
 from contack_core.language.programs import Source, define_from
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
@@ -41,6 +41,10 @@ class TurnRule(Primitive):
         self.can_name = f"can_{self.key}"
 
     def generate(self, state: GameState) -> list[Action]:
+        raise NotImplementedError
+
+    def apply(self, state: GameState, action: Action) -> Event | None:
+        """Apply ``action`` (the state applies a pass itself: a rule that only allows one has no effect)."""
         raise NotImplementedError
 
     def generator_source(self, prefix: str) -> Source:
