@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import inspect
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol, TypedDict, TypeGuard, runtime_checkable
 
 from contack_core.boards.lattice import Cell, Figure
@@ -120,7 +120,7 @@ class Zone(Protocol):
         """Who sees which of its tiles: a word or ``{whole: RELATION, top: RELATION}``
         (see :func:`contack_core.engine.information.parse_visible`)."""
 
-    def initial_tiles(self, rules: Rules) -> Iterable[int]:
+    def initial_tiles(self, rules: Rules) -> Sequence[int]:
         """The tiles it holds when a hand begins (a stock: every tile)."""
 
 
@@ -184,8 +184,8 @@ class Placement(Protocol):
     def play_object(self, tile: int, cell: Cell) -> Play:
         """The (interned) action laying ``tile`` on ``cell``."""
 
-    def plays(self, figure: Figure, tiles: list[int]) -> list[Play]:
-        """Every legal play of ``tiles`` on ``figure`` (the innermost loop of a playout)."""
+    def plays(self, figure: Figure, tiles: list[int]) -> list[Action]:
+        """Every legal play of ``tiles`` on ``figure`` (the innermost loop of a playout): each a :class:`Play`."""
 
     def play_source(self) -> Source:
         """:attr:`play_from`'s body as Python statements, for a play rule to inline."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from operator import add
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from contack_core.engine.actions import CHANCE, PASS, Action, Discard, Draw, IllegalAction, Move, Pass, Play
 from contack_core.engine.events import (
@@ -68,8 +68,9 @@ class GameState:
     over: bool
     chance: bool
     turns: int
-    memo: dict[str, Any]
-    ledger: dict[str, dict[Any, Any]]
+    memo: dict[str, object]
+    #: Debts by counter: (debtor, lender or None for the bank) -> amount.
+    ledger: dict[str, dict[tuple[int, int | None], int]]
     effects: list[Event]
     _legal: list[Action] | None
     #: The rule that applies each kind of action legal now, as the turn program found them.

@@ -17,11 +17,11 @@ if TYPE_CHECKING:
 class HandEnding(Primitive):
     slot = "hand_end"
     #: The events after which this ending is checked.
-    after: ClassVar[tuple[type, ...]] = (Played,)
+    after: tuple[type[Event], ...] = (Played,)
     #: True for an ending the state checks when the seat to act has no legal action.
     when_stuck: ClassVar[bool] = False
     #: True when the seat whose action ends the hand this way has gone out.
-    went_out: ClassVar[bool] = False
+    went_out: bool = False
     schema = {"type": "object", "properties": {}, "additionalProperties": False}
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
@@ -140,8 +140,8 @@ class Condition(HandEnding):
         self.constants = context.constants
         self.when = self.params["when"]
         context.expression(self.when, self.values, "when")  # refused here, with its line
-        self.after = tuple(kind for kind, name in EVENT_NAMES.items() if name in kinds)  # type: ignore[misc]
-        self.went_out = self.params.get("went_out", False)  # type: ignore[misc]
+        self.after = tuple(kind for kind, name in EVENT_NAMES.items() if name in kinds)
+        self.went_out = self.params.get("went_out", False)
 
     def condition_source(self, prefix: str, rules: Rules) -> Source:
         return formula(f"{prefix}_holds", self.when, self.values, self.constants, {**VALUE_BINDINGS, **EVENT_BINDINGS})

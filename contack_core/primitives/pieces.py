@@ -9,11 +9,11 @@ The position is a :class:`contack_core.boards.grid.PieceBoard`, owned by the boa
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from contack_core.boards.grid import DIRECTION_NAMES, PieceBoard, PieceKind, Square
 from contack_core.boards.tiles import TileSet
-from contack_core.engine.actions import IllegalAction, Move
+from contack_core.engine.actions import Action, IllegalAction, Move
 from contack_core.engine.events import Event, Moved
 from contack_core.primitives.board import Board
 from contack_core.primitives.endings import HandEnding
@@ -107,7 +107,7 @@ class CornerTiles(Primitive):
             if steps > MAX_STEPS:  # every step of a move is searched over the board
                 raise PrimitiveError(f"steps is {_shown(steps)}: a move takes at most {MAX_STEPS} steps (MAX_STEPS)",
                                      f"kinds.{name}.steps")
-            kinds.append(PieceKind(name, tuple(spec["face"]), tuple(spec["reverse"]), steps))  # type: ignore[arg-type]
+            kinds.append(PieceKind(name, tuple(spec["face"]), tuple(spec["reverse"]), steps))
         self.kinds = tuple(kinds)
         self.kind_index = {kind.name: i for i, kind in enumerate(self.kinds)}
         #: (colour, kind name) -> pieces in the box; None when the ruleset sets no limit.
@@ -399,9 +399,9 @@ class MovePiece(TurnRule):
         partners = [s for s in range(len(board.side)) if s != seat and board.side[s] == mine]
         return own + [(p, True) for s in partners for p in board.pieces_of(s)]
 
-    def generate(self, state: GameState) -> list[Any]:
+    def generate(self, state: GameState) -> list[Action]:
         board: PieceBoard = state.figure  # type: ignore[assignment]
-        moves: list[Any] = []
+        moves: list[Action] = []
         # The points beside an opponent, worked out once a side (not once a walk: every playout step).
         beside: dict[int, set[Square]] = {}
         for piece, partners in self.movable(board, state.current):
@@ -556,7 +556,7 @@ class OneSideLeft(HandEnding):
     """The game ends when the pieces left on the board all belong to one side (or none are left)."""
 
     name = "one-side-left"
-    after: ClassVar[tuple[type, ...]] = (Moved,)
+    after = (Moved,)
 
     def build(self, context: BuildContext) -> None:
         require_square_grid(context, self.name)
@@ -571,7 +571,7 @@ class TwoPieceTie(HandEnding):
     ``endgame_steps``) has lasted ``turns`` moves for each of the two."""
 
     name = "two-piece-tie"
-    after: ClassVar[tuple[type, ...]] = (Moved,)
+    after = (Moved,)
     schema = {"type": "object", "properties": {"turns": {"type": ["integer", "string"]}},
               "additionalProperties": False}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from contack_core.boards.lattice import (
     MAX_EDGE_COLOURS,
@@ -18,7 +18,7 @@ from contack_core.boards.lattice import (
     place_source,
     sides_touched,
 )
-from contack_core.engine.actions import Play
+from contack_core.engine.actions import Action, Play
 from contack_core.engine.events import Played, make_played
 from contack_core.language.limits import MAX_FIGURE, shown_number
 from contack_core.language.programs import Source, define_from
@@ -26,6 +26,7 @@ from contack_core.language.quick import construction_source
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
+    from contack_core.engine.slots import Contact
     from contack_core.engine.state import GameState
 
 class ContactPlacement(Primitive):
@@ -214,7 +215,7 @@ class ContactPlacement(Primitive):
             return Source("not (_state.figure.free_next_to_last or _state.figure.openings)")
         return Source("not _state.figure.openings")
 
-    def plays(self, figure: Figure, tiles: list[int]) -> list[Play]:
+    def plays(self, figure: Figure, tiles: list[int]) -> list[Action]:
         """Every legal play of ``tiles`` on ``figure`` (the innermost loop of a playout):
         per cell, each tile held looked up in the flags of the tiles that fit its demand.
         (Plain indexing, as the hand is a handful of tiles: bitmask arithmetic on 36-bit
@@ -230,7 +231,7 @@ class ContactPlacement(Primitive):
         demands = figure.demands
         fit_flags = self._fit_flags
         rows = self._play_objects
-        out: list[Play] = []
+        out: list[Action] = []
         for cell in cells:
             fits = fit_flags.get(demands[cell])
             if fits is None:
@@ -282,10 +283,10 @@ class ContactPlacement(Primitive):
         figure.place(tile, cell, rotation, self.side_codes[tile][rotation])
         return make_played(seat, tile, cell, points, contacts, contacts >= 2, None)
 
-    def contacts_of(self, figure: Figure, cell: Cell) -> list[dict[str, Any]]:
+    def contacts_of(self, figure: Figure, cell: Cell) -> list[Contact]:
         """The contacts a placed tile makes with its neighbours (for narration and pictures)."""
         tile, rotation = figure.tile_at[cell], figure.rotation(cell)
-        out = []
+        out: list[Contact] = []
         for side, neighbour in enumerate(figure.neighbours(cell)):
             other = figure.tile_at.get(neighbour)
             if other is None:

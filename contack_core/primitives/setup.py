@@ -7,7 +7,7 @@ a decision step (the opening play) offers the seat it names its legal actions.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from contack_core.engine.actions import Action, Deal, IllegalAction, Play, Shuffle, make_deal, make_shuffle
 from contack_core.engine.chance import shuffled
@@ -43,7 +43,7 @@ class SetupStep(Primitive):
         """Apply the step's action; a step that takes none refuses every one."""
         raise IllegalAction(self.explain(state))
 
-    def apply_sampled(self, state: GameState, action: Any) -> Any:
+    def apply_sampled(self, state: GameState, action: Action) -> Event | None:
         """Apply an outcome this step's :meth:`sample` drew from the state as it stands: a
         step may skip the checks a recorded outcome needs (the default does not)."""
         return self.apply(state, action)
@@ -76,7 +76,7 @@ class ShuffleZone(SetupStep):
     def sample(self, state: GameState, rng: random.Random) -> Shuffle:
         return make_shuffle(self.zone, tuple(shuffled(state.zones[self.zone], rng)))
 
-    def apply(self, state: GameState, action: Any) -> Shuffled:
+    def apply(self, state: GameState, action: Action) -> Shuffled:
         if not isinstance(action, Shuffle) or action.zone != self.zone:
             raise IllegalAction(f"expected a shuffle of {self.zone}")
         event = state._shuffle(self.zone, action.order)
@@ -130,8 +130,8 @@ class DealTiles(SetupStep):
         n = self.count if self.count <= len(pile) else len(pile)  # noqa: FURB136
         return make_deal(state.deal_seat, tuple(pile[: -n - 1 : -1]), None)
 
-    def apply(self, state: GameState, action: Any) -> Dealt:
-        if action.seat is None:  # a Deal, as ``accepts`` says: one to a stack
+    def apply(self, state: GameState, action: Action) -> Dealt:
+        if not isinstance(action, Deal) or action.seat is None:  # a Deal, as ``accepts`` says: one to a stack
             raise IllegalAction("expected a deal to a seat")
         if action.seat != state.deal_seat:
             raise IllegalAction(f"the deal goes to {state.who(state.deal_seat)} now, not {state.who(action.seat)}")
@@ -245,7 +245,7 @@ class LowestTileOpens(SetupStep):
         state._allowed = {Play: self}
         return [state.rules.placement.play_object(tile, state.rules.board.origin)]
 
-    def apply(self, state: GameState, action: Any) -> Played | None:
+    def apply(self, state: GameState, action: Action) -> Played | None:
         seat, tile = self.opener(state)
         origin = state.rules.board.origin
         if not isinstance(action, Play) or action.tile != tile or action.cell != origin:
@@ -299,7 +299,7 @@ class DealToZones(SetupStep):
         pile = state.zones[self.source]
         return Deal(None, tuple(reversed(pile[len(pile) - n:])) if n else (), zone)
 
-    def apply(self, state: GameState, action: Any) -> Dealt:
+    def apply(self, state: GameState, action: Action) -> Dealt:
         zone, n = self._due(state)
         if not isinstance(action, Deal) or action.zone != zone:
             raise IllegalAction(f"the deal goes onto {zone} now")
@@ -344,7 +344,7 @@ class OpenFromZone(SetupStep):
     def explain(self, state: GameState) -> str:
         return f"the figure opens with a tile from {self.zone} on {list(state.rules.board.origin)}"
 
-    def apply(self, state: GameState, action: Any) -> Played:
+    def apply(self, state: GameState, action: Action) -> Played:
         origin = state.rules.board.origin
         if not isinstance(action, Play) or action.cell != origin:
             raise IllegalAction(self.explain(state))
