@@ -175,3 +175,27 @@ def test_the_registry_takes_a_primitive_whose_extra_arguments_have_defaults() ->
     registry = Registry()
     registry.add(_Optional)
     assert registry.get("zones", "optional-zone") is _Optional
+
+
+def test_a_turn_rule_that_refuses_by_returning_none_makes_an_illegal_action_and_changes_nothing() -> None:
+    """The turn contract lets ``apply`` return None for an action it will not take: the state then
+    raises IllegalAction for a draw as for a play (it once looked None up as an event kind)."""
+    from contack_core.engine.actions import Draw, IllegalAction
+
+    rules = load_rules("parker-1939")
+    draw_rule = next(rule for rule in rules.turn if rule.action_type is Draw)
+    state = GameState(rules, 2)
+    rng = random.Random(5)
+    while not any(isinstance(action, Draw) for action in state.legal_actions()):
+        assert not state.is_over()
+        state.apply(state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+    before = str(state), state.turns
+    draw = next(action for action in state.legal_actions() if isinstance(action, Draw))
+    original = draw_rule.apply
+    draw_rule.apply = lambda state, action: None  # type: ignore[method-assign]
+    try:
+        with pytest.raises(IllegalAction):
+            state.apply(draw)
+    finally:
+        draw_rule.apply = original  # type: ignore[method-assign]
+    assert (str(state), state.turns) == before

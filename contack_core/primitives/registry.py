@@ -4,7 +4,8 @@ A ruleset names a primitive in each slot (``primitive: contact-placement``); the
 looks the name up here, validates the parameters against the primitive's own schema and
 calls :meth:`Primitive.build`. Built-in primitives register themselves on import; others
 join through the entry-point group ``contack.ludemes`` (each entry point names a
-:class:`Primitive` subclass).
+:class:`Primitive` subclass). Every class must meet its slot's contract
+(:mod:`contack_core.engine.slots`): one that does not is refused when it joins.
 """
 
 from __future__ import annotations
