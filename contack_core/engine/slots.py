@@ -354,13 +354,18 @@ def contract_members(contract: type) -> dict[str, object]:
     return members
 
 
-@functools.cache
 def contract_faults(cls: type, slot: str) -> tuple[str, ...]:
     """What keeps primitive class ``cls`` from meeting the contract of ``slot``: each method or
     property of the contract it lacks, or whose parameters differ (names, order, defaults), in
     words; empty when it meets it. A property may be an attribute set when the primitive is
     built, declared in the class body (``face_up: bool``); other data members (``key``) are set
     by every primitive's constructor."""
+    return _contract_faults(cls, slot)
+
+
+@functools.cache
+def _contract_faults(cls: type, slot: str) -> tuple[str, ...]:
+    """:func:`contract_faults`, worked out once a class (every loader builds a registry)."""
     faults = []
     for name, declared in contract_members(CONTRACTS[slot]).items():
         found = inspect.getattr_static(cls, name, None)

@@ -6,14 +6,14 @@ Every problem is reported as ``file:line:column: at key.path: what is wrong``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from contack_core.engine.rules import DEFAULT_TERMS, Rules
 from contack_core.engine.slots import is_play_rule
 from contack_core.language.documents import Document, ParsedFiles, find_ruleset, read_document, shipped_rulesets_dir
-from contack_core.language.expressions import ExpressionError, compile_expression, evaluate_safely, formula_constants
+from contack_core.language.expressions import Expression, ExpressionError, compile_expression, evaluate_safely, formula_constants
 from contack_core.language.options import choose_options
 from contack_core.language.limits import DEFAULT_TURN_CAP, MAX_PLAYERS, MAX_TURN_CAP, shown_number
 from contack_core.language.problems import KeyPath, Problem, RulesetError
@@ -72,7 +72,7 @@ def build_primitives(document: Document, options: Mapping[str, Any], registry: R
     turning PrimitiveErrors into Problems."""
     data = document.data
 
-    def compile_with_options(source: Any, names: Any) -> Any:
+    def compile_with_options(source: str | int | float | bool, names: Iterable[str]) -> Expression:
         return compile_expression(source, names, formula_constants(options))
 
     built: dict[str, Any] = {}

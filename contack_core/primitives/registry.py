@@ -10,7 +10,7 @@ join through the entry-point group ``contack.ludemes`` (each entry point names a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -52,7 +52,8 @@ class BuildContext:
     options: Mapping[str, Any]
     tiles: TileSet | None
     zones: Mapping[str, Zone]
-    compile: Any  # (source, names) -> Expression, with the options bound
+    #: (source, names) -> Expression, with the options bound.
+    compile: Callable[[str | int | float | bool, Iterable[str]], Expression]
     #: The ruleset's turn rules, in order (a ``when`` reads ``can_<rule>`` of those before it).
     turn_keys: list[str]
     counters: Mapping[str, Any]
