@@ -145,6 +145,21 @@ class _RenamedArgument(Pile):
         return range(0)
 
 
+class _NoArgument(Pile):
+    name = "no-argument-zone"
+
+    def initial_tiles(self) -> range:  # type: ignore[override]
+        return range(0)
+
+
+class _NoneOnTheClass(_NoVisibility):
+    """A class attribute that is None still counts as present (a face-down zone seen by nobody)."""
+
+    name = "none-zone"
+    face_up = None
+    visibility = None
+
+
 class _Optional(Pile):
     """Extra parameters with defaults are allowed: the contract's call still binds."""
 
@@ -160,6 +175,7 @@ class _Optional(Pile):
                     "it has no visibility (property of the zones contract)"),
     (_WrongArguments, "its initial_tiles needs 'seats', which the contract never gives: initial_tiles(rules)"),
     (_RenamedArgument, "its initial_tiles's argument 1 is 'ruleset'; the contract calls initial_tiles(rules)"),
+    (_NoArgument, "its initial_tiles takes 0 argument(s); the contract calls initial_tiles(rules)"),
 ])
 def test_the_registry_refuses_a_primitive_that_breaks_its_contract_saying_what_it_lacks(cls: type[Primitive],
                                                                                          fault: str) -> None:
@@ -174,7 +190,9 @@ def test_the_registry_refuses_a_primitive_that_breaks_its_contract_saying_what_i
 def test_the_registry_takes_a_primitive_whose_extra_arguments_have_defaults() -> None:
     registry = Registry()
     registry.add(_Optional)
+    registry.add(_NoneOnTheClass)
     assert registry.get("zones", "optional-zone") is _Optional
+    assert registry.get("zones", "none-zone") is _NoneOnTheClass
 
 
 def test_a_turn_rule_that_refuses_by_returning_none_makes_an_illegal_action_and_changes_nothing() -> None:

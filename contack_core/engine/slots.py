@@ -363,15 +363,18 @@ def contract_faults(cls: type, slot: str) -> tuple[str, ...]:
     return _contract_faults(cls, slot)
 
 
+_MISSING = object()
+
+
 @functools.cache
 def _contract_faults(cls: type, slot: str) -> tuple[str, ...]:
     """:func:`contract_faults`, worked out once a class (every loader builds a registry)."""
     faults = []
     for name, declared in contract_members(CONTRACTS[slot]).items():
-        found = inspect.getattr_static(cls, name, None)
-        if found is None and isinstance(declared, property) and _annotated(cls, name):
+        found = inspect.getattr_static(cls, name, _MISSING)
+        if found is _MISSING and isinstance(declared, property) and _annotated(cls, name):
             continue  # an attribute the primitive sets when built, declared on the class
-        if found is None:
+        if found is _MISSING:
             kind = "property" if isinstance(declared, property) else "method"
             faults.append(f"it has no {name} ({kind} of the {slot} contract)")
         elif inspect.isfunction(declared):
