@@ -233,3 +233,19 @@ def test_the_slot_contracts_and_the_rules_typed_with_them_are_checked_strictly()
     loosened = {module for override in config.get("overrides", []) for module in override["module"]
                 if not override.get("ignore_missing_imports")}
     assert not loosened & {"contack_core.engine.slots", "contack_core.engine.rules", "contack_core.engine.state"}
+
+
+def test_the_default_registry_checks_the_primitives_of_plugins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ludeme installed under contack.ludemes that breaks its contract is refused when the
+    registry is built, naming it; the built-ins are trusted there (the tests above check them)."""
+    import contack_core.primitives.builtin as builtin
+
+    class Entry:
+        value = "plugin:SecretZone"
+
+        def load(self) -> type[Primitive]:
+            return _NoVisibility
+
+    monkeypatch.setattr(builtin, "entry_points", lambda group: [Entry()] if group == "contack.ludemes" else [])
+    with pytest.raises(ValueError, match="primitive 'secret-zone' .* does not meet the zones contract"):
+        builtin.default_registry()

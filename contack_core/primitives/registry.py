@@ -152,12 +152,14 @@ class Registry:
 
     by_slot: dict[str, dict[str, type[Primitive]]] = attrs.field(factory=dict)
 
-    def add(self, cls: type[Primitive]) -> None:
+    def add(self, cls: type[Primitive], checked: bool = True) -> None:
         """Register ``cls``; a class that names no slot, or does not meet its slot's contract
-        (:mod:`contack_core.engine.slots`), is refused, with what it lacks."""
+        (:mod:`contack_core.engine.slots`), is refused, with what it lacks. ``checked=False``
+        skips the contract for the built-in primitives (tests/test_slots.py checks them; reading
+        every signature would cost each process a start-up of some milliseconds)."""
         if cls.slot not in SLOTS:
             raise ValueError(f"primitive {cls.name!r} names unknown slot {cls.slot!r}")
-        faults = contract_faults(cls, cls.slot)
+        faults = contract_faults(cls, cls.slot) if checked else ()
         if faults:
             raise ValueError(f"primitive {cls.name!r} ({cls.__module__}.{cls.__qualname__}) does not meet the "
                              f"{cls.slot} contract: {'; '.join(faults)}")
