@@ -249,3 +249,24 @@ def test_the_default_registry_checks_the_primitives_of_plugins(monkeypatch: pyte
     monkeypatch.setattr(builtin, "entry_points", lambda group: [Entry()] if group == "contack.ludemes" else [])
     with pytest.raises(ValueError, match="primitive 'secret-zone' .* does not meet the zones contract"):
         builtin.default_registry()
+
+
+@pytest.mark.parametrize("step", ["open-from-zone", "lowest-tile-opens"])
+def test_an_opening_step_needs_a_lattice_board_and_says_so_at_load(step: str) -> None:
+    """The board contract declares no origin: the steps that lay the opening tile on it take it
+    from the triangular lattice when built, and refuse another board (once a crash in play)."""
+    from contack_core.primitives.registry import BuildContext, PrimitiveError
+    from contack_core.primitives.setup import LowestTileOpens, OpenFromZone
+    from contack_core.primitives.zones import Hand
+
+    rules = load_rules("klauber-1937")  # a square grid
+    context = BuildContext(options={}, tiles=load_rules("parker-1939").tiles, zones={}, compile=lambda s, n: None,
+                           turn_keys=[], counters={}, board=rules.board)
+    context.zones = {"stock": Pile("stock", {}, context), "hand": Hand("hand", {}, context)}
+    cls, params = ((OpenFromZone, {"from": "stock"}) if step == "open-from-zone"
+                   else (LowestTileOpens, {"from": "hand", "order": ["total"]}))
+    with pytest.raises(PrimitiveError) as caught:
+        cls("opening", params, context)
+    assert str(caught.value) == (f"{step} lays the opening tile on a triangular-lattice board's origin; this "
+                                 f"ruleset's board is square-grid")
+    assert caught.value.key == "from"

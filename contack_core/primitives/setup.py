@@ -9,10 +9,12 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from contack_core.boards.lattice import Cell
 from contack_core.engine.actions import Action, Deal, IllegalAction, Play, Shuffle, make_deal, make_shuffle
 from contack_core.engine.chance import shuffled
 from contack_core.engine.events import Dealt, Event, Played, Shuffled
 from contack_core.language.limits import MAX_TILES, shown_number
+from contack_core.primitives.board import TriangularLattice
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
@@ -148,6 +150,17 @@ class DealTiles(SetupStep):
         return event
 
 
+def lattice_origin(context: BuildContext, name: str) -> Cell:
+    """The origin of the ruleset's triangular lattice, where an opening tile is laid; refused at
+    load when the board is another (the board contract declares no origin)."""
+    board = context.board
+    if not isinstance(board, TriangularLattice):
+        found = board.name if board is not None else "missing"
+        raise PrimitiveError(f"{name} lays the opening tile on a triangular-lattice board's origin; this ruleset's "
+                             f"board is {found}", "from")
+    return board.origin
+
+
 def tile_value_names(tiles: TileSet) -> list[str]:
     """What a formula about one tile reads: each colour's number, and ``total``, ``lowest``
     and ``highest`` of its numbers."""
@@ -184,6 +197,7 @@ class LowestTileOpens(SetupStep):
 
     def build(self, context: BuildContext) -> None:
         self.zone = context.zone(self.params["from"], "from", ("hand",)).key
+        self.origin = lattice_origin(context, self.name)
         tiles = context.tiles
         if tiles is None:
             raise PrimitiveError("lowest-tile-opens needs a tile set", "from")
@@ -238,16 +252,16 @@ class LowestTileOpens(SetupStep):
     def explain(self, state: GameState) -> str:
         seat, tile = self.opener(state)
         return (f"the hand opens with seat {seat} playing its lowest tile "
-                f"{state.rules.tiles.names[tile]} on {list(state.rules.board.origin)}")
+                f"{state.rules.tiles.names[tile]} on {list(self.origin)}")
 
     def legal(self, state: GameState) -> list[Play]:
         tile = self.opener(state)[1]
         state._allowed = {Play: self}
-        return [state.rules.placement.play_object(tile, state.rules.board.origin)]
+        return [state.rules.placement.play_object(tile, self.origin)]
 
     def apply(self, state: GameState, action: Action) -> Played | None:
         seat, tile = self.opener(state)
-        origin = state.rules.board.origin
+        origin = self.origin
         if not isinstance(action, Play) or action.tile != tile or action.cell != origin:
             return None
         state.seat_zones[self.zone][seat].remove(tile)
@@ -329,6 +343,7 @@ class OpenFromZone(SetupStep):
 
     def build(self, context: BuildContext) -> None:
         self.zone = context.zone(self.params["from"], "from", ("pile",)).key
+        self.origin = lattice_origin(context, self.name)
         self.pick_random = self.params.get("pick", "top") == "random"
 
     def takes(self, seats: int) -> dict[str, int]:
@@ -339,13 +354,13 @@ class OpenFromZone(SetupStep):
         if not tiles:
             raise IllegalAction(f"{self.zone} is empty: nothing to open with")
         tile = tiles[int(rng.random() * len(tiles))] if self.pick_random else tiles[-1]
-        return state.rules.placement.play_object(tile, state.rules.board.origin)
+        return state.rules.placement.play_object(tile, self.origin)
 
     def explain(self, state: GameState) -> str:
-        return f"the figure opens with a tile from {self.zone} on {list(state.rules.board.origin)}"
+        return f"the figure opens with a tile from {self.zone} on {list(self.origin)}"
 
     def apply(self, state: GameState, action: Action) -> Played:
-        origin = state.rules.board.origin
+        origin = self.origin
         if not isinstance(action, Play) or action.cell != origin:
             raise IllegalAction(self.explain(state))
         tiles = state.zones[self.zone]
