@@ -162,7 +162,7 @@ class ContackAECEnv(AECEnv):
         self._rng = random.Random(seed)
         #: Shared zones everyone sees (a discard pile, stacks), each observed as a 0/1 vector over tiles.
         self._face_up = [key for key, zone in self.rules.zones.items()
-                         if not zone.per_seat and getattr(zone, "face_up", False)]
+                         if not zone.per_seat and zone.face_up]
         tiles, cells = len(self.rules.tiles), len(self.catalogue.cells)
         self._layout = self._make_layout(tiles, cells)
         length = sum(size for _, size in self._layout)

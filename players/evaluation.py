@@ -22,10 +22,9 @@ if TYPE_CHECKING:
 
 def cannot_judge(rules: Rules) -> str | None:
     """Why a bot judging positions by the ruleset's own count cannot play ``rules`` (None: it can):
-    the features it needs are a match that names the counter it is decided on, and that counter."""
-    counter = getattr(rules.match, "counter", None)
-    if counter is None:
-        return "its match rule names no counter to judge a position by"
+    it needs the counter the match is decided on (every match names one: see
+    :class:`contack_core.engine.slots.Match`) to be kept by a scoring primitive."""
+    counter = rules.match.counter
     if counter not in rules.counters:
         return f"its match is decided on {counter!r}, which no scoring primitive keeps"
     return None
@@ -50,9 +49,8 @@ def measure(state: GameState) -> list[int]:
 
 
 def sides(state: GameState) -> list[list[int]]:
-    """The sides of the game: the match's teams (partners), or each seat alone."""
-    teams = getattr(state.rules.match, "teams", None)
-    return teams(state.seat_count) if teams is not None else [[seat] for seat in range(state.seat_count)]
+    """The sides of the game: the match's teams (partners, or each seat alone)."""
+    return state.rules.match.teams(state.seat_count)
 
 
 def leads(state: GameState, values: list[int] | None = None) -> list[float]:

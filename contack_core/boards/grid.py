@@ -172,6 +172,10 @@ class PieceBoard:
         """A seat with no piece left on the board is out of the game: the turn order skips it."""
         return self.alive[seat] > 0
 
+    def plain_lines(self, names: Sequence[str], tiles_word: str) -> list[str]:
+        """The board in plain text (``str(state)``): :func:`board_text`, which names pieces by colour."""
+        return board_text(self)
+
     def side_points(self, piece: int) -> frozenset[Square]:
         """The points where ``piece`` would lie side by side with an opponent's piece."""
         mine = self.side[self.owner[piece]]

@@ -11,7 +11,7 @@ meets the neighbour's edge on that same side number.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from contack_core.language.programs import Source, define_from
 
@@ -145,6 +145,11 @@ class Figure:
 
     def seat_in_play(self, seat: int) -> bool:
         return True
+
+    def plain_lines(self, names: Sequence[str], tiles_word: str) -> list[str]:
+        """The figure in plain text (``str(state)``): each tile laid, where it lies."""
+        laid = ", ".join(f"{list(cell)} {names[tile]}" for cell, tile in self.tile_at.items())
+        return [f"{tiles_word}: {laid or '-'}"]
 
     def clone(self) -> Figure:
         other = Figure.__new__(Figure)

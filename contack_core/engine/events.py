@@ -15,8 +15,8 @@ from contack_core.boards.lattice import Cell
 from contack_core.language.quick import quick_constructor
 
 if TYPE_CHECKING:
-    from contack_core.boards.grid import Contact, PieceBoard
-    from contack_core.boards.lattice import Figure
+    from contack_core.boards.grid import Contact
+    from contack_core.engine.slots import Position
 
 
 @attrs.define(slots=True, weakref_slot=False)
@@ -102,7 +102,7 @@ class HandResult:
     scores: tuple[int, ...]
     held: tuple[int, ...]
     went_out: int | None
-    figure: Figure | PieceBoard = attrs.field(eq=False, repr=False)
+    figure: Position = attrs.field(eq=False, repr=False)
 
 
 Event = Played | Drew | Discarded | ChipsMoved | Moved | Passed | Dealt | Shuffled

@@ -44,6 +44,7 @@ from contack_core.engine.chance import shuffled
 
 if TYPE_CHECKING:
     from contack_core.engine.rules import Rules
+    from contack_core.engine.slots import Zone
     from contack_core.engine.state import GameState
 
 #: What a seat sees of one zone: its tiles bottom to top, ``None`` for each one it cannot see.
@@ -103,13 +104,10 @@ def parse_visible(value: object) -> Seen:
     return whole, top
 
 
-def zone_visibility(zone: object) -> Seen:
-    """A zone primitive's visibility as (whole, top) (a primitive from a plugin that states none:
-    face-up zones are seen whole, others not at all)."""
-    found = getattr(zone, "visibility", None)
-    if found is not None:
-        return parse_visible(found)
-    return ("all", "all") if getattr(zone, "face_up", False) else ("nobody", "nobody")
+def zone_visibility(zone: Zone) -> Seen:
+    """A zone primitive's visibility as (whole, top) (its ``visibility``, which the zone
+    contract declares: see :class:`contack_core.engine.slots.Zone`)."""
+    return parse_visible(zone.visibility)
 
 
 def describe_seen(seen: Seen) -> str:

@@ -12,7 +12,21 @@ from contack_core.boards.lattice import Figure
 from contack_core.boards.tiles import TileSet
 from contack_core.engine.actions import Action, Play
 from contack_core.engine.digests import rules_digest
-from contack_core.engine.events import Discarded, Drew, Moved, Passed, Played
+from contack_core.engine.events import Discarded, Drew, Event, Moved, Passed, Played
+from contack_core.engine.slots import (
+    Board,
+    Counter,
+    HandEnding,
+    Match,
+    Placement,
+    PlayRule,
+    Position,
+    SetupStep,
+    TurnOrderEffect,
+    TurnRule,
+    Zone,
+    is_play_rule,
+)
 from contack_core.engine.values import VALUE_BINDINGS, state_values
 from contack_core.language.expressions import formula_constants
 from contack_core.language.limits import DEFAULT_TURN_CAP
@@ -54,17 +68,18 @@ class Rules:
     document: dict[str, Any]
     chain: list[str]
     tiles: TileSet
-    board: Any
-    zones: dict[str, Any]
-    setup: list[Any]
-    placement: Any
-    turn: list[Any]
-    hand_end: list[Any]
-    counters: dict[str, Any]
-    match: Any
+    board: Board
+    zones: dict[str, Zone]
+    setup: list[SetupStep]
+    #: None when nothing is laid (a board of pieces that move).
+    placement: Placement | None
+    turn: list[TurnRule]
+    hand_end: list[HandEnding]
+    counters: dict[str, Counter]
+    match: Match
     #: The turn-order effects (another turn, skip the next seat, reverse), in the order written:
     #: empty, play passes round the table one seat at a time.
-    turn_order: list[Any] = attrs.Factory(list)
+    turn_order: list[TurnOrderEffect] = attrs.Factory(list)
     #: The file the ruleset came from, when it is not a shipped ruleset known by its id.
     origin: Path | None = None
     #: The most decisions a game may take: play stops a game there, unfinished, as the
@@ -72,14 +87,14 @@ class Rules:
     turn_cap: int = DEFAULT_TURN_CAP
     #: What follows each kind of event, compiled (see :func:`compile_consequences`): the
     #: counters' scoring of a play, then the hand endings checked after it; None if nothing.
-    consequences: dict[type, Callable[[GameState, Any], str | None] | None] = attrs.field(init=False)
-    endings_when_stuck: list[Any] = attrs.field(init=False)
+    consequences: dict[type, Callable[[GameState, Event], str | None] | None] = attrs.field(init=False)
+    endings_when_stuck: list[HandEnding] = attrs.field(init=False)
     #: The turn rules compiled into one function: ``turn_program(state)`` lists the legal
     #: actions of the seat to act and records in ``state._allowed`` which rule offers each kind.
     turn_program: Callable[[GameState], list[Action]] = attrs.field(init=False)
     #: The play rule when it has no ``when``: a play is then legal exactly when that rule
     #: can make it, so a replayed play (a record's) needs no list of every legal action.
-    unconditional_play: Any = attrs.field(init=False)
+    unconditional_play: PlayRule | None = attrs.field(init=False)
     #: :meth:`digest`, once worked out (the resolved rules never change; a record header and
     #: every audit ask for it).
     _digest: str | None = attrs.field(init=False, default=None)
@@ -94,7 +109,7 @@ class Rules:
         self.consequences = {}
         for kind, name in EVENT_NAMES.items():
             effects = [counter.effect_source(name, f"_counter{i}") for i, counter in enumerate(self.counters.values())]
-            if hasattr(self.placement, "effect_source"):
+            if self.placement is not None:
                 effects.append(self.placement.effect_source(name, "_placement"))
             # After the counters, so a condition reads the totals this event made.
             effects.extend(effect.effect_source(name, f"_turn_order{i}") for i, effect in enumerate(self.turn_order))
@@ -107,10 +122,9 @@ class Rules:
                  for index, rule in enumerate(self.turn)]
         values = state_values(self.zones, self.counters, board=self.board)
         self.turn_program = compile_turn_program(steps, values, formula_constants(self.options), VALUE_BINDINGS)
-        self.unconditional_play = next((rule for rule in self.turn if rule.action_type is Play and rule.when is None),
-                                       None)
+        self.unconditional_play = next((rule for rule in self.turn if is_play_rule(rule) and rule.when is None), None)
 
-    def new_figure(self, seat_count: int | None = None) -> Figure:
+    def new_figure(self, seat_count: int | None = None) -> Position:
         """The empty position of a hand: the board primitive owns its container (a figure of
         laid tiles, a grid of pieces); ``seat_count`` defaults to the fewest players."""
         return self.board.new_position(self, self.players[0] if seat_count is None else seat_count)
@@ -139,18 +153,19 @@ class Rules:
         rule = next((r for r in self.turn if r.action_type is type(action)), None)
         if rule is None:
             return f"this ruleset has no {what} action"
-        if isinstance(action, Play):
+        if isinstance(action, Play) and is_play_rule(rule):
             if action.tile not in rule.tiles(state):
                 names = self.tiles.names
-                for zone in getattr(rule, "pile_zones", ()):
+                for zone in rule.pile_zones:
                     pile = state.zones[zone]
                     if action.tile in pile:
                         return (f"tile {names[action.tile]} is not on top of its pile ({zone}): "
                                 f"only {names[pile[-1]]}, on top, may be played from it")
                 return (f"tile {names[action.tile]} is not in {who}'s "
                         f"{' or '.join(rule.zones)} (it is in {state.locate(action.tile)})")
-            if Play in state._allowed or rule.when is None:
-                return self.placement.explain_misfit(state.figure, action.tile, action.cell)
+            figure, placement = state.figure, self.placement
+            if (Play in state._allowed or rule.when is None) and placement is not None and isinstance(figure, Figure):
+                return placement.explain_misfit(figure, action.tile, action.cell)
         return f"{who} may not {what} now: {who} {self.still_possible(state)}"
 
     def still_possible(self, state: GameState) -> str:

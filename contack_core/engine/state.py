@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from operator import add
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from contack_core.engine.actions import CHANCE, PASS, Action, Discard, Draw, IllegalAction, Move, Pass, Play
 from contack_core.engine.events import (
@@ -34,8 +34,8 @@ from contack_core.engine.ruleset_faults import RulesetFault, figure_fault
 from contack_core.language.limits import MAX_FIGURE
 
 if TYPE_CHECKING:
-    from contack_core.boards.lattice import Figure
     from contack_core.engine.rules import Rules
+    from contack_core.engine.slots import Position, SetupStep, TurnRule
 
 
 class GameState:
@@ -52,14 +52,14 @@ class GameState:
     seat_count: int
     hand_number: int
     step: int  # the index in ``rules.setup`` of the set-up step under way
-    setup_step: Any  # that step, None once the hand is in play
+    setup_step: SetupStep | None  # that step, None once the hand is in play
     deal_seat: int
     current: int
     passes: int
     drawn: int
     zones: dict[str, list[int]]
     seat_zones: dict[str, list[list[int]]]
-    figure: Figure
+    figure: Position
     totals: dict[str, list[int]]
     hand_gains: dict[str, list[int]]
     hand_results: list[HandResult]
@@ -68,12 +68,13 @@ class GameState:
     over: bool
     chance: bool
     turns: int
-    memo: dict[str, Any]
-    ledger: dict[str, dict[Any, Any]]
+    memo: dict[str, object]
+    #: Debts by counter: (debtor, lender or None for the bank) -> amount.
+    ledger: dict[str, dict[tuple[int, int | None], int]]
     effects: list[Event]
     _legal: list[Action] | None
     #: The rule that applies each kind of action legal now, as the turn program found them.
-    _allowed: dict[type, Any]
+    _allowed: dict[type, TurnRule | SetupStep]
     _sampled: Action | None
     seat_names: tuple[str, ...] | None
     #: The direction of play this hand: 1 round the table (clockwise), -1 the other way.
@@ -141,9 +142,10 @@ class GameState:
 
     def sample_chance(self, rng: random.Random) -> Action:
         """Draw the next chance outcome (a shuffle, a deal) with the caller's RNG."""
-        if not self.chance:
+        step = self.setup_step
+        if not self.chance or step is None:
             raise IllegalAction("not a chance node")
-        action = self._sampled = self.setup_step.sample(self, rng)
+        action = self._sampled = step.sample(self, rng)
         return action
 
     def apply(self, action: Action) -> Event:
@@ -157,6 +159,7 @@ class GameState:
         kind = type(action)
         if self.chance:
             step = self.setup_step
+            assert step is not None  # a chance node is a set-up step's
             # Drawn by this state's own step from this very position (any action applied
             # since would have cleared it): the checks a recorded outcome needs are moot.
             sampled = action is self._sampled
@@ -167,6 +170,8 @@ class GameState:
                 raise IllegalAction(f"{step.explain(self)}, not a {kind.__name__.lower()}")
             else:
                 event = step.apply(self, action)
+            if event is None:  # a chance step raises rather than refuse so; the contract allows it
+                raise IllegalAction(step.explain(self))
             self._legal = None
             if self.setup_step is None and self.rules.endings_when_stuck:
                 self._check_stuck()  # the set-up may leave the first seat nothing to do
@@ -207,6 +212,8 @@ class GameState:
             if rule is None:
                 raise IllegalAction(self.rules.explain_forbidden(self, action))
             event = rule.apply(self, action)
+            if event is None:
+                raise IllegalAction(self.rules.explain_forbidden(self, action))
             self.turns += 1
             if kind is Draw:
                 self.drawn += 1
@@ -304,14 +311,7 @@ class GameState:
     def _plain_picture(self) -> list[str]:
         """The figure (each tile and where it lies) or the board of pieces (drawn by the boards
         layer); the replay's drawings of a figure sit in a layer above the engine."""
-        from contack_core.boards.grid import PieceBoard, board_text  # noqa: PLC0415 - only when drawn plainly
-
-        if isinstance(self.figure, PieceBoard):
-            return board_text(self.figure)
-        names = self.rules.tiles.names
-        laid = ", ".join(f"{list(cell)} {names[tile]}"
-                         for cell, tile in self.figure.tile_at.items())
-        return [f"{self.rules.term('tiles')}: {laid or '-'}"]
+        return self.figure.plain_lines(self.rules.tiles.names, self.rules.term("tiles"))
 
     # ----------------------------------------------------------------- views for rules
     def zone(self, name: str, seat: int | None = None) -> list[int]:
@@ -436,7 +436,7 @@ class GameState:
             return self.seat_count
         return sum(map(self.figure.seat_in_play, range(self.seat_count)))
 
-    def _rule_for(self, action: Action) -> Any:
+    def _rule_for(self, action: Action) -> TurnRule | SetupStep:
         if self._legal is None:
             self.legal_actions()
         rule = self._allowed.get(type(action))
@@ -444,10 +444,12 @@ class GameState:
             raise IllegalAction(self.rules.explain_forbidden(self, action))
         return rule
 
-    def _apply_move(self, action: Move) -> Moved:
+    def _apply_move(self, action: Move) -> Event:
         """A piece moved on a board of pieces; the turn goes to the next seat still in play."""
         rule = self._rule_for(action)
         event = rule.apply(self, action)  # raises IllegalAction, changing nothing, if not legal
+        if event is None:
+            raise IllegalAction(self.rules.explain_forbidden(self, action))
         self.turns += 1
         self.passes = 0
         if not self._check_hand_end(event):

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import attrs
 
-from contack_core.boards.lattice import cells_around, cells_at, corners, line_lengths
+from contack_core.boards.lattice import Figure, cells_around, cells_at, corners, line_lengths
 
 if TYPE_CHECKING:
     from contack_core.engine.events import Moved, Played
+    from contack_core.engine.slots import Board, Zone
     from contack_core.engine.state import GameState
 
 #: Values of the game as a whole.
@@ -111,7 +112,7 @@ def identifier(key: str) -> str:
     return name if name[:1].isalpha() else f"_{name}" if name else "_"
 
 
-def zone_values(zones: Mapping[str, Any]) -> dict[str, str]:
+def zone_values(zones: Mapping[str, Zone]) -> dict[str, str]:
     """``<zone>_count`` for every zone: a shared pile's size, a per-seat zone's for ``_seat``."""
     values = {}
     for key, zone in zones.items():
@@ -120,7 +121,7 @@ def zone_values(zones: Mapping[str, Any]) -> dict[str, str]:
     return values
 
 
-def held_value(zones: Mapping[str, Any]) -> str:
+def held_value(zones: Mapping[str, Zone]) -> str:
     """``tiles_held``: every tile ``_seat`` holds in its own zones."""
     own = [f"len(_state.seat_zones[{key!r}][_seat])" for key, zone in zones.items() if zone.per_seat]
     return " + ".join(own) or "0"
@@ -162,14 +163,14 @@ HAND_END_VALUES: Mapping[str, str] = {
 READS_MATCH_COUNTER = frozenset({"hand_score", "won_hand"})
 
 
-def state_values(zones: Mapping[str, Any], counters: Iterable[str], per_seat: bool = True,
-                 board: object = None) -> dict[str, str]:
+def state_values(zones: Mapping[str, Zone], counters: Iterable[str], per_seat: bool = True,
+                 board: Board | None = None) -> dict[str, str]:
     """Every value of the state about ``_seat``: the game's values, what the board offers
     (``board.state_values()``: the triangle lattice's ``open_next_to_last``, say), the zones'
     counts, the tiles ``_seat`` holds and the counters. ``per_seat=False`` leaves out what
     needs a seat (for a formula about the whole game, such as when it ends)."""
     values = dict(GAME_VALUES)
-    if board is not None and hasattr(board, "state_values"):
+    if board is not None:
         values.update(board.state_values())
     values.update(zone_values(zones))
     values["tiles_held"] = held_value(zones)
@@ -197,8 +198,11 @@ class PlayFacts:
 
 def play_facts(state: GameState, event: Played) -> PlayFacts:
     """The facts of the play ``event`` (just applied to ``state``)."""
-    placement = state.rules.placement
-    contacts = placement.contacts_of(state.figure, event.cell)
+    placement, figure = state.rules.placement, state.figure
+    # A play lays a tile on a figure, by the placement rule: both are there whenever this is read.
+    if placement is None or not isinstance(figure, Figure):
+        return PlayFacts(counting=0, matching=0, high_pair=0, low_pair=0, pair={}, kinds={})
+    contacts = placement.contacts_of(figure, event.cell)
     sums = [c["mine"] + c["theirs"] for c in contacts]
     pair: dict[str, int] = {}
     for contact, total in zip(contacts, sums):
@@ -226,10 +230,12 @@ def play_shape(state: GameState, event: Played) -> PlayShape:
     """What the play ``event`` (just applied to ``state``) made of the figure around it."""
     figure = state.figure
     laid = figure.tile_at
+    if not isinstance(figure, Figure):  # a play lays a tile on the lattice's figure
+        return PlayShape(line=0, around=0, hexagons=0, enclosed=0)
     enclosed = sum(1 for cell in figure.neighbours(event.cell)
                    if cell not in laid and all(side in laid for side in figure.neighbours(cell)))
     return PlayShape(line=max(line_lengths(event.cell, laid.__contains__)),
-                     around=sum(cell in laid for cell in cells_around(event.cell)),
+                     around=sum(1 for cell in cells_around(event.cell) if cell in laid),
                      hexagons=sum(all(cell in laid for cell in cells_at(point)) for point in corners(event.cell)),
                      enclosed=enclosed)
 

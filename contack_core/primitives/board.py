@@ -2,21 +2,39 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from contack_core.boards.lattice import Figure, NeighbourCache
 from contack_core.language.limits import MAX_COORDINATE, shown_number
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
+if TYPE_CHECKING:
+    from contack_core.engine.rules import Rules
+    from contack_core.engine.slots import Position
 
-class TriangularLattice(Primitive):
+
+class Board(Primitive):
+    """Base of board primitives (the contract: :class:`contack_core.engine.slots.Board`)."""
+
+    slot = "board"
+
+    def new_position(self, rules: Rules, seat_count: int) -> Position:
+        """The empty position of a hand of ``seat_count`` seats."""
+        raise NotImplementedError
+
+    def state_values(self) -> Mapping[str, str]:
+        """What formulas may read of the position: nothing unless a board says."""
+        return {}
+
+
+class TriangularLattice(Board):
     """The triangular lattice of :mod:`contack_core.boards.lattice`: ``[x, y]`` points up when ``x + y`` is even.
 
     The opening tile lies on ``origin`` unturned (its first colour on the cell's side 0).
     """
 
     name = "triangular-lattice"
-    slot = "board"
     schema = {
         "type": "object",
         "properties": {"origin": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}},
@@ -37,6 +55,9 @@ class TriangularLattice(Primitive):
         return {"open_next_to_last": "len(_state.figure.free_next_to_last)",
                 "openings": "len(_state.figure.openings)"}
 
-    def new_position(self, rules: Any, seat_count: int) -> Figure:
+    def new_position(self, rules: Rules, seat_count: int) -> Figure:
         """The empty figure of a hand, its openings as the ruleset's placement counts them."""
-        return Figure(rules.placement.opening_min, self.neighbour_cache)
+        placement = rules.placement
+        if placement is None:
+            raise ValueError("a triangular lattice lays tiles: the ruleset needs a placement")
+        return Figure(placement.opening_min, self.neighbour_cache)

@@ -26,6 +26,7 @@ class TriangleTiles(Primitive):
 
     name = "triangle-tiles"
     slot = "components"
+    tiles: TileSet
     schema = {
         "type": "object",
         "required": ["colours", "set"],

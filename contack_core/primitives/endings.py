@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from contack_core.engine.events import Discarded, Drew, Event, Moved, Passed, Played
-from contack_core.engine.rules import EVENT_KINDS, EVENT_NAMES
+from contack_core.engine.rules import EVENT_KINDS, EVENT_NAMES, Rules
 from contack_core.engine.values import EVENT_BINDINGS, VALUE_BINDINGS
 from contack_core.language.programs import Source, formula
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
@@ -17,17 +17,17 @@ if TYPE_CHECKING:
 class HandEnding(Primitive):
     slot = "hand_end"
     #: The events after which this ending is checked.
-    after: ClassVar[tuple[type, ...]] = (Played,)
+    after: tuple[type[Event], ...] = (Played,)
     #: True for an ending the state checks when the seat to act has no legal action.
     when_stuck: ClassVar[bool] = False
     #: True when the seat whose action ends the hand this way has gone out.
-    went_out: ClassVar[bool] = False
+    went_out: bool = False
     schema = {"type": "object", "properties": {}, "additionalProperties": False}
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
         raise NotImplementedError
 
-    def condition_source(self, prefix: str, rules: Any) -> Source:
+    def condition_source(self, prefix: str, rules: Rules) -> Source:
         """:meth:`ends_hand` as a Python expression over ``_state`` and ``_event``, for the
         compiled consequences of an event (see :mod:`contack_core.language.programs`)."""
         return Source(f"{prefix}_ends(_state, _event)", {f"{prefix}_ends": self.ends_hand})
@@ -66,7 +66,7 @@ class ZoneEmptied(HandEnding):
         return not (any(state.seat_zones[zone][event.seat] for zone in self.own_zones)
                     or any(state.zones[zone] for zone in self.shared_zones))
 
-    def condition_source(self, prefix: str, rules: Any) -> Source:
+    def condition_source(self, prefix: str, rules: Rules) -> Source:
         if self.zone is None:
             return super().condition_source(prefix, rules)
         return Source(f"not _state.seat_zones[{self.zone!r}][_event.seat]")
@@ -81,7 +81,7 @@ class AllPassed(HandEnding):
     def ends_hand(self, state: GameState, event: Event) -> bool:
         return type(event) is Passed and state.passes >= state.seats_in_play()
 
-    def condition_source(self, prefix: str, rules: Any) -> Source:
+    def condition_source(self, prefix: str, rules: Rules) -> Source:
         # Compiled into what follows a pass only, so the event is a pass.
         return Source("_state.passes >= _state.seats_in_play()")
 
@@ -94,8 +94,8 @@ class NoLegalCell(HandEnding):
     def ends_hand(self, state: GameState, event: Event) -> bool:
         return not state.rules.placement.legal_cells(state.figure)
 
-    def condition_source(self, prefix: str, rules: Any) -> Source:
-        if hasattr(rules.placement, "sealed_source"):
+    def condition_source(self, prefix: str, rules: Rules) -> Source:
+        if rules.placement is not None:
             return rules.placement.sealed_source()
         return super().condition_source(prefix, rules)
 
@@ -139,10 +139,10 @@ class Condition(HandEnding):
         self.constants = context.constants
         self.when = self.params["when"]
         context.expression(self.when, self.values, "when")  # refused here, with its line
-        self.after = tuple(kind for kind, name in EVENT_NAMES.items() if name in kinds)  # type: ignore[misc]
-        self.went_out = self.params.get("went_out", False)  # type: ignore[misc]
+        self.after = tuple(kind for kind, name in EVENT_NAMES.items() if name in kinds)
+        self.went_out = self.params.get("went_out", False)
 
-    def condition_source(self, prefix: str, rules: Any) -> Source:
+    def condition_source(self, prefix: str, rules: Rules) -> Source:
         return formula(f"{prefix}_holds", self.when, self.values, self.constants, {**VALUE_BINDINGS, **EVENT_BINDINGS})
 
 

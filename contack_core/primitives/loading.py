@@ -6,13 +6,14 @@ Every problem is reported as ``file:line:column: at key.path: what is wrong``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from contack_core.engine.rules import DEFAULT_TERMS, Rules
+from contack_core.engine.slots import is_play_rule
 from contack_core.language.documents import Document, ParsedFiles, find_ruleset, read_document, shipped_rulesets_dir
-from contack_core.language.expressions import ExpressionError, compile_expression, evaluate_safely, formula_constants
+from contack_core.language.expressions import Expression, ExpressionError, compile_expression, evaluate_safely, formula_constants
 from contack_core.language.options import choose_options
 from contack_core.language.limits import DEFAULT_TURN_CAP, MAX_PLAYERS, MAX_TURN_CAP, shown_number
 from contack_core.language.problems import KeyPath, Problem, RulesetError
@@ -26,7 +27,7 @@ from contack_core.primitives.turn import check_turn_rules
 
 def load_rules(reference: str | Path, options: Mapping[str, Any] | None = None,
                registry: Registry | None = None, quick_schema: QuickSchema | None = None,
-               parsed: ParsedFiles | None = None) -> Any:
+               parsed: ParsedFiles | None = None) -> Rules:
     """Load, validate and compile a ruleset (an id or a path) with the given options.
 
     For a caller that loads many rulesets (see :class:`contack_core.primitives.cache.RulesetCache`):
@@ -72,7 +73,7 @@ def build_primitives(document: Document, options: Mapping[str, Any], registry: R
     turning PrimitiveErrors into Problems."""
     data = document.data
 
-    def compile_with_options(source: Any, names: Any) -> Any:
+    def compile_with_options(source: str | int | float | bool, names: Iterable[str]) -> Expression:
         return compile_expression(source, names, formula_constants(options))
 
     built: dict[str, Any] = {}
@@ -100,8 +101,7 @@ def build_primitives(document: Document, options: Mapping[str, Any], registry: R
             raise RulesetError(problems)
         built[slot] = results[slot] if arity == "one" else results
         if slot == "components":
-            tiles = [p for p in results.values() if getattr(p, "tiles", None) is not None]
-            context.tiles = tiles[0].tiles if tiles else None
+            context.tiles = next(iter(results.values())).tiles if results else None
             context.components = results
             context.players = built["players"] = _seat_range(document, context)
         if slot == "zones":
@@ -148,8 +148,6 @@ def _check_deals(document: Document, rules: Rules) -> None:
     seats = rules.players[1]
     piles = {key: len(zone.initial_tiles(rules)) for key, zone in rules.zones.items() if not zone.per_seat}
     for step in rules.setup:
-        if not hasattr(step, "takes"):  # a step that moves no tiles (pieces set out on a board)
-            continue
         for zone, needed in step.takes(seats).items():
             if needed > piles[zone]:
                 raise RulesetError([document.problem(
@@ -172,10 +170,10 @@ def build_rules(document: Document, options: Mapping[str, Any], registry: Regist
     except ValueError as error:
         raise RulesetError([document.problem(str(error), ("turn",))]) from None
     players = built["players"]
-    tiles = [c.tiles for c in built["components"].values() if hasattr(c, "tiles")]
+    tiles = [c.tiles for c in built["components"].values()]
     zones = built.get("zones", {})
     for rule in turn:
-        if hasattr(rule, "placement"):
+        if is_play_rule(rule):
             if built.get("placement") is None:
                 raise RulesetError([document.problem(f"turn rule {rule.key!r} lays tiles: it needs a placement",
                                                      ("turn", rule.key))])

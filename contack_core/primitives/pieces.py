@@ -9,17 +9,19 @@ The position is a :class:`contack_core.boards.grid.PieceBoard`, owned by the boa
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from contack_core.boards.grid import DIRECTION_NAMES, PieceBoard, PieceKind, Square, Verdict
 from contack_core.boards.tiles import TileSet
-from contack_core.engine.actions import IllegalAction, Move
+from contack_core.engine.actions import Action, IllegalAction, Move
 from contack_core.engine.events import Event, Moved
+from contack_core.primitives.board import Board
 from contack_core.primitives.endings import HandEnding
 from contack_core.primitives.match import SidesMatch
 from contack_core.language.limits import MAX_STEPS, MAX_TILES, shown_number as _shown
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 from contack_core.primitives.scoring import ScoreKeeper
+from contack_core.primitives.setup import SetupStep
 from contack_core.primitives.turn import TurnRule
 
 if TYPE_CHECKING:
@@ -52,7 +54,7 @@ def require_square_grid(context: BuildContext, name: str) -> None:
     """Refuse, at load, a primitive of pieces on a board that is not a square grid (it would
     fail at the first move otherwise)."""
     if not isinstance(context.board, SquareGrid):
-        found = getattr(context.board, "name", None)
+        found = context.board.name if context.board is not None else None
         raise PrimitiveError(f"{name} works on a square-grid board of pieces; this ruleset's board is "
                              f"{'a ' + found if found else 'missing'}")
 
@@ -72,6 +74,7 @@ class CornerTiles(Primitive):
 
     name = "corner-tiles"
     slot = "components"
+    tiles: TileSet
     schema = {
         "type": "object",
         "required": ["colours", "kinds"],
@@ -104,7 +107,7 @@ class CornerTiles(Primitive):
             if steps > MAX_STEPS:  # every step of a move is searched over the board
                 raise PrimitiveError(f"steps is {_shown(steps)}: a move takes at most {MAX_STEPS} steps (MAX_STEPS)",
                                      f"kinds.{name}.steps")
-            kinds.append(PieceKind(name, tuple(spec["face"]), tuple(spec["reverse"]), steps))  # type: ignore[arg-type]
+            kinds.append(PieceKind(name, tuple(spec["face"]), tuple(spec["reverse"]), steps))
         self.kinds = tuple(kinds)
         self.kind_index = {kind.name: i for i, kind in enumerate(self.kinds)}
         #: (colour, kind name) -> pieces in the box; None when the ruleset sets no limit.
@@ -127,7 +130,7 @@ class CornerTiles(Primitive):
         self.tiles = TileSet(colours=("north-west", "north-east", "south-east", "south-west"), values=tuple(faces))
 
 
-class SquareGrid(Primitive):
+class SquareGrid(Board):
     """A square board of ``size`` x ``size`` points ``[x, y]`` (0 at the south-west corner).
 
     ``ringed`` marks points on the edges (``south``, ``west``, ``north``, ``east``), each
@@ -136,7 +139,6 @@ class SquareGrid(Primitive):
     """
 
     name = "square-grid"
-    slot = "board"
     schema = {
         "type": "object",
         "required": ["size"],
@@ -179,7 +181,7 @@ class SquareGrid(Primitive):
         return PieceBoard(self.size, kinds, side)
 
 
-class StartPositions(Primitive):
+class StartPositions(SetupStep):
     """Lay every seat's pieces out on its home edge before the first move (no chance).
 
     ``layouts`` gives, per number of seats (``"2"``, ``"3"``...), one row per seat: the
@@ -197,7 +199,6 @@ class StartPositions(Primitive):
     """
 
     name = "start-positions"
-    slot = "setup"
     chance = False
     accepts: tuple[type, ...] = ()
     schema = {
@@ -424,9 +425,9 @@ class MovePiece(TurnRule):
         partners = [s for s in range(len(board.side)) if s != seat and board.side[s] == mine]
         return own + [(p, True) for s in partners for p in board.pieces_of(s)]
 
-    def generate(self, state: GameState) -> list[Any]:
+    def generate(self, state: GameState) -> list[Action]:
         board: PieceBoard = state.figure  # type: ignore[assignment]
-        moves: list[Any] = []
+        moves: list[Action] = []
         # The points beside an opponent, worked out once a side (not once a walk: every playout step).
         beside: dict[int, set[Square]] = {}
         for piece, partners in self.movable(board, state.current):
@@ -581,7 +582,7 @@ class OneSideLeft(HandEnding):
     """The game ends when the pieces left on the board all belong to one side (or none are left)."""
 
     name = "one-side-left"
-    after: ClassVar[tuple[type, ...]] = (Moved,)
+    after = (Moved,)
 
     def build(self, context: BuildContext) -> None:
         require_square_grid(context, self.name)
@@ -596,7 +597,7 @@ class TwoPieceTie(HandEnding):
     ``endgame_steps``) has lasted ``turns`` moves for each of the two."""
 
     name = "two-piece-tie"
-    after: ClassVar[tuple[type, ...]] = (Moved,)
+    after = (Moved,)
     schema = {"type": "object", "properties": {"turns": {"type": ["integer", "string"]}},
               "additionalProperties": False}
 

@@ -18,7 +18,7 @@ from contack_core.boards.lattice import (
     place_source,
     sides_touched,
 )
-from contack_core.engine.actions import Play
+from contack_core.engine.actions import Action, Play
 from contack_core.engine.events import Played, make_played
 from contack_core.language.expressions import Expression
 from contack_core.language.limits import MAX_FIGURE, shown_number
@@ -27,6 +27,7 @@ from contack_core.language.quick import construction_source
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
+    from contack_core.engine.slots import Contact
     from contack_core.engine.state import GameState
 
 #: What a placement's ``legal`` and ``play_points`` read about a tile in a cell (besides the
@@ -68,6 +69,7 @@ class ContactPlacement(Primitive):
 
     name = "contact-placement"
     slot = "placement"
+    colours_must_match: bool
     schema = {
         "type": "object",
         "required": ["contact", "points"],
@@ -292,7 +294,7 @@ class ContactPlacement(Primitive):
             return Source("not (_state.figure.free_next_to_last or _state.figure.openings)")
         return Source("not _state.figure.openings")
 
-    def plays(self, figure: Figure, tiles: list[int]) -> list[Play]:
+    def plays(self, figure: Figure, tiles: list[int]) -> list[Action]:
         """Every legal play of ``tiles`` on ``figure`` (the innermost loop of a playout):
         per cell, each tile held looked up in the flags of the tiles that fit its demand.
         (Plain indexing, as the hand is a handful of tiles: bitmask arithmetic on 36-bit
@@ -308,7 +310,7 @@ class ContactPlacement(Primitive):
         demands = figure.demands
         fit_flags = self._fit_flags
         rows = self._play_objects
-        out: list[Play] = []
+        out: list[Action] = []
         for cell in cells:
             fits = fit_flags.get(demands[cell])
             if fits is None:
@@ -360,11 +362,11 @@ class ContactPlacement(Primitive):
         figure.place(tile, cell, rotation, self.side_codes[tile][rotation])
         return make_played(seat, tile, cell, points, contacts, contacts >= 2, None)
 
-    def contacts_of(self, figure: Figure, cell: Cell) -> list[dict[str, Any]]:
+    def contacts_of(self, figure: Figure, cell: Cell) -> list[Contact]:
         """The contacts a placed tile makes with its neighbours (for narration, pictures and
         the formulas about a play)."""
         tile, rotation = figure.tile_at[cell], figure.rotation(cell)
-        out = []
+        out: list[Contact] = []
         for side, neighbour in enumerate(figure.neighbours(cell)):
             other = figure.tile_at.get(neighbour)
             if other is None:

@@ -4,16 +4,18 @@ A ruleset names a primitive in each slot (``primitive: contact-placement``); the
 looks the name up here, validates the parameters against the primitive's own schema and
 calls :meth:`Primitive.build`. Built-in primitives register themselves on import; others
 join through the entry-point group ``contack.ludemes`` (each entry point names a
-:class:`Primitive` subclass).
+:class:`Primitive` subclass). Every class must meet its slot's contract
+(:mod:`contack_core.engine.slots`): one that does not is refused when it joins.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
+from contack_core.engine.slots import contract_faults
 from contack_core.engine.values import EVENT_VALUES, TRUE_FALSE_VALUES, play_values, state_values
 from contack_core.language.expressions import (
     Expression,
@@ -28,6 +30,7 @@ from contack_core.language.schema import SLOTS
 
 if TYPE_CHECKING:
     from contack_core.boards.tiles import TileSet
+    from contack_core.engine.slots import Board, Components, Placement, Zone
 
 ENTRY_POINT_GROUP = "contack.ludemes"
 
@@ -49,20 +52,21 @@ class BuildContext:
 
     options: Mapping[str, Any]
     tiles: TileSet | None
-    zones: Mapping[str, Any]
-    compile: Any  # (source, names) -> Expression, with the options bound
+    zones: Mapping[str, Zone]
+    #: (source, names) -> Expression, with the options bound.
+    compile: Callable[[str | int | float | bool, Iterable[str]], Expression]
     #: The ruleset's turn rules, in order (a ``when`` reads ``can_<rule>`` of those before it).
     turn_keys: list[str]
     counters: Mapping[str, Any]
     #: The built component primitives, by key (a board or set-up may need the pieces themselves).
-    components: Mapping[str, Any] = attrs.Factory(dict)
+    components: Mapping[str, Components] = attrs.Factory(dict)
     #: The built board primitive, once built: later slots check their parameters against its
     #: geometry at load (a start point off the board), not when a game begins.
-    board: Any = None
+    board: Board | None = None
     #: The ruleset's ``players`` range (min, max), for checks that depend on the seat count.
     players: tuple[int, int] | None = None
     #: The built placement primitive, once built: its kinds of contact are values of a play.
-    placement: Any = None
+    placement: Placement | None = None
 
     @property
     def constants(self) -> dict[str, Any]:
@@ -80,7 +84,7 @@ class BuildContext:
         if kind != "play":
             return dict(EVENT_VALUES[kind])
         colours = self.tiles.colours if self.tiles is not None else ()
-        return play_values(colours, getattr(self.placement, "kind_tables", {}))
+        return play_values(colours, self.placement.kind_tables if self.placement is not None else {})
 
     def turn_values(self, key: str) -> dict[str, str]:
         """What turn rule ``key``'s ``when`` may read: the state, and ``can_<rule>`` for every
@@ -131,7 +135,7 @@ class BuildContext:
         except ExpressionError as error:
             raise PrimitiveError(str(error), key) from None
 
-    def zone(self, name: str, key: str, kinds: tuple[str, ...] | None = None) -> Any:
+    def zone(self, name: str, key: str, kinds: tuple[str, ...] | None = None) -> Zone:
         zone = self.zones.get(name)
         if zone is None:
             known = ", ".join(sorted(self.zones)) or "none"
@@ -168,9 +172,17 @@ class Registry:
 
     by_slot: dict[str, dict[str, type[Primitive]]] = attrs.field(factory=dict)
 
-    def add(self, cls: type[Primitive]) -> None:
+    def add(self, cls: type[Primitive], checked: bool = True) -> None:
+        """Register ``cls``; a class that names no slot, or does not meet its slot's contract
+        (:mod:`contack_core.engine.slots`), is refused, with what it lacks. ``checked=False``
+        skips the contract for the built-in primitives (tests/test_slots.py checks them; reading
+        every signature would cost each process a start-up of some milliseconds)."""
         if cls.slot not in SLOTS:
             raise ValueError(f"primitive {cls.name!r} names unknown slot {cls.slot!r}")
+        faults = contract_faults(cls, cls.slot) if checked else ()
+        if faults:
+            raise ValueError(f"primitive {cls.name!r} ({cls.__module__}.{cls.__qualname__}) does not meet the "
+                             f"{cls.slot} contract: {'; '.join(faults)}")
         self.by_slot.setdefault(cls.slot, {})[cls.name] = cls
 
     def get(self, slot: str, name: str) -> type[Primitive] | None:

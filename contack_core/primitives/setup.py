@@ -7,14 +7,16 @@ a decision step (the opening play) offers the seat it names its legal actions.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from contack_core.engine.actions import Deal, IllegalAction, Play, Shuffle, make_deal, make_shuffle
+from contack_core.boards.lattice import Cell
+from contack_core.engine.actions import Action, Deal, IllegalAction, Play, Shuffle, make_deal, make_shuffle
 from contack_core.engine.chance import shuffled
-from contack_core.engine.events import Dealt, Played, Shuffled
+from contack_core.engine.events import Dealt, Event, Played, Shuffled
 from contack_core.engine.values import VALUE_BINDINGS
 from contack_core.language.limits import MAX_TILES, shown_number
 from contack_core.language.programs import compile_per_seat
+from contack_core.primitives.board import TriangularLattice
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
@@ -23,15 +25,29 @@ if TYPE_CHECKING:
 
 
 class SetupStep(Primitive):
+    """Base of set-up steps (the contract: :class:`contack_core.engine.slots.SetupStep`)."""
+
     slot = "setup"
     chance = True
     #: The action types this step takes (a chance step's outcomes, or a decision's actions).
-    accepts: tuple[type, ...] = ()
+    accepts: tuple[type[Action], ...] = ()
 
     def enter(self, state: GameState) -> None:
         """Called when the set-up reaches this step."""
 
-    def apply_sampled(self, state: GameState, action: Any) -> Any:
+    def sample(self, state: GameState, rng: random.Random) -> Action:
+        """A chance step's outcome; a decision step has none."""
+        raise IllegalAction(f"{self.explain(state)}: no chance outcome is due")
+
+    def legal(self, state: GameState) -> list[Action]:
+        """A decision step's legal actions; a chance step offers none."""
+        return []
+
+    def apply(self, state: GameState, action: Action) -> Event | None:
+        """Apply the step's action; a step that takes none refuses every one."""
+        raise IllegalAction(self.explain(state))
+
+    def apply_sampled(self, state: GameState, action: Action) -> Event | None:
         """Apply an outcome this step's :meth:`sample` drew from the state as it stands: a
         step may skip the checks a recorded outcome needs (the default does not)."""
         return self.apply(state, action)
@@ -64,7 +80,7 @@ class ShuffleZone(SetupStep):
     def sample(self, state: GameState, rng: random.Random) -> Shuffle:
         return make_shuffle(self.zone, tuple(shuffled(state.zones[self.zone], rng)))
 
-    def apply(self, state: GameState, action: Any) -> Shuffled:
+    def apply(self, state: GameState, action: Action) -> Shuffled:
         if not isinstance(action, Shuffle) or action.zone != self.zone:
             raise IllegalAction(f"expected a shuffle of {self.zone}")
         event = state._shuffle(self.zone, action.order)
@@ -118,8 +134,8 @@ class DealTiles(SetupStep):
         n = self.count if self.count <= len(pile) else len(pile)  # noqa: FURB136
         return make_deal(state.deal_seat, tuple(pile[: -n - 1 : -1]), None)
 
-    def apply(self, state: GameState, action: Any) -> Dealt:
-        if action.seat is None:  # a Deal, as ``accepts`` says: one to a stack
+    def apply(self, state: GameState, action: Action) -> Dealt:
+        if not isinstance(action, Deal) or action.seat is None:  # a Deal, as ``accepts`` says: one to a stack
             raise IllegalAction("expected a deal to a seat")
         if action.seat != state.deal_seat:
             raise IllegalAction(f"the deal goes to {state.who(state.deal_seat)} now, not {state.who(action.seat)}")
@@ -134,6 +150,17 @@ class DealTiles(SetupStep):
         if state.deal_seat == state.seat_count:
             state._setup_step_done()
         return event
+
+
+def lattice_origin(context: BuildContext, name: str) -> Cell:
+    """The origin of the ruleset's triangular lattice, where an opening tile is laid; refused at
+    load when the board is another (the board contract declares no origin)."""
+    board = context.board
+    if not isinstance(board, TriangularLattice):
+        found = board.name if board is not None else "missing"
+        raise PrimitiveError(f"{name} lays the opening tile on a triangular-lattice board's origin; this ruleset's "
+                             f"board is {found}", "from")
+    return board.origin
 
 
 def tile_value_names(tiles: TileSet) -> list[str]:
@@ -194,6 +221,7 @@ class LowestTileOpens(SetupStep):
             context.expression(source, values, key, whole_number=True)  # refused here, with its line
             self.leader.append((compile_per_seat(f"leader{i}", source, values, context.constants, VALUE_BINDINGS),
                                 lowest))
+        self.origin = lattice_origin(context, self.name)
         tiles = context.tiles
         if tiles is None:
             raise PrimitiveError("lowest-tile-opens needs a tile set", "from")
@@ -274,16 +302,16 @@ class LowestTileOpens(SetupStep):
     def explain(self, state: GameState) -> str:
         seat, tile = self.opener(state)
         return (f"the hand opens with seat {seat} playing its lowest tile "
-                f"{state.rules.tiles.names[tile]} on {list(state.rules.board.origin)}")
+                f"{state.rules.tiles.names[tile]} on {list(self.origin)}")
 
     def legal(self, state: GameState) -> list[Play]:
         tile = self.opener(state)[1]
         state._allowed = {Play: self}
-        return [state.rules.placement.play_object(tile, state.rules.board.origin)]
+        return [state.rules.placement.play_object(tile, self.origin)]
 
-    def apply(self, state: GameState, action: Any) -> Played | None:
+    def apply(self, state: GameState, action: Action) -> Played | None:
         seat, tile = self.opener(state)
-        origin = state.rules.board.origin
+        origin = self.origin
         if not isinstance(action, Play) or action.tile != tile or action.cell != origin:
             return None
         state.seat_zones[self.zone][seat].remove(tile)
@@ -335,7 +363,7 @@ class DealToZones(SetupStep):
         pile = state.zones[self.source]
         return Deal(None, tuple(reversed(pile[len(pile) - n:])) if n else (), zone)
 
-    def apply(self, state: GameState, action: Any) -> Dealt:
+    def apply(self, state: GameState, action: Action) -> Dealt:
         zone, n = self._due(state)
         if not isinstance(action, Deal) or action.zone != zone:
             raise IllegalAction(f"the deal goes onto {zone} now")
@@ -365,6 +393,7 @@ class OpenFromZone(SetupStep):
 
     def build(self, context: BuildContext) -> None:
         self.zone = context.zone(self.params["from"], "from", ("pile",)).key
+        self.origin = lattice_origin(context, self.name)
         self.pick_random = self.params.get("pick", "top") == "random"
 
     def takes(self, seats: int) -> dict[str, int]:
@@ -375,13 +404,13 @@ class OpenFromZone(SetupStep):
         if not tiles:
             raise IllegalAction(f"{self.zone} is empty: nothing to open with")
         tile = tiles[int(rng.random() * len(tiles))] if self.pick_random else tiles[-1]
-        return state.rules.placement.play_object(tile, state.rules.board.origin)
+        return state.rules.placement.play_object(tile, self.origin)
 
     def explain(self, state: GameState) -> str:
-        return f"the figure opens with a tile from {self.zone} on {list(state.rules.board.origin)}"
+        return f"the figure opens with a tile from {self.zone} on {list(self.origin)}"
 
-    def apply(self, state: GameState, action: Any) -> Played:
-        origin = state.rules.board.origin
+    def apply(self, state: GameState, action: Action) -> Played:
+        origin = self.origin
         if not isinstance(action, Play) or action.cell != origin:
             raise IllegalAction(self.explain(state))
         tiles = state.zones[self.zone]

@@ -7,14 +7,15 @@ turn rule listed before it (true when that rule offers at least one action now).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from contack_core.engine.actions import DRAW, PASS, Action, Discard, Draw, IllegalAction, Pass, Play
-from contack_core.engine.events import Discarded, Drew, Played, make_drew
+from contack_core.engine.events import Discarded, Drew, Event, Played, make_drew
 from contack_core.language.programs import Source, define_from
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
+    from contack_core.engine.slots import Placement
     from contack_core.engine.state import GameState
     from contack_core.language.expressions import Expression
 
@@ -41,6 +42,10 @@ class TurnRule(Primitive):
         self.can_name = f"can_{self.key}"
 
     def generate(self, state: GameState) -> list[Action]:
+        raise NotImplementedError
+
+    def apply(self, state: GameState, action: Action) -> Event | None:
+        """Apply ``action`` (the state applies a pass itself: a rule that only allows one has no effect)."""
         raise NotImplementedError
 
     def generator_source(self, prefix: str) -> Source:
@@ -75,9 +80,9 @@ class PlayTile(TurnRule):
         self.hand_zones = [zone.key for zone in zones if zone.per_seat]
         self.pile_zones = [zone.key for zone in zones if not zone.per_seat]
         self.single_zone = self.zones[0] if self.hand_zones == self.zones and len(self.zones) == 1 else None
-        self.placement: Any = None  # set by attach() once the placement primitive is built
+        self.placement: Placement | None = None  # set by attach() once the placement primitive is built
 
-    def attach(self, placement: Any) -> None:
+    def attach(self, placement: Placement) -> None:
         """Lay tiles with ``placement``. A play from one hand zone, every playout's step, then
         gets :meth:`apply` compiled with the placement's play inlined (same contract)."""
         self.placement = placement
@@ -105,7 +110,7 @@ class PlayTile(TurnRule):
     def generate(self, state: GameState) -> list[Action]:
         if self.single_zone is not None:
             return self.placement.plays(state.figure, state.seat_zones[self.single_zone][state.current])
-        return self.placement.plays(state.figure, self.tiles(state))  # type: ignore[return-value]
+        return self.placement.plays(state.figure, self.tiles(state))
 
     def generator_source(self, prefix: str) -> Source:
         if self.single_zone is None:

@@ -106,10 +106,10 @@ def playability_problems(rules: Rules) -> list[tuple[KeyPath, str]]:
     seeded deals, played at random until a tile is laid: refused when no first action is legal
     in any, or no tile could be laid in any game. A formula failing in them is reported too."""
     placement = rules.placement
-    if placement is not None and hasattr(placement, "any_contact") and not placement.any_contact():
+    if placement is not None and not placement.any_contact():
         return [(("placement", "contact"), "no tile can ever be played: no edge of one tile of the set may touch "
                  "an edge of another (the contact is false for every pair of edges"
-                 f"{' of one colour' if getattr(placement, 'colours_must_match', False) else ''})")]
+                 f"{' of one colour' if placement.colours_must_match else ''})")]
     laying = [rule for rule in rules.turn if rule.action_type in LAYING]
     stuck_endings = {ending.key for ending in rules.endings_when_stuck}
     low, high = rules.players

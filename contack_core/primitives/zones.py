@@ -7,7 +7,7 @@ by every seat. A bot searches only states resampled from what its seat has seen.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from contack_core.engine.information import RELATIONS, parse_visible
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
@@ -16,7 +16,22 @@ if TYPE_CHECKING:
     from contack_core.engine.rules import Rules
 
 
-class Pile(Primitive):
+class Zone(Primitive):
+    """Base of zone primitives (the contract: :class:`contack_core.engine.slots.Zone`)."""
+
+    slot = "zones"
+    kind: ClassVar[str]
+    per_seat: ClassVar[bool]
+    face_up: bool = False
+    #: Who sees its tiles, a word or ``{whole: RELATION, top: RELATION}``; set when built.
+    visibility: object
+
+    def initial_tiles(self, rules: Rules) -> range:
+        """The tiles it holds when a hand begins: none unless a zone says."""
+        return range(0)
+
+
+class Pile(Zone):
     """A pile shared by the table: the stock (``starts_with: all-tiles``, face down), a
     discard pile or a stack (``starts_with: nothing``, ``face: up``).
 
@@ -32,7 +47,6 @@ class Pile(Primitive):
     """
 
     name = "pile"
-    slot = "zones"
     kind = "pile"
     per_seat = False
     schema = {
@@ -54,7 +68,7 @@ class Pile(Primitive):
         return range(len(rules.tiles)) if self.starts_full else range(0)
 
 
-class Hand(Primitive):
+class Hand(Zone):
     """Each seat's own tiles, in front of him. ``visible`` is a relation between the hand's owner
     and the seat looking (see :mod:`contack_core.engine.information`): ``all`` (the default: the
     triangle-tile games play open hands, face up on the table), ``owner`` (each seat sees only its
@@ -64,7 +78,6 @@ class Hand(Primitive):
     (a pile's values) are refused here."""
 
     name = "hand"
-    slot = "zones"
     kind = "hand"
     per_seat = True
     face_up = True
@@ -84,5 +97,4 @@ class Hand(Primitive):
                                  f"hides it from its owner (use owner, partners, all, or {{whole: owner, top: all}})",
                                  "visible")
 
-    def initial_tiles(self, rules: Rules) -> range:
-        return range(0)
+

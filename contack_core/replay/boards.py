@@ -47,4 +47,4 @@ BOARD_KINDS: Mapping[str, BoardKind] = MappingProxyType({
 
 def board_kind(rules: Rules) -> BoardKind | None:
     """The kind for this ruleset's board primitive, or None when replays cannot draw it yet."""
-    return BOARD_KINDS.get(getattr(rules.board, "name", ""))
+    return BOARD_KINDS.get(rules.board.name)

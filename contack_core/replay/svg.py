@@ -44,7 +44,7 @@ def render_svg(timeline: Timeline, index: int) -> str:
     picture = step_picture(timeline, step)
     lines = caption_lines(timeline, step)
     if picture is None:
-        lines.append(f"(this replay cannot draw a {getattr(timeline.rules.board, 'name', '?')} board yet)")
+        lines.append(f"(this replay cannot draw a {timeline.rules.board.name} board yet)")
         bounds = Bounds(0, 0, 480, 40)
         elements: tuple[Element, ...] = ()
     else:

@@ -151,7 +151,7 @@ class _Builder:
         else:
             scores = tuple(total + gains[seat] for seat, total in enumerate(state.totals[counter]))
             keeper = rules.counters[counter]
-            if getattr(keeper, "counts_at_hand_end_only", False):  # tiles left on a board, placed in a figure
+            if keeper.counts_at_hand_end_only:  # tiles left on a board, placed in a figure
                 scores = tuple(map(operator.add, scores, keeper.hand_end_values(state)))
         playing = not state.is_chance_node() and not state.is_over()
         board = self.kind.read(rules, state.figure, playing) if self.kind else None

@@ -91,11 +91,11 @@ def read_figure(rules: Rules, figure: Any, live: bool) -> TriangleView:
     )
     placement = rules.placement
     open_cells: tuple[Cell, ...] = ()
-    if live and figure.tile_at and hasattr(placement, "legal_cells"):
+    if live and figure.tile_at and placement is not None:
         open_cells = tuple(placement.legal_cells(figure.clone()))
     contacts: tuple[Contact, ...] = ()
     last = figure.last
-    if last is not None and hasattr(placement, "contacts_of"):
+    if last is not None and placement is not None:
         neighbours = figure.neighbours(last)
         contacts = tuple(
             Contact(cell=last, side=neighbours.index(c["neighbour"]), neighbour=c["neighbour"], colour=c["colour"],

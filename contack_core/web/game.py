@@ -154,7 +154,7 @@ class _View:
         state, rules = self.state, self.rules
         kind = board_kind(rules)
         if kind is None:
-            return f"<p>{markup('this board cannot be drawn yet: ' + getattr(rules.board, 'name', '?'))}</p>"
+            return f"<p>{markup('this board cannot be drawn yet: ' + rules.board.name)}</p>"
         playing = not state.is_chance_node() and not state.is_over()
         view = kind.read(rules, state.figure, playing)
         picture = kind.paint(view, {colour: rules.colour_term(colour) for colour in rules.tiles.colours})
