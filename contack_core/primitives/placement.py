@@ -243,10 +243,10 @@ class ContactPlacement(Primitive):
                     out.append(row[tile] or self.play_object(tile, cell))
         return out
 
-    def play_source(self) -> Source:
+    def play_source(self, source: str = "None") -> Source:
         """Moving ``_tile`` from ``_zone`` (a list that holds it) onto ``_cell`` for ``_seat``,
         as Python statements over ``_state``: they return None, changing nothing, if the play
-        is not legal, else the :class:`Played`. Every play of a playout runs them, so the
+        is not legal, else the :class:`Played` (its ``source``: the expression ``source``). Every play of a playout runs them, so the
         figure's placement (:func:`contack_core.boards.lattice.place_source`, specialised to this
         rule's openings) and the event's construction are inlined; :attr:`play_from` is
         compiled from them, and a play rule may inline them in turn."""
@@ -254,7 +254,7 @@ class ContactPlacement(Primitive):
         if self.last_played:
             legal_cell += " or _cell in _figure.free_next_to_last"
         played = construction_source(Played, "_event", ["_seat", "_tile", "_cell", "_points", "_contacts",
-                                                        "_contacts >= 2", "None"])
+                                                        "_contacts >= 2", source])
         lines = [
             "_figure = _state.figure",
             f"if not ({legal_cell}):",
