@@ -16,6 +16,7 @@ from contack_core.engine.actions import Deal, Play
 from contack_core.engine.events import Played
 from contack_core.engine.state import GameState
 from contack_core.primitives.endings import ZoneEmptied
+from contack_core.primitives.scoring import CollectFromOthers, Counter
 from contack_core.primitives.turn import PlayTile
 
 
@@ -104,3 +105,52 @@ def test_sampled_set_up_outcomes_do_what_the_checked_ones_do(ruleset: str, monke
             assert fast.apply(drawn) == slow.apply(copy)
             assert _position(fast) == _position(slow)
         assert fast.legal_actions() == slow.legal_actions()
+
+
+class _Refused:
+    """Stands in for the chips formula's evaluator: play must not call it."""
+
+    def evaluate(self, values: Any) -> Any:
+        raise AssertionError("the expression evaluator was called in play")
+
+
+def _club(options: dict[str, str], readable: bool, monkeypatch: pytest.MonkeyPatch) -> Any:
+    with monkeypatch.context() as patch:
+        if readable:  # what follows a play calls on_play, the readable collection
+            patch.setattr(CollectFromOthers, "effect_source", Counter.effect_source)
+        return load_rules("club-contack", options)
+
+
+CLUB_OPTIONS = [{}, {"short_payer": "owes-the-rest", "chips_per_player": "2"},
+                {"chips_per_player": "1"}, {"timed": "on", "lender": "players", "chips_per_player": "3"},
+                {"chips_dealt": "box", "chip_box": "7", "tile_penalty_chips": "1"}]
+
+
+@pytest.mark.parametrize("options", CLUB_OPTIONS)
+def test_chips_collected_by_the_compiled_formula_as_by_the_readable_one(options: dict[str, str],
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    fast_rules, slow_rules = _club(options, False, monkeypatch), _club(options, True, monkeypatch)
+    counter = next(c for c in fast_rules.counters.values() if isinstance(c, CollectFromOthers))
+    monkeypatch.setattr(counter, "collect", _Refused())  # the compiled path never evaluates it
+    moved = 0
+    for game in range(12):
+        seats = 2 + game % 3
+        fast, slow = GameState(fast_rules, seats), GameState(slow_rules, seats)
+        chance, picks = random.Random(game), random.Random(100 + game)
+        while not fast.over:
+            assert not slow.over
+            if fast.chance:
+                outcome = fast.sample_chance(chance)
+                assert fast.apply(outcome) == slow.apply(outcome)
+            else:
+                legal = fast.legal_actions()
+                assert legal == slow.legal_actions()
+                action = legal[picks.randrange(len(legal))]
+                assert fast.apply(action) == slow.apply(action)
+            assert fast.effects == slow.effects
+            moved += len(fast.effects)
+            fast.effects.clear()
+            slow.effects.clear()
+            assert _position(fast) == _position(slow)
+        assert slow.over and fast.scores() == slow.scores() and fast.winners() == slow.winners()
+    assert moved > 50
