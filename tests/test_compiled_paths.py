@@ -154,3 +154,34 @@ def test_chips_collected_by_the_compiled_formula_as_by_the_readable_one(options:
             assert _position(fast) == _position(slow)
         assert slow.over and fast.scores() == slow.scores() and fast.winners() == slow.winners()
     assert moved > 50
+
+
+TILE_RULESETS = ["parker-1939", "contactack", "solitaire-1", "solitaire-2", "examples/no-opportunity-plays",
+                 "examples/any-exposed-side", "examples/three-sided-openings", "examples/two-discard-piles"]
+
+
+@pytest.mark.parametrize("ruleset", TILE_RULESETS)
+def test_the_turn_program_lists_the_plays_the_readable_generator_lists(ruleset: str) -> None:
+    """The legal plays are compiled into the turn program (no call of ``plays``); at every
+    decision of random games they are the plays ``ContactPlacement.plays`` lists, in its order."""
+    rules = load_rules(ruleset)
+    rule = _play_rule(rules)
+    assert rule.when is None
+    assert not any("plays" in name for name in rules.turn_program.__code__.co_names)
+    low, high = rules.players
+    rng = random.Random(11)
+    compared = 0
+    for game in range(25):
+        state = GameState(rules, min(high, low + game % 3))
+        while not state.over:
+            if state.chance:
+                state.apply(state.sample_chance(rng))
+                continue
+            legal = state.legal_actions()
+            if state.setup_step is None:
+                state.figure.legal_cells = None  # worked out again by the readable code
+                readable = rules.placement.plays(state.figure, rule.readable_tiles(state))
+                assert [action for action in legal if type(action) is Play] == readable
+                compared += bool(readable)
+            state.apply(legal[rng.randrange(len(legal))])
+    assert compared > 100

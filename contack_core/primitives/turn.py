@@ -139,11 +139,11 @@ class PlayTile(TurnRule):
     def generator_source(self, prefix: str) -> Source:
         if self.placement is None:
             return super().generator_source(prefix)
-        if self.single_zone is None:
-            return Source(f"{prefix}_plays(_state.figure, {self._tiles_expression()})",
-                          {f"{prefix}_plays": self.placement.plays})
-        return Source(f"{prefix}_plays(_state.figure, _state.seat_zones[{self.single_zone!r}][_state.current])",
-                      {f"{prefix}_plays": self.placement.plays})
+        tiles = self._tiles_expression() if self.single_zone is None else \
+            f"_state.seat_zones[{self.single_zone!r}][_state.current]"
+        if hasattr(self.placement, "plays_source"):
+            return self.placement.plays_source(tiles)  # statements, inlined in the turn program
+        return Source(f"{prefix}_plays(_state.figure, {tiles})", {f"{prefix}_plays": self.placement.plays})
 
     def apply(self, state: GameState, action: Play) -> Played | None:
         """Lay the tile, or return None (changing nothing) if this play is not legal
