@@ -29,15 +29,16 @@ def _position(state: GameState) -> tuple[Any, ...]:
             state.ledger, state.current, state.over, [(r.reason, r.scores) for r in state.hand_results])
 
 
-@pytest.mark.parametrize("ruleset", ["solitaire-1", "solitaire-2"])
+@pytest.mark.parametrize("ruleset", ["solitaire-1", "solitaire-2", "examples/two-discard-piles"])
 def test_a_play_from_several_zones_is_compiled_and_does_what_the_readable_one_does(ruleset: str) -> None:
     rules = load_rules(ruleset)
     rule = _play_rule(rules)
     assert rule.single_zone is None and "apply" in vars(rule) and "tiles" in vars(rule)  # compiled at load
+    low, high = rules.players
     rng = random.Random(5)
     checked = 0
-    for _ in range(40):
-        state = GameState(rules, 1)
+    for game in range(40):
+        state = GameState(rules, min(high, low + game % 3))
         while not state.over:
             if state.chance:
                 state.apply(state.sample_chance(rng))
