@@ -281,7 +281,7 @@ class DealToZones(SetupStep):
         return self.targets[index], min(self.counts[index], len(state.zones[self.source]))
 
     def sample(self, state: GameState, rng: random.Random) -> Deal:
-        # The top n tiles, top first (as :meth:`_due`, spelt out: every solitaire deals).
+        # The top n tiles, top first (as :meth:`_due`, spelt out: every stacked set-up deals).
         index = state.deal_seat
         count, pile = self.counts[index], state.zones[self.source]
         n = count if count <= len(pile) else len(pile)  # noqa: FURB136
