@@ -272,15 +272,15 @@ class ContactPlacement(Primitive):
             "                _row = _rows.get(_cell) or _play_row(_cell)",
             "            _found.append(_row[_tile] or _play_object(_tile, _cell))",
         ]
-        return Source("\n".join(lines), {"_list": list, "_fit_flags": self._fit_flags, "_compute_fits": self._compute_fits,
-                                          "_rows": self._play_objects, "_play_row": self._play_row,
-                                          "_play_object": self.play_object})
+        return Source("\n".join(lines), {"_list": list, "_fit_flags": self._fit_flags,
+                                          "_compute_fits": self._compute_fits, "_rows": self._play_objects,
+                                          "_play_row": self._play_row, "_play_object": self.play_object})
 
     def play_source(self, source: str = "None") -> Source:
         """Moving ``_tile`` from ``_zone`` (a list that holds it) onto ``_cell`` for ``_seat``,
         as Python statements over ``_state``: they return None, changing nothing, if the play
-        is not legal, else the :class:`Played` (its ``source``: the expression ``source``). Every play of a playout runs them, so the
-        figure's placement (:func:`contack_core.boards.lattice.place_source`, specialised to this
+        is not legal, else the :class:`Played` (its ``source``: the expression ``source``).
+        Every play of a playout runs them, so the figure's placement (:func:`contack_core.boards.lattice.place_source`, specialised to this
         rule's openings) and the event's construction are inlined; :attr:`play_from` is
         compiled from them, and a play rule may inline them in turn."""
         legal_cell = "_cell in _figure.openings"
