@@ -280,9 +280,10 @@ class ContactPlacement(Primitive):
         """Moving ``_tile`` from ``_zone`` (a list that holds it) onto ``_cell`` for ``_seat``,
         as Python statements over ``_state``: they return None, changing nothing, if the play
         is not legal, else the :class:`Played` (its ``source``: the expression ``source``).
-        Every play of a playout runs them, so the figure's placement (:func:`contack_core.boards.lattice.place_source`, specialised to this
-        rule's openings) and the event's construction are inlined; :attr:`play_from` is
-        compiled from them, and a play rule may inline them in turn."""
+        Every play of a playout runs them, so the figure's placement
+        (:func:`contack_core.boards.lattice.place_source`, specialised to this rule's openings)
+        and the event's construction are inlined; :attr:`play_from` is compiled from them, and
+        a play rule may inline them in turn."""
         legal_cell = "_cell in _figure.openings"
         if self.last_played:
             legal_cell += " or _cell in _figure.free_next_to_last"
