@@ -54,15 +54,18 @@ constraints: browser
 # measures the interpreter and the audit, and says what it would need for the comparison.
 YARDSTICK ?= ../shared/bench/reference_parker.py
 BENCH_GAMES ?= 2000
+# Alternating rounds: the ratios' medians (ratio_median, and ratio_cpu by time on the processor).
+BENCH_ROUNDS ?= 5
 
 bench: $(VENV)/.demo
 	@if [ -f "$(YARDSTICK)" ]; then \
-		$(BIN)/contack bench parker-1939 --games $(BENCH_GAMES) --players 4 --audit --compare "$(YARDSTICK)"; \
+		$(BIN)/contack bench parker-1939 --games $(BENCH_GAMES) --players 4 --audit --rounds $(BENCH_ROUNDS) \
+			--compare "$(YARDSTICK)"; \
 	else \
 		echo "make bench: no yardstick at $(YARDSTICK): the comparison with the hand-written reference engine"; \
 		echo "  needs it (it is not part of this project; make bench YARDSTICK=PATH names another place)."; \
 		echo "  Measuring the interpreter and its audit alone:"; \
-		$(BIN)/contack bench parker-1939 --games $(BENCH_GAMES) --players 4 --audit; \
+		$(BIN)/contack bench parker-1939 --games $(BENCH_GAMES) --players 4 --audit --rounds $(BENCH_ROUNDS); \
 	fi
 
 # Every pair of built-in bots over the same deals, seats swapped: win rates with 95% intervals.

@@ -563,12 +563,18 @@ def bench(
                                                      "the speed (wall clock, best rounds; clock_ratio_cpu by "
                                                      "time on the processor).")] = None,
     bot: Annotated[str, typer.Option(help="With --clock: the bot in every seat.")] = "random",
-    rounds: Annotated[int, typer.Option(min=1, help="With --compare, --audit or --clock: alternate the runs this "
-                                                    "many times; a ratio compares each one's best round, a "
-                                                    "ratio_of_totals their total times.")] = 3,
+    rounds: Annotated[int, typer.Option(min=1, help="With --compare, --against, --audit or --clock: alternate the "
+                                                    "runs this many times; a ratio compares each one's best "
+                                                    "round, a ratio_of_totals their total times, a ratio_median "
+                                                    "the median of the rounds' ratios.")] = 3,
+    against: Annotated[str | None, typer.Option(help="Another ruleset to play in alternate rounds: what an action "
+                                                     "costs here over what it costs there (action_cost_ratio_cpu, "
+                                                     "the median of the rounds, by time on the processor).")] = None,
+    against_players: Annotated[int, typer.Option(min=1, help="With --against: its seats.")] = 4,
 ) -> None:
     """Random games through the interpreter: games/s, actions/s and the counts behind them."""
     import tempfile
+    from statistics import median
 
     from contack_core.engine.bench import run_bench, run_refereed_bench, run_yardstick
     from contack_core.engine.bots import MAX_TIME_PER_MOVE, Budget, PlayerSpecError, make_player
@@ -579,6 +585,9 @@ def bench(
     low, high = rules.players
     if not low <= players <= high:
         fail(f"{rules.id} is for {low} to {high} players, not {players}")
+    other = None if against is None else load_or_fail(against)
+    if other is not None and not other.players[0] <= against_players <= other.players[1]:
+        fail(f"--against: {other.id} is for {other.players[0]} to {other.players[1]} players, not {against_players}")
     if compare is not None and not compare.is_file():
         fail(f"no yardstick script at {compare}")
     if clock is not None:
@@ -588,15 +597,17 @@ def bench(
             make_player(bot, 0, rules=rules).close()
         except PlayerSpecError as error:
             fail(f"--bot: {error}")
-    repeated = compare is not None or audit or clock is not None
+    repeated = compare is not None or audit or clock is not None or other is not None
     with tempfile.TemporaryDirectory(prefix="contack-bench-") as folder:
         records = write_records(rules, games, players, seed, Path(folder)) if audit else []
         # Alternate the runs so all see the same machine conditions: the best round of each,
         # and the ratio of their total times over all rounds (steadier on a busy machine).
-        plays, yardsticks, audits, free, clocked = [], [], [], [], []
+        plays, yardsticks, audits, free, clocked, others = [], [], [], [], [], []
         rulesets = RulesetCache()
         for _ in range(rounds if repeated else 1):
             plays.append(run_bench(rules, games, players, seed))
+            if other is not None:
+                others.append(run_bench(other, games, against_players, seed))
             if clock is not None:
                 free.append(run_refereed_bench(rules, games, players, seed, bot, Budget()))
                 clocked.append(run_refereed_bench(rules, games, players, seed, bot, Budget(time_per_move=clock)))
@@ -615,6 +626,25 @@ def bench(
         result["yardstick_games_per_s"] = max(run["games_per_s"] for run in yardsticks)
         result["ratio"] = round(result["games_per_s"] / result["yardstick_games_per_s"], 3)
         result["ratio_of_totals"] = round(sum(run["seconds"] for run in yardsticks) / play_seconds, 3)
+        # Each round's ratio, the two runs side by side in time; their median is steadier than
+        # either best round. By time on the processor, what other processes take does not count.
+        result["ratio_median"] = round(median(y["seconds"] / p["seconds"] for p, y in zip(plays, yardsticks)), 3)
+        if all("cpu_seconds" in run for run in yardsticks):
+            result["yardstick_cpu_seconds"] = round(sum(run["cpu_seconds"] for run in yardsticks), 4)
+            result["ratio_cpu"] = round(median(y["cpu_seconds"] / p["cpu_seconds"]
+                                               for p, y in zip(plays, yardsticks)), 3)
+    if other is not None:
+        # What an action costs here over what it costs in the other ruleset (bot decisions;
+        # a game's set-up and chance outcomes included in what they cost).
+        result["against"] = other.id
+        result["against_players"] = against_players
+        result["cpu_us_per_action"] = round(1e6 * median(p["cpu_seconds"] / p["actions"] for p in plays), 2)
+        result["against_cpu_us_per_action"] = round(1e6 * median(o["cpu_seconds"] / o["actions"] for o in others), 2)
+        result["action_cost_ratio"] = round(median((p["seconds"] / p["actions"]) / (o["seconds"] / o["actions"])
+                                                   for p, o in zip(plays, others)), 3)
+        result["action_cost_ratio_cpu"] = round(median((p["cpu_seconds"] / p["actions"])
+                                                       / (o["cpu_seconds"] / o["actions"])
+                                                       for p, o in zip(plays, others)), 3)
     if audit:
         result.update(max(audits, key=lambda run: run["audit_records_per_s"]))
         result["audit_ratio"] = round(result["audit_records_per_s"] / result["games_per_s"], 3)

@@ -352,6 +352,35 @@ def test_bench_compare_reports_best_and_total_ratios(tmp_path: Path) -> None:
     assert 0 < data["ratio_of_totals"] <= round(1.5 / (3 * data["seconds"]), 3) + 0.001
 
 
+def test_bench_compare_reports_the_median_round_and_cpu_time(tmp_path: Path) -> None:
+    """Beside the wall clock, the yardstick's time on the processor (its own run, measured around
+    it) and the median of the rounds' ratios, each round's two runs side by side."""
+    script = tmp_path / "yardstick.py"
+    script.write_text("import sys, time\nn = int(sys.argv[1])\nstart = time.process_time()\n"
+                      "while time.process_time() - start < 0.05:\n    pass\n"
+                      "print(f'games={n} seconds=0.500 games_per_s={n / 0.5:.1f}')\n")
+    result = run("bench", "parker-1939", "--games", "4", "--players", "4", "--json", "--compare", str(script),
+                 "--rounds", "3")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["yardstick_cpu_seconds"] >= 3 * 0.05
+    assert data["ratio_cpu"] > 0
+    # The median round's 0.5 s over its interpreter run, no faster than the best one.
+    assert 0 < data["ratio_median"] <= round(0.5 / data["seconds"], 3) + 0.001
+
+
+def test_bench_against_another_ruleset_compares_the_cost_of_an_action() -> None:
+    result = run("bench", "solitaire-2", "--games", "4", "--players", "1", "--json", "--against", "parker-1939",
+                 "--against-players", "3", "--rounds", "2")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["against"] == "parker-1939" and data["against_players"] == 3 and data["rounds"] == 2
+    assert data["cpu_us_per_action"] > 0 and data["against_cpu_us_per_action"] > 0
+    assert data["action_cost_ratio_cpu"] > 0 and data["action_cost_ratio"] > 0
+    wrong = run("bench", "parker-1939", "--games", "1", "--against", "solitaire-2", "--against-players", "4")
+    assert wrong.exit_code == 1 and "--against: solitaire-2 is for 1 to 1 players, not 4" in wrong.output
+
+
 def test_players_list_lists_random() -> None:
     result = run("players", "list")
     assert result.exit_code == 0

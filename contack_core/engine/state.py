@@ -202,8 +202,10 @@ class GameState:
                 self.current = following if following < self.seat_count else 0
             self.drawn = 0
             self._legal = None
-            if rules.endings_when_stuck:
-                self._check_stuck()
+            # _check_stuck spelt out (a ruleset ending a stuck hand checks after every play); the list worked out
+            # here is the one the next seat's bot reads: nothing is listed twice.
+            if rules.endings_when_stuck and not self.chance and not self.legal_actions():
+                self._finish_hand(rules.endings_when_stuck[0].key)
             return event
         if kind is Draw or kind is Discard:  # the seat keeps the turn (a forced draw: playouts' next hottest path)
             if self._legal is None:

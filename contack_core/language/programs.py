@@ -74,7 +74,8 @@ class _ParsedOnDemand(Mapping[str, ast.expr]):
 @attrs.frozen
 class TurnStep:
     """One turn rule as the turn program sees it: the ruleset's ``when`` (None: always),
-    the expression listing its legal actions, the ``can_<rule>`` name later conditions read,
+    the expression listing its legal actions (or statements, several lines, leaving them in
+    ``_found``), the ``can_<rule>`` name later conditions read,
     and what the program records as allowed when the rule offers actions."""
 
     when: str | None
@@ -161,7 +162,9 @@ def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str], c
     lines = ["def turn_program(_state):", "    _offered = 0", "    _actions = []"]
     conditions: list[Source] = []
     for index, step in enumerate(steps):
-        body = [f"_found = {step.generator.code}",
+        # A generator is an expression, or statements (several lines) leaving the actions in _found.
+        code = step.generator.code
+        body = [*(code.splitlines() if "\n" in code else [f"_found = {code}"]),
                 "if _found:",
                 f"    {step.can_name} = True",
                 f"    _offered += {1 << index}",

@@ -67,9 +67,12 @@ class ZoneEmptied(HandEnding):
                     or any(state.zones[zone] for zone in self.shared_zones))
 
     def condition_source(self, prefix: str, rules: Rules) -> Source:
-        if self.zone is None:
-            return super().condition_source(prefix, rules)
-        return Source(f"not _state.seat_zones[{self.zone!r}][_event.seat]")
+        if self.zone is not None:
+            return Source(f"not _state.seat_zones[{self.zone!r}][_event.seat]")
+        # Several zones, each named (compiled into what follows a play, so the event is one).
+        held = [f"_state.seat_zones[{zone!r}][_event.seat]" for zone in self.own_zones]
+        held += [f"_state.zones[{zone!r}]" for zone in self.shared_zones]
+        return Source(f"not ({' or '.join(held)})")
 
 
 class AllPassed(HandEnding):

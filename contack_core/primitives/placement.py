@@ -324,18 +324,52 @@ class ContactPlacement(Primitive):
                     out.append(row[tile] or self.play_object(tile, cell))
         return out
 
-    def play_source(self) -> Source:
+    def plays_source(self, tiles: str) -> Source:
+        """:meth:`plays` of the tiles the expression ``tiles`` gives, on ``_state.figure``, as
+        Python statements leaving the plays in ``_found``: the compiled turn program runs them
+        in its own frame, a call a decision fewer. :meth:`plays` is the readable version, and
+        tests compare the two at every decision of random games."""
+        lines = [
+            "_fig = _state.figure",
+            "_cells = _fig.legal_cells",
+            "if _cells is None:",
+            "    _cells = _list(_fig.free_next_to_last)" if self.last_played else "    _cells = []",
+            "    for _cell in _fig.openings:",
+            "        if _cell not in _cells:",
+            "            _cells.append(_cell)",
+            "    _fig.legal_cells = _cells",
+            f"_tiles = {tiles}",
+            "_demands = _fig.demands",
+            "_found = []",
+            "for _cell in _cells:",
+            "    _fits = _fit_flags.get(_demands[_cell])",
+            "    if _fits is None:",
+            "        _compute_fits(_demands[_cell])",
+            "        _fits = _fit_flags[_demands[_cell]]",
+            "    _row = None",
+            "    for _tile in _tiles:",
+            "        if _fits[_tile]:",
+            "            if _row is None:",
+            "                _row = _rows.get(_cell) or _play_row(_cell)",
+            "            _found.append(_row[_tile] or _play_object(_tile, _cell))",
+        ]
+        return Source("\n".join(lines), {"_list": list, "_fit_flags": self._fit_flags,
+                                          "_compute_fits": self._compute_fits, "_rows": self._play_objects,
+                                          "_play_row": self._play_row, "_play_object": self.play_object})
+
+    def play_source(self, source: str = "None") -> Source:
         """Moving ``_tile`` from ``_zone`` (a list that holds it) onto ``_cell`` for ``_seat``,
         as Python statements over ``_state``: they return None, changing nothing, if the play
-        is not legal, else the :class:`Played`. Every play of a playout runs them, so the
-        figure's placement (:func:`contack_core.boards.lattice.place_source`, specialised to this
-        rule's openings) and the event's construction are inlined; :attr:`play_from` is
-        compiled from them, and a play rule may inline them in turn."""
+        is not legal, else the :class:`Played` (its ``source``: the expression ``source``).
+        Every play of a playout runs them, so the figure's placement
+        (:func:`contack_core.boards.lattice.place_source`, specialised to this rule's openings)
+        and the event's construction are inlined; :attr:`play_from` is compiled from them, and
+        a play rule may inline them in turn."""
         legal_cell = "_cell in _figure.openings"
         if self.last_played:
             legal_cell += " or _cell in _figure.free_next_to_last"
         played = construction_source(Played, "_event", ["_seat", "_tile", "_cell", "_points", "_contacts",
-                                                        "_contacts >= 2", "None"])
+                                                        "_contacts >= 2", source])
         lines = [
             "_figure = _state.figure",
             f"if not ({legal_cell}):",

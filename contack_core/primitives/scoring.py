@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from contack_core.engine.events import ChipsMoved, Played
+from contack_core.engine.events import ChipsMoved, Played, make_chipsmoved
 from contack_core.engine.rules import EVENT_KINDS
 from contack_core.engine.values import (
     EVENT_BINDINGS,
@@ -328,6 +328,8 @@ class CollectFromOthers(Counter):
         check_domains(context, "collect_on_play", self.collect)
         assert self.reads is not None  # set by Counter.build
         self.reads.setdefault("play", []).append(("collect_on_play", self.collect.names))
+        play = context.event_values("play")
+        self._play_values = {name: play[name] for name in PLAY_VALUES}
         self._gain_is_points = False  # a chips counter's play is its collection (on_play)
         self.borrow = self.params.get("when_short", "pay-what-you-have") == "borrow"
         self.lend_from_players = self.params.get("lender", "bank") == "players"
@@ -342,27 +344,50 @@ class CollectFromOthers(Counter):
         return state.totals[self.key][seat] + gains + owed
 
     def on_play(self, state: GameState, event: Played) -> None:
+        """The readable collection: ``collect_on_play`` through the expression evaluator. Play
+        runs the compiled one (:meth:`effect_source`); tests hold the two to each other."""
         count = self.collect.evaluate(
             {"points": event.points, "contacts": event.contacts, "opportunity": event.opportunity})
+        self.collect_chips(state, event, count)
+
+    def effect_source(self, kind: str, prefix: str) -> Source:
+        """After a play, ``collect_on_play`` compiled into the program like any formula (most
+        plays collect nothing, and then nothing more is called); other kinds as a counter's."""
+        if kind != "play":
+            return super().effect_source(kind, prefix)
+        count = formula(f"{prefix}_collect", self.params["collect_on_play"], self._play_values, self.constants)
+        code = "\n".join([f"{prefix}_count = {prefix}_collect",
+                          f"if {prefix}_count:",
+                          f"    {prefix}_collect_chips(_state, _event, {prefix}_count)"])
+        return Source(code, {**count.bindings, f"{prefix}_collect_chips": self.collect_chips}, count.trees,
+                      count.texts)
+
+    def collect_chips(self, state: GameState, event: Played, count: int) -> None:
+        """Every other seat pays the player ``count`` chips, as ``when_short`` says when short."""
         if not -MAX_FIGURE <= count <= MAX_FIGURE:
             raise figure_fault(state.rules, f"{self.key}.collect_on_play", count)
         if count <= 0:
             return
         gains = state.hand_gains[self.key]
+        totals = state.totals[self.key]
+        payee = event.seat
         for payer in range(state.seat_count):
-            if payer == event.seat:
+            if payer == payee:
                 continue
             paid = count
-            short = count - max(self.held(state, payer), 0)
+            # Without debts (a loan to an earlier payer may have made one), what a seat holds
+            # is its total and this hand's gains.
+            held = self.held(state, payer) if state.ledger.get(self.key) else totals[payer] + gains[payer]
+            short = count - held if held > 0 else count
             if short > 0:
                 if self.borrow:
-                    self._lend(state, payer, event.seat, short)
+                    self._lend(state, payer, payee, short)
                 else:
                     paid = count - short
             if paid:
                 gains[payer] -= paid
-                gains[event.seat] += paid
-                state.effects.append(ChipsMoved(payer=payer, payee=event.seat, count=paid, reason="collect"))
+                gains[payee] += paid
+                state.effects.append(make_chipsmoved(payer, payee, paid, "collect"))
 
     def on_hand_end(self, state: GameState) -> None:
         """``on_hand_end`` as for a counter, except that a cost (a negative value, paid to the

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from contack_core.boards.lattice import Cell
 from contack_core.engine.actions import Action, Deal, IllegalAction, Play, Shuffle, make_deal, make_shuffle
 from contack_core.engine.chance import shuffled
-from contack_core.engine.events import Dealt, Event, Played, Shuffled
+from contack_core.engine.events import Dealt, Event, Played, Shuffled, make_dealt
 from contack_core.engine.values import VALUE_BINDINGS
 from contack_core.language.limits import MAX_TILES, shown_number
 from contack_core.language.programs import compile_per_seat
@@ -359,9 +359,22 @@ class DealToZones(SetupStep):
         return self.targets[index], min(self.counts[index], len(state.zones[self.source]))
 
     def sample(self, state: GameState, rng: random.Random) -> Deal:
-        zone, n = self._due(state)
+        # The top n tiles, top first (as :meth:`_due`, spelt out: every stacked set-up deals).
+        index = state.deal_seat
+        count, pile = self.counts[index], state.zones[self.source]
+        n = count if count <= len(pile) else len(pile)  # noqa: FURB136
+        return make_deal(None, tuple(pile[: -n - 1 : -1]), self.targets[index])
+
+    def apply_sampled(self, state: GameState, action: Deal) -> Dealt:
+        """The top of the pile, as :meth:`sample` drew it: moved without looking for each tile."""
         pile = state.zones[self.source]
-        return Deal(None, tuple(reversed(pile[len(pile) - n:])) if n else (), zone)
+        if action.tiles:
+            del pile[-len(action.tiles):]
+        state.zones[action.zone].extend(action.tiles)
+        state.deal_seat += 1
+        if state.deal_seat == len(self.targets):
+            state._setup_step_done()
+        return make_dealt(None, action.tiles, action.zone)
 
     def apply(self, state: GameState, action: Action) -> Dealt:
         zone, n = self._due(state)
@@ -418,7 +431,11 @@ class OpenFromZone(SetupStep):
             name = state.rules.tiles.names[action.tile]
             raise IllegalAction(f"tile {name} cannot open the figure: it is in {state.locate(action.tile)}, "
                                 f"not in {self.zone}")
-        tiles.remove(action.tile)
-        event = state.rules.placement.place(state, state.current, action.tile, origin, 0, 0)
+        return self.apply_sampled(state, action)
+
+    def apply_sampled(self, state: GameState, action: Play) -> Played:
+        """A tile of the zone on the origin, as :meth:`sample` drew it (no check needed)."""
+        state.zones[self.zone].remove(action.tile)
+        event = state.rules.placement.place(state, state.current, action.tile, state.rules.board.origin, 0, 0)
         state._setup_step_done()
         return event

@@ -83,9 +83,13 @@ class PlayTile(TurnRule):
         self.placement: Placement | None = None  # set by attach() once the placement primitive is built
 
     def attach(self, placement: Placement) -> None:
-        """Lay tiles with ``placement``. A play from one hand zone, every playout's step, then
-        gets :meth:`apply` compiled with the placement's play inlined (same contract)."""
+        """Lay tiles with ``placement``. Where the placement offers its play as source (see
+        ``play_source``), :meth:`apply` and :meth:`tiles` are compiled for this rule's zones,
+        the play inlined: every playout's step. :meth:`readable_apply` and
+        :meth:`readable_tiles` say the same plainly, and tests hold the two to each other."""
         self.placement = placement
+        if not hasattr(placement, "play_source"):
+            return
         if self.single_zone is not None:
             play = placement.play_source()
             body = Source("\n".join([
@@ -98,8 +102,33 @@ class PlayTile(TurnRule):
                 play.code,
             ]), play.bindings)
             self.apply = define_from("apply", ["_state", "_action"], body)  # type: ignore[method-assign]
+            return
+        # Several zones: the zone holding the tile found by a chain of tests, one a zone (a
+        # hand holds it; a pile shows it on top), each zone named in the source.
+        play = placement.play_source("_source")
+        lines = ["_seat = _state.current", "_tile = _action.tile", "_zones = _state.zones"]
+        tests = [f"_tile in (_zone := _state.seat_zones[{zone!r}][_seat])" for zone in self.hand_zones]
+        tests += [f"(_zone := _zones[{zone!r}]) and _zone[-1] == _tile" for zone in self.pile_zones]
+        for index, (zone, test) in enumerate(zip([*self.hand_zones, *self.pile_zones], tests)):
+            lines += [f"{'if' if index == 0 else 'elif'} {test}:", f"    _source = {zone!r}"]
+        lines += ["else:", "    return None", "_cell = _action.cell", play.code]
+        self.apply = define_from("apply", ["_state", "_action"],  # type: ignore[method-assign]
+                                 Source("\n".join(lines), play.bindings))
+        self.tiles = define_from("tiles", ["_state"],  # type: ignore[method-assign]
+                                 Source(f"return {self._tiles_expression()}"))
+
+    def _tiles_expression(self) -> str:
+        """:meth:`readable_tiles` for several zones as one Python expression over ``_state``
+        (no call: a pile's top is its last tile sliced, nothing when it is empty)."""
+        parts = [f"*_state.seat_zones[{zone!r}][_state.current]" for zone in self.hand_zones]
+        parts += [f"*_state.zones[{zone!r}][-1:]" for zone in self.pile_zones]
+        return f"[{', '.join(parts)}]"
 
     def tiles(self, state: GameState) -> list[int]:
+        """The tiles the current seat may play (compiled at :meth:`attach` for several zones)."""
+        return self.readable_tiles(state)
+
+    def readable_tiles(self, state: GameState) -> list[int]:
         """The tiles the current seat may play: its hand zones, and each listed pile's top."""
         if self.single_zone is not None:
             return state.seat_zones[self.single_zone][state.current]
@@ -113,12 +142,20 @@ class PlayTile(TurnRule):
         return self.placement.plays(state.figure, self.tiles(state))
 
     def generator_source(self, prefix: str) -> Source:
-        if self.single_zone is None:
+        if self.placement is None:
             return super().generator_source(prefix)
-        return Source(f"{prefix}_plays(_state.figure, _state.seat_zones[{self.single_zone!r}][_state.current])",
-                      {f"{prefix}_plays": self.placement.plays})
+        tiles = self._tiles_expression() if self.single_zone is None else \
+            f"_state.seat_zones[{self.single_zone!r}][_state.current]"
+        if hasattr(self.placement, "plays_source"):
+            return self.placement.plays_source(tiles)  # statements, inlined in the turn program
+        return Source(f"{prefix}_plays(_state.figure, {tiles})", {f"{prefix}_plays": self.placement.plays})
 
     def apply(self, state: GameState, action: Play) -> Played | None:
+        """Lay the tile, or return None (changing nothing) if this play is not legal
+        (compiled at :meth:`attach` where the placement offers its play as source)."""
+        return self.readable_apply(state, action)
+
+    def readable_apply(self, state: GameState, action: Play) -> Played | None:
         """Lay the tile, or return None (changing nothing) if this play is not legal."""
         seat = state.current
         tile = action.tile
