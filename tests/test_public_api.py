@@ -16,7 +16,7 @@ from processes import HANG
 import contack_core
 from contack_core.boards.grid import board_text
 from contack_core.engine import actions, events
-from contack_core.records.entries import read_tiles
+from contack_core.engine.notation import read_tiles
 from contack_core.records.keeper import Keeper
 from contack_core.records.table import Table
 

@@ -20,8 +20,8 @@ from typing import Any
 
 import attrs
 
-from contack_core.boards.grid import PieceBoard, parse_square
-from contack_core.engine.actions import Move
+from contack_core.boards.grid import PieceBoard
+from contack_core.engine.notation import action_from_record
 from contack_core.engine.events import Moved
 from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
@@ -185,8 +185,8 @@ class _Builder:
         if self.before is None:
             return None
         try:
-            event = self.before.apply(Move(parse_square(data["from"]), tuple(parse_square(p) for p in data["path"])))
-        except (KeyError, TypeError, ValueError):
+            event = self.before.apply(action_from_record(self.rules.tiles, data))  # type: ignore[arg-type]
+        except (KeyError, TypeError, ValueError, IndexError):
             return None
         if not isinstance(event, Moved) or not isinstance(self.before.figure, PieceBoard):
             return None
