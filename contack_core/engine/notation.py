@@ -344,6 +344,8 @@ class _Reader:
         if rest.strip():
             tile, pile = self.split_tile(rest)
             pile = re.sub(r"^(to|on|onto)\s+", "", pile.strip(), flags=re.I)
+            if pile and pile not in state.zones:  # a pile's name in any case
+                pile = next((zone for zone in state.zones if zone.lower() == pile.lower()), pile)
             if pile and pile not in state.zones:
                 raise NotationError(f"no pile {pile!r}: the piles are {', '.join(state.zones)}")
             return Discard(tile, pile or None)
