@@ -28,6 +28,7 @@ from contack_core.engine.notation import (
     event_from_json,
     event_to_json,
     event_to_record,
+    event_to_string,
     parse_action,
     tile_readings,
 )
@@ -79,6 +80,8 @@ def check_events(before: GameState, after: GameState, action: Action, events: li
     rules = after.rules
     for event in events:
         assert event_from_json(rules, event_to_json(rules, event)) == event  # type: ignore[arg-type]
+        told = event_to_string(after, event)  # type: ignore[arg-type]
+        assert (told is None) == (type(event) is Shuffled) and "\n" not in (told or "")
     line = event_to_record(after, events[0])  # type: ignore[arg-type]
     if type(events[0]) is Shuffled:
         assert line is None
@@ -254,3 +257,27 @@ def test_the_public_api_names_and_reads_actions() -> None:
     while not isinstance(outcome := deal_state.clone().sample_chance(rng), Deal):
         deal_state.apply(outcome)
     assert parse_action(deal_state, action_to_string(deal_state, outcome)) == outcome
+
+
+@pytest.mark.parametrize("ruleset", ["parker-1939", "klauber-1937", "club-contack", "spanish-edition"])
+def test_the_narrator_tells_each_event_in_the_notation_s_words(ruleset: str) -> None:
+    """The narrator of ``contack play`` and of the score keeper says of each event what
+    :func:`event_to_string` says (and nothing of a shuffle)."""
+    from contack_core.records.narration import Narrator
+
+    rules = load_rules(ruleset)
+    said: list[str] = []
+    narrator = Narrator(["ann", "bob"], said.append)
+    state = GameState(rules, 2)
+    rng = random.Random(2)
+    for _ in range(80):
+        if state.is_over():
+            break
+        action = state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+        event = state.apply(action)
+        for happened in (event, *state.effects):
+            said.clear()
+            narrator.event(state, happened)
+            told = event_to_string(state, happened, lambda seat: narrator.who(seat, rules))
+            assert said[:1] == ([] if told is None else [told])
+        state.effects.clear()

@@ -13,7 +13,8 @@ never disagree on how a tile, a cell or a move is written (python-chess's ``san`
   name two tiles is refused with both;
 - a cell or point is typed ``x,y`` (:func:`point_to_string`) and stated ``[x, y]`` in records
   and on the wire;
-- :func:`action_to_string` and :func:`parse_action` are an action as typed;
+- :func:`action_to_string` and :func:`parse_action` are an action as typed, and
+  :func:`event_to_string` an event as the narrator tells it, in the ruleset's words;
   :func:`action_to_record`, :func:`action_from_record` and :func:`event_to_record` are record
   lines; :func:`action_to_json`, :func:`action_from_json`, :func:`event_to_json` and
   :func:`event_from_json` the wire.
@@ -26,12 +27,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from contack_core.boards.grid import Contact
+from contack_core.boards.grid import Contact, PieceBoard
 from contack_core.boards.tiles import TileSet, tile_name
 from contack_core.engine.actions import Action, Deal, Discard, Draw, Move, Pass, Play, Shuffle
 from contack_core.engine.events import ChipsMoved, Dealt, Discarded, Drew, Event, HandResult, Moved, Passed, Played, Shuffled
@@ -42,9 +43,10 @@ if TYPE_CHECKING:
     from contack_core.engine.state import GameState
 
 __all__ = ["MAX_ENTRY_CHARS", "NotationError", "Unfinished", "action_from_json", "action_from_record",
-           "action_to_json", "action_to_record", "action_to_string", "chips_to_record", "event_from_json", "event_to_json",
-           "event_to_record", "hand_end_record", "name_distance", "nearest_tiles", "parse_action",
-           "point_to_string", "read_cell", "read_points", "read_tile", "read_tiles", "tile_name", "tile_readings"]
+           "action_to_json", "action_to_record", "action_to_string", "chips_to_record", "event_from_json",
+           "event_to_json", "event_to_record", "event_to_string", "hand_end_record", "move_words", "name_distance",
+           "nearest_tiles", "parse_action", "piece_name", "point_to_string", "read_cell", "read_points", "read_tile",
+           "read_tiles", "tile_name", "tile_readings"]
 
 
 class NotationError(ValueError):
@@ -436,6 +438,110 @@ class _Reader:
             if len(ending) == 1:
                 return ending[0]
         return Move(origin, tuple(points[1:]))
+
+
+# ---------------------------------------------------------------------- events as a person reads them
+#: Words used when a ruleset's ``terms`` leave them out.
+MOVE_TERMS: Mapping[str, str] = {
+    "moves": "moves", "turns_to": "turns a quarter right, corners NW-NE-SE-SW now", "removed": "removed",
+    "flipped": "reaches a ringed spot and is turned over", "contact": "contact",
+}
+
+
+def _term(rules: Rules, key: str) -> str:
+    return str(rules.terms.get(key, MOVE_TERMS.get(key, key)))
+
+
+def piece_name(rules: Rules, board: PieceBoard, piece: int) -> str:
+    """``red two-step``, in the ruleset's colour words."""
+    return f"{rules.colour_term(board.colour[piece])} {board.kinds[board.kind[piece]].name}"
+
+
+def corners_text(board: PieceBoard, piece: int) -> str:
+    """The corner numbers as the piece lies, clockwise from north-west: ``4-1-2-3``."""
+    return "-".join(str(v) for v in board.corners(piece))
+
+
+def move_words(rules: Rules, board: PieceBoard, event: Moved, who: str) -> str:
+    """One move told in full: the walk, the quarter turn, each contact and who went, the flip.
+
+    ``board`` is the position after the move (removed pieces keep their colour and kind)."""
+    piece = event.piece
+    walk = " -> ".join(str(list(point)) for point in (event.origin, *event.path))
+    kind = board.kinds[board.kind[piece]]
+    values = kind.face
+    turned = "-".join(str(values[(c - event.turn) % 4]) for c in range(4))
+    parts = [f"{who} {_term(rules, 'moves')} {piece_name(rules, board, piece)} {walk}, "
+             f"{_term(rules, 'turns_to')} {turned}" if not _was_flipped_before(board, event)
+             else f"{who} {_term(rules, 'moves')} {piece_name(rules, board, piece)} {walk}"]
+    if event.contacts:
+        touches = ", ".join(f"{c.mine} against {piece_name(rules, board, c.other)} {c.theirs} at {list(c.square)}"
+                            for c in event.contacts)
+        summed = ""
+        if len(event.contacts) > 1:
+            summed = (f" (sums {sum(c.mine for c in event.contacts)} against "
+                      f"{sum(c.theirs for c in event.contacts)})")
+        gone = ", ".join(str(list(point)) for point in event.removed) or "none"
+        parts.append(f"{_term(rules, 'contact')}: {touches}{summed}; {_term(rules, 'removed')}: {gone}")
+    if event.flipped:
+        parts.append(f"{_term(rules, 'flipped')} ({corners_text(board, piece)})")
+    return "; ".join(parts)
+
+
+def _was_flipped_before(board: PieceBoard, event: Moved) -> bool:
+    """A piece already face down shows the same number on every corner: its turn says nothing."""
+    return board.flipped[event.piece] and not event.flipped
+
+
+def event_to_string(state: GameState, event: Event, who: Callable[[int], str] | None = None) -> str | None:
+    """``event`` (just applied to ``state``) as one line in the ruleset's words, as the narrator
+    tells it: ``alice (seat 0) plays 09-02-08 at [0, -1]: blue 9+1 counting = 10 -> 10 points``.
+    ``who`` names a seat (default: :meth:`GameState.who`). None for a shuffle (nothing to tell)."""
+    rules = state.rules
+    names = rules.tiles.names
+    name = who or state.who
+    kind = type(event)
+    if kind is Dealt:
+        owner = event.zone if event.seat is None else name(event.seat)  # type: ignore[union-attr]
+        return f"{owner}: {' '.join(names[t] for t in event.tiles)}"  # type: ignore[union-attr]
+    if kind is Played:
+        return _played_words(state, event, name(event.seat))  # type: ignore[arg-type, union-attr]
+    if kind is Drew:
+        return f"{name(event.seat)} {rules.term('draw')} {names[event.tile]}"  # type: ignore[union-attr]
+    if kind is Discarded:
+        return f"{name(event.seat)} {rules.term('discards')} {names[event.tile]} ({event.zone})"  # type: ignore[union-attr]
+    if kind is ChipsMoved:
+        payer = rules.term("bank") if event.payer is None else name(event.payer)  # type: ignore[union-attr]
+        payee = rules.term("bank") if event.payee is None else name(event.payee)  # type: ignore[union-attr]
+        reason = "" if event.reason == "collect" else f" ({rules.term(event.reason)})"  # type: ignore[union-attr]
+        return f"   {payer} -> {payee}: {event.count} {rules.term('chips')}{reason}"  # type: ignore[union-attr]
+    if kind is Passed:
+        return f"{name(event.seat)} {rules.term('pass')}"  # type: ignore[union-attr]
+    if kind is Moved:
+        return move_words(rules, state.figure, event, name(event.seat))  # type: ignore[arg-type, union-attr]
+    return None
+
+
+def _played_words(state: GameState, event: Played, who: str) -> str:
+    """A play told with each contact it made (colour, the two numbers, matching or counting)."""
+    rules = state.rules
+    names = rules.tiles.names
+    figure = state.figure
+    if figure.tile_at.get(event.cell) != event.tile:  # the play ended the hand
+        figure = state.hand_results[-1].figure
+    contacts = rules.placement.contacts_of(figure, event.cell)
+    if not contacts:
+        return f"{who} {rules.term('opens')} {names[event.tile]} {rules.term('at')} {list(event.cell)}"
+    parts = []
+    for c in contacts:
+        colour = rules.colour_term(c["colour"])
+        kind = rules.term("counting") if c["counting"] else rules.term("matching")
+        worth = f" = {c['points']}" if c["counting"] else ""
+        parts.append(f"{colour} {c['mine']}+{c['theirs']} {kind}{worth}")
+    extra = f" [{rules.term('opportunity')}]" if event.opportunity else ""
+    source = f" ({event.source})" if event.source else ""
+    return (f"{who} {rules.term('plays')} {names[event.tile]}{source} {rules.term('at')} "
+            f"{list(event.cell)}: {'; '.join(parts)} -> {event.points} {rules.term('points')}{extra}")
 
 
 # ---------------------------------------------------------------------- record lines

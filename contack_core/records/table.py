@@ -30,6 +30,7 @@ from contack_core.engine.notation import (
     Unfinished,
     action_to_record,
     parse_action,
+    piece_name,
     read_points,
     read_tile,
     tile_readings,
@@ -37,7 +38,7 @@ from contack_core.engine.notation import (
 from contack_core.engine.state import GameState
 from contack_core.language.problems import RulesetError
 from contack_core.primitives.loading import load_rules
-from contack_core.records.board_words import piece_name, state_board_text
+from contack_core.records.board_words import state_board_text
 from contack_core.records.keeper import Due, Keeper, KeeperError
 from contack_core.records.suggest import next_events, ranked
 

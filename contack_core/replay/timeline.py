@@ -21,12 +21,11 @@ from typing import Any
 import attrs
 
 from contack_core.boards.grid import PieceBoard
-from contack_core.engine.notation import action_from_record
+from contack_core.engine.notation import action_from_record, move_words
 from contack_core.engine.events import Moved
 from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
 from contack_core.records.audit import audit_lines
-from contack_core.records.board_words import move_words
 from contack_core.records.format import seat_labels
 from contack_core.replay.boards import BoardKind, board_kind
 
