@@ -1,10 +1,11 @@
-"""The JSON forms of positions and actions in the external-bot protocol (docs/external-bots.md).
+"""The JSON forms of positions in the external-bot protocol (docs/external-bots.md), and what a
+seat is told of actions and events.
 
 Kept apart from the process handling in :mod:`players.external` so that the wire format
-is one small, pure, testable thing. Nothing here names a variant: tiles are named by the
-ruleset's tile set, zones by the ruleset's zone names, and an action becomes
-``{"action": <its kind>, <its fields>}`` whatever kind it is, so a ruleset with new action
-kinds needs no change here.
+is one small, pure, testable thing. Actions and events on the wire are the one notation's
+(:func:`contack_core.engine.notation.action_to_json`, ``event_to_json``, and their readers):
+an action becomes ``{"action": <its kind>, <its fields>}`` whatever kind it is. Nothing here
+names a variant: tiles are named by the ruleset's tile set, zones by the ruleset's zone names.
 """
 
 from __future__ import annotations

@@ -43,10 +43,10 @@ if TYPE_CHECKING:
     from contack_core.engine.state import GameState
 
 __all__ = ["MAX_ENTRY_CHARS", "NotationError", "Unfinished", "action_from_json", "action_from_record",
-           "action_to_json", "action_to_record", "action_to_string", "chips_to_record", "event_from_json",
-           "event_to_json", "event_to_record", "event_to_string", "hand_end_record", "move_words", "name_distance",
-           "nearest_tiles", "parse_action", "piece_name", "point_to_string", "read_cell", "read_points", "read_tile",
-           "read_tiles", "tile_name", "tile_readings"]
+           "action_to_json", "action_to_record", "action_to_string", "chips_to_record", "contact_words",
+           "event_from_json", "event_to_json", "event_to_record", "event_to_string", "hand_end_record", "move_words",
+           "name_distance", "nearest_tiles", "parse_action", "piece_name", "point_to_string", "read_cell",
+           "read_points", "read_tile", "read_tiles", "tile_name", "tile_readings"]
 
 
 class NotationError(ValueError):
@@ -93,7 +93,7 @@ def _splits(digits: str, parts: int) -> list[tuple[int, ...]]:
     """Every way to cut a run of digits into ``parts`` numbers of one or two digits."""
     if parts == 0:
         return [()] if not digits else []
-    found = []
+    found: list[tuple[int, ...]] = []
     for width in (1, 2):
         if len(digits) >= width:
             head = int(digits[:width])
@@ -181,7 +181,8 @@ def read_tiles(text: str, tiles: TileSet) -> list[int]:
     if re.search(r"[,;]", text):
         return [read_tile(word, tiles) for word in re.split(r"\s*[,;]\s*", text) if word]
     width = len(tiles.values[0])
-    found, numbers = [], []
+    found: list[int] = []
+    numbers: list[str] = []
     for word in text.split():
         if re.fullmatch(r"\d{1,2}", word):
             numbers.append(word)
@@ -227,19 +228,18 @@ def action_to_string(state: GameState, action: Action) -> str:
     ``pass``, ``6,0 6,1`` (a move: the point it leaves, then each point it steps to); a deal is its
     tiles (``09-02-08 01-02-03``). :func:`parse_action` reads it back to ``action``."""
     names = state.rules.tiles.names
-    kind = type(action)
-    if kind is Play:
-        return f"{names[action.tile]} {point_to_string(action.cell)}"  # type: ignore[union-attr]
-    if kind is Draw:
-        return "draw" if action.tile is None else f"draw {names[action.tile]}"  # type: ignore[union-attr]
-    if kind is Discard:
-        return f"discard {names[action.tile]}" + (f" to {action.zone}" if action.zone else "")  # type: ignore[union-attr]
-    if kind is Pass:
+    if isinstance(action, Play):
+        return f"{names[action.tile]} {point_to_string(action.cell)}"
+    if isinstance(action, Draw):
+        return "draw" if action.tile is None else f"draw {names[action.tile]}"
+    if isinstance(action, Discard):
+        return f"discard {names[action.tile]}" + (f" to {action.zone}" if action.zone else "")
+    if isinstance(action, Pass):
         return "pass"
-    if kind is Move:
-        return " ".join(point_to_string(p) for p in (action.origin, *action.path))  # type: ignore[union-attr]
-    if kind is Deal:
-        return " ".join(names[tile] for tile in action.tiles)  # type: ignore[union-attr]
+    if isinstance(action, Move):
+        return " ".join(point_to_string(p) for p in (action.origin, *action.path))
+    if isinstance(action, Deal):
+        return " ".join(names[tile] for tile in action.tiles)
     raise ValueError("a shuffle is never typed: the keeper takes the tiles as they are dealt")
 
 
@@ -500,44 +500,47 @@ def event_to_string(state: GameState, event: Event, who: Callable[[int], str] | 
     rules = state.rules
     names = rules.tiles.names
     name = who or state.who
-    kind = type(event)
-    if kind is Dealt:
-        owner = event.zone if event.seat is None else name(event.seat)  # type: ignore[union-attr]
-        return f"{owner}: {' '.join(names[t] for t in event.tiles)}"  # type: ignore[union-attr]
-    if kind is Played:
-        return _played_words(state, event, name(event.seat))  # type: ignore[arg-type, union-attr]
-    if kind is Drew:
-        return f"{name(event.seat)} {rules.term('draw')} {names[event.tile]}"  # type: ignore[union-attr]
-    if kind is Discarded:
-        return f"{name(event.seat)} {rules.term('discards')} {names[event.tile]} ({event.zone})"  # type: ignore[union-attr]
-    if kind is ChipsMoved:
-        payer = rules.term("bank") if event.payer is None else name(event.payer)  # type: ignore[union-attr]
-        payee = rules.term("bank") if event.payee is None else name(event.payee)  # type: ignore[union-attr]
-        reason = "" if event.reason == "collect" else f" ({rules.term(event.reason)})"  # type: ignore[union-attr]
-        return f"   {payer} -> {payee}: {event.count} {rules.term('chips')}{reason}"  # type: ignore[union-attr]
-    if kind is Passed:
-        return f"{name(event.seat)} {rules.term('pass')}"  # type: ignore[union-attr]
-    if kind is Moved:
-        return move_words(rules, state.figure, event, name(event.seat))  # type: ignore[arg-type, union-attr]
+    if isinstance(event, Dealt):
+        owner = event.zone if event.seat is None else name(event.seat)
+        return f"{owner}: {' '.join(names[t] for t in event.tiles)}"
+    if isinstance(event, Played):
+        return _played_words(state, event, name(event.seat))
+    if isinstance(event, Drew):
+        return f"{name(event.seat)} {rules.term('draw')} {names[event.tile]}"
+    if isinstance(event, Discarded):
+        return f"{name(event.seat)} {rules.term('discards')} {names[event.tile]} ({event.zone})"
+    if isinstance(event, ChipsMoved):
+        payer = rules.term("bank") if event.payer is None else name(event.payer)
+        payee = rules.term("bank") if event.payee is None else name(event.payee)
+        reason = "" if event.reason == "collect" else f" ({rules.term(event.reason)})"
+        return f"   {payer} -> {payee}: {event.count} {rules.term('chips')}{reason}"
+    if isinstance(event, Passed):
+        return f"{name(event.seat)} {rules.term('pass')}"
+    if isinstance(event, Moved):
+        board = state.figure
+        assert isinstance(board, PieceBoard)
+        return move_words(rules, board, event, name(event.seat))
     return None
+
+
+def contact_words(rules: Rules, colour: str, mine: int, theirs: int, counting: bool, points: int) -> str:
+    """One contact of a play in the ruleset's words: ``blue 9+1 counting = 10``, ``red 4+4 matching``."""
+    kind = rules.term("counting") if counting else rules.term("matching")
+    worth = f" = {points}" if counting else ""
+    return f"{rules.colour_term(colour)} {mine}+{theirs} {kind}{worth}"
 
 
 def _played_words(state: GameState, event: Played, who: str) -> str:
     """A play told with each contact it made (colour, the two numbers, matching or counting)."""
     rules = state.rules
     names = rules.tiles.names
-    figure = state.figure
+    figure: Any = state.figure
     if figure.tile_at.get(event.cell) != event.tile:  # the play ended the hand
         figure = state.hand_results[-1].figure
     contacts = rules.placement.contacts_of(figure, event.cell)
     if not contacts:
         return f"{who} {rules.term('opens')} {names[event.tile]} {rules.term('at')} {list(event.cell)}"
-    parts = []
-    for c in contacts:
-        colour = rules.colour_term(c["colour"])
-        kind = rules.term("counting") if c["counting"] else rules.term("matching")
-        worth = f" = {c['points']}" if c["counting"] else ""
-        parts.append(f"{colour} {c['mine']}+{c['theirs']} {kind}{worth}")
+    parts = [contact_words(rules, c["colour"], c["mine"], c["theirs"], c["counting"], c["points"]) for c in contacts]
     extra = f" [{rules.term('opportunity')}]" if event.opportunity else ""
     source = f" ({event.source})" if event.source else ""
     return (f"{who} {rules.term('plays')} {names[event.tile]}{source} {rules.term('at')} "
@@ -556,23 +559,21 @@ def action_to_record(state: GameState, action: Action) -> dict[str, Any]:
     is not named yet states the tile ``""``."""
     names = state.rules.tiles.names
     seat = state.current
-    kind = type(action)
-    if kind is Play:
-        return {"event": "play", "seat": seat, "tile": names[action.tile], "cell": list(action.cell)}  # type: ignore[union-attr]
-    if kind is Draw:
-        return {"event": "draw", "seat": seat, "tile": "" if action.tile is None else names[action.tile]}  # type: ignore[union-attr]
-    if kind is Discard:
-        line = {"event": "discard", "seat": seat, "tile": names[action.tile]}  # type: ignore[union-attr]
-        return {**line, "to": action.zone} if action.zone else line  # type: ignore[union-attr]
-    if kind is Move:
-        return {"event": "move", "seat": seat, "from": list(action.origin),  # type: ignore[union-attr]
-                "path": [list(p) for p in action.path]}  # type: ignore[union-attr]
-    if kind is Deal:
-        tiles = [names[t] for t in action.tiles]  # type: ignore[union-attr]
-        if action.zone is not None:  # type: ignore[union-attr]
-            return {"event": "deal", "zone": action.zone, "tiles": tiles}  # type: ignore[union-attr]
-        return {"event": "deal", "seat": action.seat, "tiles": tiles}  # type: ignore[union-attr]
-    if kind is Pass:
+    if isinstance(action, Play):
+        return {"event": "play", "seat": seat, "tile": names[action.tile], "cell": list(action.cell)}
+    if isinstance(action, Draw):
+        return {"event": "draw", "seat": seat, "tile": "" if action.tile is None else names[action.tile]}
+    if isinstance(action, Discard):
+        line: dict[str, Any] = {"event": "discard", "seat": seat, "tile": names[action.tile]}
+        return {**line, "to": action.zone} if action.zone else line
+    if isinstance(action, Move):
+        return {"event": "move", "seat": seat, "from": list(action.origin), "path": [list(p) for p in action.path]}
+    if isinstance(action, Deal):
+        tiles = [names[t] for t in action.tiles]
+        if action.zone is not None:
+            return {"event": "deal", "zone": action.zone, "tiles": tiles}
+        return {"event": "deal", "seat": action.seat, "tiles": tiles}
+    if isinstance(action, Pass):
         return {"event": "pass", "seat": seat}
     raise ValueError("a record never states a shuffle: the pile is just the unseen tiles")
 
@@ -618,7 +619,8 @@ def action_from_record(tiles: TileSet, line: dict[str, Any]) -> Action | None:
     """The action a record line states (a line its schema accepts), or None for a line that states
     results (a hand's start or end, chips, the game's end, a fault). A tile the set does not
     know raises :class:`contack_core.boards.tiles.UnknownTile`, saying why."""
-    reader = _FROM_RECORD.get(line.get("event"))  # type: ignore[arg-type]
+    kind = line.get("event")
+    reader = _FROM_RECORD.get(kind) if isinstance(kind, str) else None
     return None if reader is None else reader(tiles, line)
 
 
@@ -630,32 +632,32 @@ def event_to_record(state: GameState, event: Event) -> dict[str, Any] | None:
     """The record line of an event applied to ``state`` (None for a shuffle: a record never
     states one). A move names its piece by colour and kind, as the board after it holds it."""
     names = state.rules.tiles.names
-    kind = type(event)
-    if kind is Played:
-        line = {"event": "play", "seat": event.seat, "tile": names[event.tile], "cell": list(event.cell),  # type: ignore[union-attr]
-                "points": event.points}  # type: ignore[union-attr]
-        if event.source is not None:  # type: ignore[union-attr]
-            line["from"] = event.source  # type: ignore[union-attr]
+    if isinstance(event, Played):
+        line: dict[str, Any] = {"event": "play", "seat": event.seat, "tile": names[event.tile],
+                                "cell": list(event.cell), "points": event.points}
+        if event.source is not None:
+            line["from"] = event.source
         return line
-    if kind is Drew:
-        return {"event": "draw", "seat": event.seat, "tile": names[event.tile]}  # type: ignore[union-attr]
-    if kind is Discarded:
-        return {"event": "discard", "seat": event.seat, "tile": names[event.tile], "to": event.zone}  # type: ignore[union-attr]
-    if kind is Passed:
-        return {"event": "pass", "seat": event.seat}  # type: ignore[union-attr]
-    if kind is Moved:
+    if isinstance(event, Drew):
+        return {"event": "draw", "seat": event.seat, "tile": names[event.tile]}
+    if isinstance(event, Discarded):
+        return {"event": "discard", "seat": event.seat, "tile": names[event.tile], "to": event.zone}
+    if isinstance(event, Passed):
+        return {"event": "pass", "seat": event.seat}
+    if isinstance(event, Moved):
         board = state.figure
-        piece = f"{board.colour[event.piece]} {board.kinds[board.kind[event.piece]].name}"  # type: ignore[union-attr]
-        return {"event": "move", "seat": event.seat, "piece": piece, "from": list(event.origin),  # type: ignore[union-attr]
-                "path": [list(point) for point in event.path], "turn": event.turn,  # type: ignore[union-attr]
-                "removed": [list(point) for point in event.removed], "flipped": event.flipped}  # type: ignore[union-attr]
-    if kind is ChipsMoved:
-        return chips_to_record(event)  # type: ignore[arg-type]
-    if kind is Dealt:
-        tiles = [names[t] for t in event.tiles]  # type: ignore[union-attr]
-        if event.zone is not None:  # type: ignore[union-attr]
-            return {"event": "deal", "zone": event.zone, "tiles": tiles}  # type: ignore[union-attr]
-        return {"event": "deal", "seat": event.seat, "tiles": tiles}  # type: ignore[union-attr]
+        assert isinstance(board, PieceBoard)
+        piece = f"{board.colour[event.piece]} {board.kinds[board.kind[event.piece]].name}"
+        return {"event": "move", "seat": event.seat, "piece": piece, "from": list(event.origin),
+                "path": [list(point) for point in event.path], "turn": event.turn,
+                "removed": [list(point) for point in event.removed], "flipped": event.flipped}
+    if isinstance(event, ChipsMoved):
+        return chips_to_record(event)
+    if isinstance(event, Dealt):
+        tiles = [names[t] for t in event.tiles]
+        if event.zone is not None:
+            return {"event": "deal", "zone": event.zone, "tiles": tiles}
+        return {"event": "deal", "seat": event.seat, "tiles": tiles}
     return None
 
 
@@ -731,7 +733,8 @@ def _from_json(rules: Rules, name: str, value: Any, what: str) -> Any:
 def _contact(value: Any, what: str) -> Contact:
     if not isinstance(value, dict):
         raise ValueError(f"{what}: a contact is an object of its fields; found {value!r}")
-    return _build(Contact, {key: _from_json_plain(item) for key, item in value.items()}, what)
+    contact: Contact = _build(Contact, {key: _from_json_plain(item) for key, item in value.items()}, what)
+    return contact
 
 
 def _from_json_plain(value: Any) -> Any:
@@ -754,26 +757,26 @@ def _build(kind: type, fields: dict[str, Any], what: str) -> Any:
         raise ValueError(f"{what} lacks {', '.join(repr(name) for name in missing)}") from None
 
 
+def _read_json(rules: Rules, data: Any, key: str, kinds: Mapping[str, type], noun: str) -> Any:
+    """The action or event (``noun``) a wire object names by its ``key``, each field read back."""
+    if not isinstance(data, dict) or not isinstance(data.get(key), str):
+        raise ValueError(f'an {noun} on the wire is {{"{key}": KIND, FIELD: VALUE, ...}}')
+    kind = kinds.get(data[key])
+    if kind is None:
+        raise ValueError(f"no {noun} {data[key]!r} ({noun}s: {', '.join(kinds)})")
+    what = f"a {data[key]} {noun}"
+    return _build(kind, {name: _from_json(rules, name, value, what) for name, value in data.items() if name != key},
+                  what)
+
+
 def action_from_json(rules: Rules, data: Any) -> Action:
     """The action a wire object names (:func:`action_to_json` read back), or ValueError saying why
     it names none (a tile unknown to the set, a kind or field no action has)."""
-    if not isinstance(data, dict) or not isinstance(data.get("action"), str):
-        raise ValueError('an action on the wire is {"action": KIND, FIELD: VALUE, ...}')
-    kind = _ACTIONS.get(data["action"])
-    if kind is None:
-        raise ValueError(f"no action {data['action']!r} (actions: {', '.join(_ACTIONS)})")
-    what = f"a {data['action']} action"
-    return _build(kind, {key: _from_json(rules, key, value, what) for key, value in data.items()
-                         if key != "action"}, what)  # type: ignore[no-any-return]
+    action: Action = _read_json(rules, data, "action", _ACTIONS, "action")
+    return action
 
 
 def event_from_json(rules: Rules, data: Any) -> Event:
     """The event a wire object tells (:func:`event_to_json` read back), or ValueError saying why not."""
-    if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
-        raise ValueError('an event on the wire is {"kind": KIND, FIELD: VALUE, ...}')
-    kind = _EVENTS.get(data["kind"])
-    if kind is None:
-        raise ValueError(f"no event {data['kind']!r} (events: {', '.join(_EVENTS)})")
-    what = f"a {data['kind']} event"
-    return _build(kind, {key: _from_json(rules, key, value, what) for key, value in data.items()
-                         if key != "kind"}, what)  # type: ignore[no-any-return]
+    event: Event = _read_json(rules, data, "kind", _EVENTS, "event")
+    return event

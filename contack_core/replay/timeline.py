@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 
 from contack_core.boards.grid import PieceBoard
-from contack_core.engine.notation import action_from_record, move_words
+from contack_core.engine.notation import action_from_record, contact_words, move_words
 from contack_core.engine.events import Moved
 from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
@@ -236,11 +236,7 @@ def _play(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any
         return f"{who} {rules.term('plays')} {tile} at {cell}"
     if not contacts:
         return f"{who} {rules.term('opens')} {tile} at {cell}"
-    parts = []
-    for contact in contacts:
-        kind = rules.term("counting") if contact.counting else rules.term("matching")
-        worth = f" = {contact.points}" if contact.counting else ""
-        parts.append(f"{rules.colour_term(contact.colour)} {contact.mine}+{contact.theirs} {kind}{worth}")
+    parts = [contact_words(rules, c.colour, c.mine, c.theirs, c.counting, c.points) for c in contacts]
     points = sum(c.points for c in contacts)
     extra = f" [{rules.term('opportunity')}]" if len(contacts) >= 2 else ""
     return f"{who} {rules.term('plays')} {tile} at {cell}: {'; '.join(parts)} -> {points} {rules.term('points')}{extra}"

@@ -18,7 +18,7 @@ from typing import Any
 
 from contack_core.boards.grid import PieceBoard
 from contack_core.engine.actions import Action, Discard, Draw, IllegalAction, Move, Pass, Play
-from contack_core.engine.notation import NotationError, action_to_string
+from contack_core.engine.notation import NotationError, action_to_string, point_to_string
 from contack_core.engine.state import GameState
 from contack_core.records.keeper import Keeper
 from contack_core.records.table import Refused, Table, _Asked, entry_words
@@ -229,7 +229,7 @@ class _View:
         found: dict[str, list[str]] = {}
         for action in self.legal:
             if type(action) is Play:
-                found.setdefault(self.names[action.tile], []).append(f"{action.cell[0]},{action.cell[1]}")
+                found.setdefault(self.names[action.tile], []).append(point_to_string(action.cell))
         return found
 
     def moves(self) -> dict[str, list[dict[str, str]]]:
@@ -237,7 +237,7 @@ class _View:
         found: dict[str, list[dict[str, str]]] = {}
         for action in self.legal:
             if type(action) is Move:
-                found.setdefault(f"{action.origin[0]},{action.origin[1]}", []).append(
+                found.setdefault(point_to_string(action.origin), []).append(
                     {"label": self.game.table.words(action), "entry": action_to_string(self.state, action)})
         return found
 
