@@ -291,16 +291,21 @@ class GameState:
         return "\n".join(lines)
 
     def _plain_picture(self) -> list[str]:
-        """The figure (each tile and where it lies) or the board of pieces (drawn by the boards
-        layer); the replay's drawings of a figure sit in a layer above the engine."""
+        """The figure (drawn as the replay's terminal view maps it, the cells open to a play marked,
+        then each tile and where it lies) or the board of pieces, both drawn by the boards layer."""
         from contack_core.boards.grid import PieceBoard, board_text  # noqa: PLC0415 - only when drawn plainly
 
         if isinstance(self.figure, PieceBoard):
             return board_text(self.figure)
+        from contack_core.boards.lattice import figure_map  # noqa: PLC0415 - only when drawn plainly
+
+        figure = self.figure
+        placement = self.rules.placement
+        live = not self.chance and not self.over and figure.tile_at and hasattr(placement, "legal_cells")
+        open_cells = tuple(placement.legal_cells(figure.clone())) if live else ()
         names = self.rules.tiles.names
-        laid = ", ".join(f"{list(cell)} {names[tile]}"
-                         for cell, tile in self.figure.tile_at.items())
-        return [f"{self.rules.term('tiles')}: {laid or '-'}"]
+        laid = ", ".join(f"{list(cell)} {names[tile]}" for cell, tile in figure.tile_at.items())
+        return [*figure_map(figure.tile_at, figure.last, open_cells), f"{self.rules.term('tiles')}: {laid or '-'}"]
 
     # ----------------------------------------------------------------- views for rules
     def zone(self, name: str, seat: int | None = None) -> list[int]:
