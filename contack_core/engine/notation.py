@@ -569,10 +569,7 @@ def action_to_record(state: GameState, action: Action) -> dict[str, Any]:
     if isinstance(action, Move):
         return {"event": "move", "seat": seat, "from": list(action.origin), "path": [list(p) for p in action.path]}
     if isinstance(action, Deal):
-        tiles = [names[t] for t in action.tiles]
-        if action.zone is not None:
-            return {"event": "deal", "zone": action.zone, "tiles": tiles}
-        return {"event": "deal", "seat": action.seat, "tiles": tiles}
+        return _deal_record(names, action.seat, action.tiles, action.zone)
     if isinstance(action, Pass):
         return {"event": "pass", "seat": seat}
     raise ValueError("a record never states a shuffle: the pile is just the unseen tiles")
@@ -654,11 +651,16 @@ def event_to_record(state: GameState, event: Event) -> dict[str, Any] | None:
     if isinstance(event, ChipsMoved):
         return chips_to_record(event)
     if isinstance(event, Dealt):
-        tiles = [names[t] for t in event.tiles]
-        if event.zone is not None:
-            return {"event": "deal", "zone": event.zone, "tiles": tiles}
-        return {"event": "deal", "seat": event.seat, "tiles": tiles}
+        return _deal_record(names, event.seat, event.tiles, event.zone)
     return None
+
+
+def _deal_record(names: Sequence[str], seat: int | None, tiles: Sequence[int], zone: str | None) -> dict[str, Any]:
+    """A ``deal`` line: the tiles dealt to a seat, or laid face up on a shared zone (a stack)."""
+    named = [names[t] for t in tiles]
+    if zone is not None:
+        return {"event": "deal", "zone": zone, "tiles": named}
+    return {"event": "deal", "seat": seat, "tiles": named}
 
 
 def chips_to_record(event: ChipsMoved) -> dict[str, Any]:
