@@ -126,6 +126,8 @@ class HumanPlayer(Player):
             return None, self.not_now(f"you may not lay {names[action.tile]} aside{where} now", state, legal)
         if kind is Play:
             return None, self.not_now(f"{names[action.tile]} cannot go on {list(action.cell)} now", state, legal)  # type: ignore[union-attr]
+        if kind is Draw and Draw() in legal:  # a tile named where the person draws blind
+            return None, "you draw blind: type draw (which tile comes is not yours to name)"
         if kind is Move:
             return None, self.not_now(f"no legal move goes from {list(action.origin)} along "  # type: ignore[union-attr]
                                       f"{' '.join(point_to_string(p) for p in action.path)}", state, legal)  # type: ignore[union-attr]

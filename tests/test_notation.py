@@ -281,3 +281,18 @@ def test_the_narrator_tells_each_event_in_the_notation_s_words(ruleset: str) -> 
             told = event_to_string(state, happened, lambda seat: narrator.who(seat, rules))
             assert said[:1] == ([] if told is None else [told])
         state.effects.clear()
+
+
+def test_the_human_who_names_the_tile_to_draw_is_told_to_draw_blind() -> None:
+    """The keeper's table names the tile drawn (``draw 09-02-08``); a person playing draws blind."""
+    rules = load_rules("solitaire-1")
+    state = GameState(rules, 1)
+    rng = random.Random(0)
+    while state.is_chance_node():
+        state.apply(state.sample_chance(rng))
+    legal = state.legal_actions()
+    assert Draw() in legal
+    top = state.clone().apply(Draw()).tile  # type: ignore[union-attr]
+    action, answer = HumanPlayer(0).interpret(f"draw {rules.tiles.names[top]}", state, legal)
+    assert action is None and "you draw blind: type draw" in answer
+    assert HumanPlayer(0).interpret("draw", state, legal)[0] == Draw()
