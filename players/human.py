@@ -5,8 +5,8 @@ Accepts the number of an action, or the action typed out, of whatever kind the r
 01-02-03``, ``draw``, ``pass``, ``move 5,0 5,1 6,1`` (a piece on a board: the point it stands on,
 then each point of its path), ``?`` for help, and ``quit``. A typed action is read by
 :func:`contack_core.engine.notation.parse_action`, the score keeper's reader too, so both take
-the same spellings (``9-2-8`` or ``928`` for ``09-02-08``, ``[0, -1]`` for ``0,-1``, ...). Bad input is answered and asked again;
-it never crashes. When the input ends (end of file) or the person quits, ``choose`` raises
+the same spellings (``9-2-8`` or ``928`` for ``09-02-08``, ``[0, -1]`` for ``0,-1``, ...). Bad
+input is answered and asked again; it never crashes. When the input ends (end of file) or the person quits, ``choose`` raises
 :class:`PlayerLeft`, which the game's referee records as a fault of that seat.
 
 The person is shown what the seat sees (:meth:`GameState.observation`): a face-down pile or a
@@ -113,37 +113,35 @@ class HumanPlayer(Player):
         if action in legal:
             return legal[legal.index(action)], ""
         names = state.rules.tiles.names
-        kind = type(action)
-        if kind is Discard:
-            found = [a for a in legal if type(a) is Discard and a.tile == action.tile
+        if isinstance(action, Discard):
+            found = [a for a in legal if isinstance(a, Discard) and a.tile == action.tile
                      and (action.zone is None or a.zone == action.zone)]
             if len(found) == 1:
                 return found[0], ""
             if len(found) > 1:
-                piles = ", ".join(str(a.zone) for a in found)  # type: ignore[union-attr]
+                piles = ", ".join(str(a.zone) for a in found)
                 return None, f"name the pile to lay it on: discard {names[action.tile]} PILE (one of {piles})"
             where = "" if action.zone is None else f" on {action.zone}"
             return None, self.not_now(f"you may not lay {names[action.tile]} aside{where} now", state, legal)
-        if kind is Play:
-            return None, self.not_now(f"{names[action.tile]} cannot go on {list(action.cell)} now", state, legal)  # type: ignore[union-attr]
-        if kind is Draw and Draw() in legal:  # a tile named where the person draws blind
+        if isinstance(action, Play):
+            return None, self.not_now(f"{names[action.tile]} cannot go on {list(action.cell)} now", state, legal)
+        if isinstance(action, Draw) and Draw() in legal:  # a tile named where the person draws blind
             return None, "you draw blind: type draw (which tile comes is not yours to name)"
-        if kind is Move:
-            return None, self.not_now(f"no legal move goes from {list(action.origin)} along "  # type: ignore[union-attr]
-                                      f"{' '.join(point_to_string(p) for p in action.path)}", state, legal)  # type: ignore[union-attr]
-        return None, self.not_now(f"you may not {kind.__name__.lower()} now", state, legal)
+        if isinstance(action, Move):
+            path = " ".join(point_to_string(p) for p in action.path)
+            return None, self.not_now(f"no legal move goes from {list(action.origin)} along {path}", state, legal)
+        return None, self.not_now(f"you may not {type(action).__name__.lower()} now", state, legal)
 
     # ------------------------------------------------------------------ showing the position
     def action_text(self, state: GameState, action: Action) -> str:
         """An action as the person would type it (the one notation, a play and a move with their
         verbs), with where a played tile comes from and what the action leads to at once."""
         typed = action_to_string(state, action)
-        kind = type(action)
-        if kind is Play:
-            where = state.locate(action.tile)  # type: ignore[union-attr]
+        if isinstance(action, Play):
+            where = state.locate(action.tile)
             source = "" if where.endswith(f"of seat {state.current}") else f" from {where}"
             return f"play {typed}{source}{self._result(state, action)}"
-        if kind is Move:
+        if isinstance(action, Move):
             return f"move {typed}{self._result(state, action)}"
         return typed
 

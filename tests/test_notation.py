@@ -236,7 +236,8 @@ def test_bad_typed_actions_are_told_in_one_line() -> None:
 
 def test_bad_wire_objects_are_told_in_one_line() -> None:
     rules = load_rules("parker-1939")
-    for data, expected in (({"action": "fly"}, "no action 'fly'"), ({"action": "play", "tile": "01-02-03"}, "lacks 'cell'"),
+    for data, expected in (({"action": "fly"}, "no action 'fly'"),
+                           ({"action": "play", "tile": "01-02-03"}, "lacks 'cell'"),
                            ({"action": "play", "tile": "99-99-99", "cell": [0, 0]}, "no tile"),
                            ({"action": "pass", "seat": 1}, "has no field 'seat'"), ([], "an action on the wire"),
                            ({"kind": "played", "seat": 0}, "lacks"), ({"kind": "won"}, "no event 'won'")):

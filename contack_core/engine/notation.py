@@ -35,7 +35,18 @@ import attrs
 from contack_core.boards.grid import Contact, PieceBoard
 from contack_core.boards.tiles import TileSet, tile_name
 from contack_core.engine.actions import Action, Deal, Discard, Draw, Move, Pass, Play, Shuffle
-from contack_core.engine.events import ChipsMoved, Dealt, Discarded, Drew, Event, HandResult, Moved, Passed, Played, Shuffled
+from contack_core.engine.events import (
+    ChipsMoved,
+    Dealt,
+    Discarded,
+    Drew,
+    Event,
+    HandResult,
+    Moved,
+    Passed,
+    Played,
+    Shuffled,
+)
 from contack_core.language.quick import quick_constructor
 
 if TYPE_CHECKING:
