@@ -57,7 +57,7 @@ __all__ = ["MAX_ENTRY_CHARS", "NotationError", "Unfinished", "action_from_json",
            "action_to_json", "action_to_record", "action_to_string", "chips_to_record", "contact_words",
            "event_from_json", "event_to_json", "event_to_record", "event_to_string", "hand_end_record", "move_words",
            "name_distance", "nearest_tiles", "parse_action", "piece_name", "point_to_string", "read_cell",
-           "read_points", "read_tile", "read_tiles", "tile_name", "tile_readings"]
+           "read_points", "read_tile", "read_tiles", "recorded_action", "tile_name", "tile_readings"]
 
 
 class NotationError(ValueError):
@@ -630,6 +630,15 @@ def action_from_record(tiles: TileSet, line: dict[str, Any]) -> Action | None:
     kind = line.get("event")
     reader = _FROM_RECORD.get(kind) if isinstance(kind, str) else None
     return None if reader is None else reader(tiles, line)
+
+
+def recorded_action(tiles: TileSet, line: dict[str, Any]) -> Action:
+    """The action of a line that states one (a play, draw, discard, pass, move or deal), as
+    :func:`action_from_record` reads it; a ValueError for a line that states none."""
+    action = action_from_record(tiles, line)
+    if action is None:
+        raise ValueError(f"a {line.get('event')} line states no action")
+    return action
 
 
 def _bank_or(seat: int | None) -> int | str:

@@ -22,7 +22,7 @@ from contack_core.boards.tiles import UnknownTile
 from contack_core.engine.actions import IllegalAction, Move, Play, Shuffle
 from contack_core.engine.digests import text_digest
 from contack_core.engine.events import ChipsMoved, Event, Moved, Played
-from contack_core.engine.notation import action_from_record, chips_to_record, event_to_record
+from contack_core.engine.notation import action_from_record, chips_to_record, event_to_record, recorded_action
 from contack_core.engine.ruleset_faults import ruleset_fault
 from contack_core.engine.state import GameState
 from contack_core.language.documents import read_document, shipped_ruleset_ids
@@ -261,7 +261,7 @@ class _Auditor:
         self.acted_in_hand = state.hand_number
         self._skip_shuffles()
         self._expect_seat(data, chance=True)
-        state.apply(action_from_record(self.tiles, data))  # type: ignore[arg-type]
+        state.apply(recorded_action(self.tiles, data))
 
     def _play_line(self, data: dict[str, Any]) -> None:
         state = self.state
@@ -272,7 +272,7 @@ class _Auditor:
                 self._opening(data)
                 return
             self._expect_seat(data, chance=False)  # says why this seat may not play now
-        event = state.apply(action_from_record(self.tiles, data))  # type: ignore[arg-type]
+        event = state.apply(recorded_action(self.tiles, data))
         if "points" in data and data["points"] != event.points:  # type: ignore[attr-defined]
             raise IllegalAction(f"this play scores {event.points} points, not {data['points']}")  # type: ignore[attr-defined]
         if "from" in data and data["from"] != (event.source or self._only_play_zone()):  # type: ignore[attr-defined]
@@ -289,7 +289,7 @@ class _Auditor:
         self.acted_in_hand = state.hand_number
         if state.chance or state.over or data["seat"] != state.current:
             self._expect_seat(data, chance=False)  # says why this seat may not act now
-        state.apply(action_from_record(self.tiles, data))  # type: ignore[arg-type]  # a discard's rule checks the pile
+        state.apply(recorded_action(self.tiles, data))  # a discard's rule checks the pile named
         if state.effects:
             self.effects = list(state.effects)
             state.effects.clear()
@@ -320,7 +320,7 @@ class _Auditor:
         """Apply a play line and check the points it states."""
         state = self.state
         assert state is not None
-        event = state.apply(action_from_record(self.tiles, data))  # type: ignore[arg-type]
+        event = state.apply(recorded_action(self.tiles, data))
         assert isinstance(event, Played)
         if "points" in data and data["points"] != event.points:
             raise IllegalAction(f"{what} scores {event.points} points, not {data['points']}")

@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 
 from contack_core.boards.grid import PieceBoard
-from contack_core.engine.notation import action_from_record, contact_words, move_words
+from contack_core.engine.notation import contact_words, move_words, recorded_action
 from contack_core.engine.events import Moved
 from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
@@ -184,7 +184,7 @@ class _Builder:
         if self.before is None:
             return None
         try:
-            event = self.before.apply(action_from_record(self.rules.tiles, data))  # type: ignore[arg-type]
+            event = self.before.apply(recorded_action(self.rules.tiles, data))
         except (KeyError, TypeError, ValueError, IndexError):
             return None
         if not isinstance(event, Moved) or not isinstance(self.before.figure, PieceBoard):
