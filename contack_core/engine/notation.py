@@ -28,25 +28,14 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 import attrs
 
 from contack_core.boards.grid import Contact, PieceBoard
 from contack_core.boards.tiles import TileSet, tile_name
-from contack_core.engine.actions import Action, Deal, Discard, Draw, Move, Pass, Play, Shuffle
-from contack_core.engine.events import (
-    ChipsMoved,
-    Dealt,
-    Discarded,
-    Drew,
-    Event,
-    HandResult,
-    Moved,
-    Passed,
-    Played,
-    Shuffled,
-)
+from contack_core.engine.actions import Action, Deal, Discard, Draw, Move, Pass, Play
+from contack_core.engine.events import ChipsMoved, Dealt, Discarded, Drew, Event, HandResult, Moved, Passed, Played
 from contack_core.language.quick import quick_constructor
 
 if TYPE_CHECKING:
@@ -695,9 +684,9 @@ def hand_end_record(result: HandResult) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- the wire
-_ACTIONS = {kind.__name__.lower(): kind for kind in (Play, Draw, Discard, Pass, Move, Shuffle, Deal)}
-_EVENTS = {kind.__name__.lower(): kind for kind in (Played, Drew, Discarded, ChipsMoved, Moved, Passed, Dealt,
-                                                     Shuffled)}
+#: Every kind of action and of event by its name on the wire (a new kind joins by joining its union).
+_ACTIONS: dict[str, type] = {kind.__name__.lower(): kind for kind in get_args(Action)}
+_EVENTS: dict[str, type] = {kind.__name__.lower(): kind for kind in get_args(Event)}
 
 
 def _json_value(rules: Rules, name: str, value: Any) -> Any:
