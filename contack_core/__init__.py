@@ -5,7 +5,9 @@ The public API, what a program embedding contack needs: :func:`load_rules` compi
 ``legal_actions``, ``apply``, ``clone``, ``observation``, ``resample``, ``is_over``,
 ``scores``; ``str(state)`` draws the position); :func:`play_game` plays a whole game between
 :class:`Player` bots (:func:`make_player` builds one by name) within a :class:`Budget`;
-:func:`action_to_string` names an action as a person types it into ``contack keep``; the
+:func:`action_to_string` names an action as a person types it into ``contack keep`` (or plays it as
+the ``human`` player), :func:`parse_action` reads it back (both from
+:mod:`contack_core.engine.notation`, the one notation of actions and events); the
 actions, the events :meth:`GameState.apply` returns, and the errors :class:`RulesetError` and
 :class:`IllegalAction`; :func:`printable` escapes the control characters of outside text (a ruleset's
 terms, a record's names) before a terminal is shown it.
@@ -53,7 +55,7 @@ if TYPE_CHECKING:
     from contack_core.language.printable import printable
     from contack_core.language.problems import RulesetError
     from contack_core.primitives.loading import load_rules
-    from contack_core.records.table import action_to_string
+    from contack_core.engine.notation import action_to_string, parse_action
 
 _ACTIONS = ("CHANCE", "Action", "Deal", "Discard", "Draw", "IllegalAction", "Move", "Pass", "Play", "Shuffle")
 _EVENTS = ("ChipsMoved", "Dealt", "Discarded", "Drew", "Event", "HandResult", "Moved", "Passed", "Played",
@@ -68,14 +70,14 @@ _HOMES = {
     "RulesetError": "contack_core.language.problems",
     "printable": "contack_core.language.printable",
     "load_rules": "contack_core.primitives.loading",
-    "action_to_string": "contack_core.records.table",
+    **dict.fromkeys(("action_to_string", "parse_action"), "contack_core.engine.notation"),
 }
 
 #: Written out, so that a type checker sees what is exported (a test checks it matches ``_HOMES``).
 __all__ = ["Action", "Budget", "CHANCE", "ChipsMoved", "Deal", "Dealt", "Discard", "Discarded", "Draw", "Drew",
            "Event", "GameState", "HandResult", "IllegalAction", "Move", "Moved", "Pass", "Passed", "Play",
            "Played", "Player", "Rules", "RulesetError", "Shuffle", "Shuffled", "__version__", "action_to_string",
-           "load_rules", "make_player", "play_game", "printable"]
+           "load_rules", "make_player", "parse_action", "play_game", "printable"]
 
 
 def __getattr__(name: str) -> object:

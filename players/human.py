@@ -3,8 +3,10 @@
 Accepts the number of an action, or the action typed out, of whatever kind the ruleset offers:
 ``play 01-02-03 0,-1`` (a tile from the hand, or the top of a face-up pile or stack), ``discard
 01-02-03``, ``draw``, ``pass``, ``move 5,0 5,1 6,1`` (a piece on a board: the point it stands on,
-then each point of its path), ``?`` for help, and ``quit``. Bad input is answered and asked again;
-it never crashes. When the input ends (end of file) or the person quits, ``choose`` raises
+then each point of its path), ``?`` for help, and ``quit``. A typed action is read by
+:func:`contack_core.engine.notation.parse_action`, the score keeper's reader too, so both take
+the same spellings (``9-2-8`` or ``928`` for ``09-02-08``, ``[0, -1]`` for ``0,-1``, ...). Bad
+input is answered and asked again; it never crashes. When the input ends (end of file) or the person quits, ``choose`` raises
 :class:`PlayerLeft`, which the game's referee records as a fault of that seat.
 
 The person is shown what the seat sees (:meth:`GameState.observation`): a face-down pile or a
@@ -14,7 +16,6 @@ hand the ruleset hides only as a count.
 from __future__ import annotations
 
 import random
-import re
 import sys
 from typing import IO, TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ from contack_core.boards.grid import PieceBoard, board_text
 from contack_core.engine.actions import Discard, Draw, Move, Pass, Play
 from contack_core.engine.bots import Player
 from contack_core.engine.events import Moved, Played
+from contack_core.engine.notation import NotationError, action_to_string, parse_action, point_to_string
 
 if TYPE_CHECKING:
     from contack_core.engine.actions import Action
@@ -38,13 +40,6 @@ Type the number of an action from the list, or the action itself:
   pass                  give up the turn
   ?                     this help
   quit                  leave the game (the seat is then handled as a faulty player)"""
-
-_POINT = r"\[?\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*\]?"
-_PLAY = re.compile(rf"^play\s+(\S+)\s+{_POINT}$")
-_DISCARD = re.compile(r"^discard\s+(\S+)(?:\s+(?:on\s+|to\s+)?(\S+))?$")
-_MOVE = re.compile(r"^move\s+(.+)$")
-_POINTS = re.compile(_POINT)
-
 
 def running(state: GameState, counter: str) -> list[int]:
     """Each seat's count so far, the hand under way included."""
@@ -105,92 +100,52 @@ class HumanPlayer(Player):
             if 1 <= number <= len(legal):
                 return legal[number - 1], ""
             return None, f"there is no action {number}: choose 1 to {len(legal)}"
-        if lowered in ("draw", "pass"):
-            wanted = Draw if lowered == "draw" else Pass
-            found = next((a for a in legal if type(a) is wanted), None)
-            if found is None:
-                return None, self.not_now(f"you may not {lowered} now", state, legal)
-            return found, ""
-        for reader in (self._read_play, self._read_discard, self._read_move):
-            answer = reader(lowered, state, legal)
-            if answer is not None:
-                return answer
-        return None, f"not understood: {text!r}; type ? for help"
+        try:
+            action = parse_action(state, text)
+        except NotationError as error:
+            return None, f"not understood: {text!r} ({error}); type ? for help"
+        return self.legal_one(action, state, legal)
 
     def not_now(self, why: str, state: GameState, legal: list[Action]) -> str:
         return f"{why}; the legal actions are:\n" + self.list_actions(state, legal)
 
-    def _tile(self, state: GameState, name: str) -> tuple[int | None, str]:
-        try:
-            return state.rules.tiles.tile(name), ""
-        except ValueError as error:
-            return None, str(error)
-
-    def _read_play(self, text: str, state: GameState, legal: list[Action]) -> tuple[Action | None, str] | None:
-        match = _PLAY.match(text)
-        if match is None:
-            return None
-        tile, why = self._tile(state, match.group(1))
-        if tile is None:
-            return None, why
-        cell = (int(match.group(2)), int(match.group(3)))
-        for action in legal:
-            if type(action) is Play and action.tile == tile and action.cell == cell:
-                return action, ""
-        name = state.rules.tiles.names[tile]
-        return None, self.not_now(f"{name} cannot go on {list(cell)} now", state, legal)
-
-    def _read_discard(self, text: str, state: GameState, legal: list[Action]) -> tuple[Action | None, str] | None:
-        match = _DISCARD.match(text)
-        if match is None:
-            return None
-        tile, why = self._tile(state, match.group(1))
-        if tile is None:
-            return None, why
-        pile = match.group(2)
-        found = [a for a in legal if type(a) is Discard and a.tile == tile
-                 and (pile is None or getattr(a, "zone", None) == pile)]
-        if not found:
-            where = "" if pile is None else f" on {pile}"
-            return None, self.not_now(f"you may not lay {state.rules.tiles.names[tile]} aside{where} now", state, legal)
-        if len(found) > 1:
-            piles = ", ".join(str(getattr(a, "zone", "")) for a in found)
-            return None, f"name the pile to lay it on: discard {match.group(1)} PILE (one of {piles})"
-        return found[0], ""
-
-    def _read_move(self, text: str, state: GameState, legal: list[Action]) -> tuple[Action | None, str] | None:
-        match = _MOVE.match(text)
-        if match is None:
-            return None
-        rest = match.group(1)
-        points = [(int(x), int(y)) for x, y in _POINTS.findall(rest)]
-        if len(points) < 2 or _POINTS.sub("", rest).strip(" ,"):
-            return None, "a move is typed as the point the piece stands on, then each point of its path: " \
-                         "move 5,0 5,1 6,1"
-        origin, path = points[0], tuple(points[1:])
-        for action in legal:
-            if type(action) is Move and action.origin == origin and tuple(action.path) == path:
-                return action, ""
-        return None, self.not_now(f"no legal move goes from {list(origin)} along "
-                                  f"{' '.join(f'{x},{y}' for x, y in path)}", state, legal)
+    def legal_one(self, action: Action, state: GameState, legal: list[Action]) -> tuple[Action | None, str]:
+        """The legal action ``action`` (as typed) is, or None and why it is none: a discard typed
+        without its pile is the one legal discard of that tile, if there is one."""
+        if action in legal:
+            return legal[legal.index(action)], ""
+        names = state.rules.tiles.names
+        if isinstance(action, Discard):
+            found = [a for a in legal if isinstance(a, Discard) and a.tile == action.tile
+                     and (action.zone is None or a.zone == action.zone)]
+            if len(found) == 1:
+                return found[0], ""
+            if len(found) > 1:
+                piles = ", ".join(str(a.zone) for a in found)
+                return None, f"name the pile to lay it on: discard {names[action.tile]} PILE (one of {piles})"
+            where = "" if action.zone is None else f" on {action.zone}"
+            return None, self.not_now(f"you may not lay {names[action.tile]} aside{where} now", state, legal)
+        if isinstance(action, Play):
+            return None, self.not_now(f"{names[action.tile]} cannot go on {list(action.cell)} now", state, legal)
+        if isinstance(action, Draw) and Draw() in legal:  # a tile named where the person draws blind
+            return None, "you draw blind: type draw (which tile comes is not yours to name)"
+        if isinstance(action, Move):
+            path = " ".join(point_to_string(p) for p in action.path)
+            return None, self.not_now(f"no legal move goes from {list(action.origin)} along {path}", state, legal)
+        return None, self.not_now(f"you may not {type(action).__name__.lower()} now", state, legal)
 
     # ------------------------------------------------------------------ showing the position
     def action_text(self, state: GameState, action: Action) -> str:
-        """An action as the person would type it, with what it leads to at once."""
-        names = state.rules.tiles.names
-        kind = type(action)
-        if kind is Play:
-            where = state.locate(action.tile)  # type: ignore[union-attr]
+        """An action as the person would type it (the one notation, a play and a move with their
+        verbs), with where a played tile comes from and what the action leads to at once."""
+        typed = action_to_string(state, action)
+        if isinstance(action, Play):
+            where = state.locate(action.tile)
             source = "" if where.endswith(f"of seat {state.current}") else f" from {where}"
-            cell = action.cell  # type: ignore[union-attr]
-            return f"play {names[action.tile]} {cell[0]},{cell[1]}{source}{self._result(state, action)}"  # type: ignore[union-attr]
-        if kind is Discard:
-            pile = getattr(action, "zone", None)
-            return f"discard {names[action.tile]}" + (f" {pile}" if pile else "")  # type: ignore[union-attr]
-        if kind is Move:
-            points = " ".join(f"{x},{y}" for x, y in (action.origin, *action.path))  # type: ignore[union-attr]
-            return f"move {points}{self._result(state, action)}"
-        return kind.__name__.lower()
+            return f"play {typed}{source}{self._result(state, action)}"
+        if isinstance(action, Move):
+            return f"move {typed}{self._result(state, action)}"
+        return typed
 
     def _result(self, state: GameState, action: Action) -> str:
         """What the action does at once, tried on a copy resampled for the seat (so it reveals nothing

@@ -1,21 +1,21 @@
-"""The JSON forms of positions and actions in the external-bot protocol (docs/external-bots.md).
+"""The JSON forms of positions in the external-bot protocol (docs/external-bots.md), and what a
+seat is told of actions and events.
 
 Kept apart from the process handling in :mod:`players.external` so that the wire format
-is one small, pure, testable thing. Nothing here names a variant: tiles are named by the
-ruleset's tile set, zones by the ruleset's zone names, and an action becomes
-``{"action": <its kind>, <its fields>}`` whatever kind it is, so a ruleset with new action
-kinds needs no change here.
+is one small, pure, testable thing. Actions and events on the wire are the one notation's
+(:func:`contack_core.engine.notation.action_to_json`, ``event_to_json``, and their readers):
+an action becomes ``{"action": <its kind>, <its fields>}`` whatever kind it is. Nothing here
+names a variant: tiles are named by the ruleset's tile set, zones by the ruleset's zone names.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from contack_core.boards.grid import PieceBoard
 from contack_core.engine.events import Drew
 from contack_core.engine.information import Visibility
+from contack_core.engine.notation import action_to_json, event_to_json
 
 if TYPE_CHECKING:
     from contack_core.engine.actions import Action
@@ -26,47 +26,18 @@ if TYPE_CHECKING:
 PROTOCOL = "contack-bot/1"
 
 
-def _json_value(rules: Rules, name: str, value: Any) -> Any:
-    """One field on the wire: tiles by name, tuples (cells, points, paths) as lists, nested values
-    (a move's contacts) as objects of their fields."""
-    if name == "tile" and isinstance(value, int):
-        return rules.tiles.names[value]
-    if name == "tiles" and isinstance(value, tuple):
-        return [rules.tiles.names[t] for t in value]
-    if isinstance(value, (tuple, list)):
-        return [_json_value(rules, "", item) for item in value]
-    if attrs.has(type(value)):
-        return {field.name: _json_value(rules, field.name, getattr(value, field.name))
-                for field in attrs.fields(type(value))}
-    return value
-
-
-def action_json(rules: Rules, action: Action) -> dict[str, Any]:
-    """``Play(3, (0, -1))`` -> ``{"action": "play", "tile": "01-05-06", "cell": [0, -1]}``;
-    ``Move((5, 0), ((5, 1), (6, 1)))`` -> ``{"action": "move", "origin": [5, 0], "path": [[5, 1], [6, 1]]}``.
-
-    Fields that are None (a draw whose tile is not known yet) are left out.
-    """
-    data: dict[str, Any] = {"action": type(action).__name__.lower()}
-    for field in attrs.fields(type(action)):
-        value = getattr(action, field.name)
-        if value is not None:
-            data[field.name] = _json_value(rules, field.name, value)
-    return data
+#: An action on the wire (:func:`contack_core.engine.notation.action_to_json`).
+action_json = action_to_json
 
 
 def event_json(rules: Rules, event: Any, observer: int | None = None,
                seat_count: int | None = None) -> dict[str, Any]:
-    """An engine event on the wire: ``{"kind": "played", "seat": 1, "tile": ..., "points": 10, ...}``.
+    """An engine event on the wire (:func:`contack_core.engine.notation.event_to_json`).
 
     Told to ``observer``, a tile drawn into a zone the ruleset hides from that seat (a closed hand)
     is left out: the bot learns that a tile was drawn, not which.
     """
-    data: dict[str, Any] = {"kind": type(event).__name__.lower()}
-    for field in attrs.fields(type(event)):
-        value = getattr(event, field.name)
-        if value is not None and field.eq:
-            data[field.name] = _json_value(rules, field.name, value)
+    data = event_to_json(rules, event)
     if type(event) is Drew and observer is not None and observer != event.seat and not _sees_drawn(
             rules, event.seat, observer, seat_count):
         data.pop("tile", None)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from processes import run_cpu_limited
 
-from contack_core.records.entries import MAX_ENTRY_CHARS
+from contack_core.engine.notation import MAX_ENTRY_CHARS
 
 #: Seconds of CPU each command may use: a few times what starting Python and auditing a short record takes.
 CPU_LIMIT = 10

@@ -24,7 +24,7 @@ from processes import HANG
 
 from contack_core import load_rules
 from contack_core.records.audit import audit_record
-from contack_core.records.entries import EntryError, read_cell, read_points, read_tile, read_tiles
+from contack_core.engine.notation import NotationError as EntryError, read_cell, read_points, read_tile, read_tiles
 from contack_core.records.keeper import Keeper
 from contack_core.records.table import Table
 

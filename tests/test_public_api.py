@@ -16,7 +16,7 @@ from processes import HANG
 import contack_core
 from contack_core.boards.grid import board_text
 from contack_core.engine import actions, events
-from contack_core.records.entries import read_tiles
+from contack_core.engine.notation import read_tiles
 from contack_core.records.keeper import Keeper
 from contack_core.records.table import Table
 
@@ -173,3 +173,19 @@ def test_the_hooks_the_primitives_call_are_private() -> None:
     assert all(callable(getattr(contack_core.GameState, f"_{hook}")) for hook in HOOKS)
     state = _dealt("parker-1939", 2, seed=0)  # the set-up ran through the renamed hooks
     assert not state.is_chance_node() and [len(hand) for hand in state.seat_zones["hand"]] == [5, 5]
+
+
+def test_str_draws_the_figure_as_the_replay_maps_it() -> None:
+    """str(state) draws a figure, not only lists it: the lattice map of the replay's terminal view
+    (each tile as its cell points, the last one laid starred, the cells open to a play dotted)."""
+    from contack_core.replay.terminal import state_picture
+
+    state = _dealt("parker-1939", 2, seed=3)
+    rng = random.Random(3)
+    while len(state.figure.tile_at) < 3 or state.is_chance_node() or state.is_over():
+        state.apply(state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+    picture = state_picture(state)
+    assert picture is not None
+    rows = [line for line in picture if line.startswith("  |") or line.startswith("  (x ")]
+    assert any("*" in row for row in rows) and any("·" in row for row in rows)
+    assert "\n".join(rows) in str(state)

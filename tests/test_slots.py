@@ -112,7 +112,9 @@ def test_str_of_a_state_draws_each_kind_of_position_through_the_contract() -> No
         rng = random.Random(3)
         while state.is_chance_node() or not state.figure.tile_at:
             state.apply(state.sample_chance(rng) if state.is_chance_node() else state.legal_actions()[0])
-        picture = state.figure.plain_lines(rules.tiles.names, rules.term("tiles"))
+        figure = state.figure
+        open_cells = rules.placement.legal_cells(figure.clone()) if rules.placement is not None else ()  # type: ignore[arg-type]
+        picture = figure.plain_lines(rules.tiles.names, rules.term("tiles"), open_cells)
         assert picture and "\n".join(picture) in str(state)
         assert marker in str(state)
 

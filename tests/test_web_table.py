@@ -20,7 +20,7 @@ from processes import GONE, HANG, contack, environment
 
 from contack_core.primitives.loading import load_rules
 from contack_core.records.audit import audit_record
-from contack_core.records.entries import EntryError
+from contack_core.engine.notation import NotationError as EntryError
 from contack_core.records.keeper import Keeper
 from contack_core.records.table import Refused, Table
 

@@ -172,7 +172,7 @@ class PieceBoard:
         """A seat with no piece left on the board is out of the game: the turn order skips it."""
         return self.alive[seat] > 0
 
-    def plain_lines(self, names: Sequence[str], tiles_word: str) -> list[str]:
+    def plain_lines(self, names: Sequence[str], tiles_word: str, open_cells: Sequence[Square] = ()) -> list[str]:
         """The board in plain text (``str(state)``): :func:`board_text`, which names pieces by colour."""
         return board_text(self)
 

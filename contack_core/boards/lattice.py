@@ -11,7 +11,7 @@ meets the neighbour's edge on that same side number.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from contack_core.language.programs import Source, define_from
 
@@ -75,6 +75,24 @@ def parse_cell(value: object) -> Cell:
     ):
         raise ValueError(f"a cell is a list of two integers [x, y]; found {value!r}")
     return (value[0], value[1])
+
+
+def figure_map(cells: Iterable[Cell], last: Cell | None, open_cells: Iterable[Cell] = ()) -> list[str]:
+    """The figure drawn in text, rows of the lattice from the top: ``▲``/``▼`` a tile (as its cell
+    points), ``*`` the last one laid, ``·`` an open cell; then the ranges of x and y shown. What
+    ``str(state)`` and the replay's terminal view draw."""
+    marks: dict[Cell, str] = {c: "·" for c in open_cells}
+    for cell in cells:
+        marks[cell] = "*" if cell == last else ("▲" if points_up(cell) else "▼")
+    if not marks:
+        return []
+    xs = [c[0] for c in marks]
+    ys = [c[1] for c in marks]
+    rows = []
+    for y in range(max(ys), min(ys) - 1, -1):
+        rows.append("  |" + "".join(marks.get((x, y), " ") for x in range(min(xs), max(xs) + 1)).rstrip())
+    rows.append(f"  (x {min(xs)}..{max(xs)} left to right, y {max(ys)}..{min(ys)} top to bottom)")
+    return rows
 
 
 #: The opening threshold of a figure that has no openings: no cell touches four tiles.
@@ -146,10 +164,11 @@ class Figure:
     def seat_in_play(self, seat: int) -> bool:
         return True
 
-    def plain_lines(self, names: Sequence[str], tiles_word: str) -> list[str]:
-        """The figure in plain text (``str(state)``): each tile laid, where it lies."""
+    def plain_lines(self, names: Sequence[str], tiles_word: str, open_cells: Sequence[Cell] = ()) -> list[str]:
+        """The figure in plain text (``str(state)``): its map (:func:`figure_map`, the cells in
+        ``open_cells`` marked), then each tile laid and where it lies."""
         laid = ", ".join(f"{list(cell)} {names[tile]}" for cell, tile in self.tile_at.items())
-        return [f"{tiles_word}: {laid or '-'}"]
+        return [*figure_map(self.tile_at, self.last, open_cells), f"{tiles_word}: {laid or '-'}"]
 
     def clone(self) -> Figure:
         other = Figure.__new__(Figure)

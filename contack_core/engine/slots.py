@@ -52,9 +52,9 @@ class Position(Protocol):
     def clone(self) -> Position:
         """An independent copy (a bot's search changes the copy only)."""
 
-    def plain_lines(self, names: Sequence[str], tiles_word: str) -> list[str]:
+    def plain_lines(self, names: Sequence[str], tiles_word: str, open_cells: Sequence[Cell] = ()) -> list[str]:
         """The position in plain text for ``str(state)``: ``names`` the tile set's names,
-        ``tiles_word`` the ruleset's word for tiles."""
+        ``tiles_word`` the ruleset's word for tiles, ``open_cells`` where a play may go now."""
 
 
 class Contact(TypedDict):

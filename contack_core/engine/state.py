@@ -29,6 +29,7 @@ from contack_core.engine.events import (
     make_passed,
     make_shuffled,
 )
+from contack_core.boards.lattice import Cell, Figure
 from contack_core.engine.information import Visibility, ZoneView
 from contack_core.engine.ruleset_faults import RulesetFault, figure_fault
 from contack_core.language.limits import MAX_FIGURE
@@ -311,9 +312,13 @@ class GameState:
         return "\n".join(lines)
 
     def _plain_picture(self) -> list[str]:
-        """The figure (each tile and where it lies) or the board of pieces (drawn by the boards
-        layer); the replay's drawings of a figure sit in a layer above the engine."""
-        return self.figure.plain_lines(self.rules.tiles.names, self.rules.term("tiles"))
+        """The figure (drawn as the replay's terminal view maps it, the cells open to a play marked,
+        then each tile and where it lies) or the board of pieces, both drawn by the boards layer."""
+        placement, figure = self.rules.placement, self.figure
+        open_cells: tuple[Cell, ...] = ()
+        if placement is not None and isinstance(figure, Figure) and figure.tile_at and not (self.chance or self.over):
+            open_cells = tuple(placement.legal_cells(figure.clone()))
+        return self.figure.plain_lines(self.rules.tiles.names, self.rules.term("tiles"), open_cells)
 
     # ----------------------------------------------------------------- views for rules
     def zone(self, name: str, seat: int | None = None) -> list[int]:

@@ -18,24 +18,21 @@ from typing import Any
 
 import attrs
 
-from contack_core.boards.grid import parse_square
-from contack_core.boards.lattice import parse_cell
 from contack_core.boards.tiles import UnknownTile
-from contack_core.engine.actions import PASS, Discard, Draw, IllegalAction, Move, Play, Shuffle, make_deal
+from contack_core.engine.actions import IllegalAction, Move, Play, Shuffle
 from contack_core.engine.digests import text_digest
 from contack_core.engine.events import ChipsMoved, Event, Moved, Played
+from contack_core.engine.notation import action_from_record, chips_to_record, event_to_record, recorded_action
 from contack_core.engine.ruleset_faults import ruleset_fault
 from contack_core.engine.state import GameState
 from contack_core.language.documents import read_document, shipped_ruleset_ids
 from contack_core.language.problems import RulesetError
-from contack_core.language.quick import quick_constructor
 from contack_core.primitives.cache import RulesetCache
 from contack_core.records.format import (
     RecordLine,
     RecordSchema,
     UnreadableRecord,
     game_end_line,
-    move_line,
     read_record,
     seat_labels,
 )
@@ -78,8 +75,6 @@ class RulesetUnavailable(Exception):
     anyone and name any file."""
 
 
-_make_play = quick_constructor(Play)
-_make_draw = quick_constructor(Draw)
 
 
 class _Unsound(Exception):
@@ -215,7 +210,7 @@ class _Auditor:
             raise _Unsound(1, f"the header states a turn cap of {cap:,} decisions; the ruleset's is {rules.turn_cap:,}")
         self.turn_cap = cap
         self.ruleset = _ruleset_named(rules, data.get("options") or {}, self.rulesets)
-        self.tile_index = rules.tiles.by_name
+        self.tiles = rules.tiles
 
     # ------------------------------------------------------------------ events
     def check(self, line: RecordLine) -> None:
@@ -266,12 +261,7 @@ class _Auditor:
         self.acted_in_hand = state.hand_number
         self._skip_shuffles()
         self._expect_seat(data, chance=True)
-        state.apply(make_deal(data.get("seat"), tuple([self.tile(name) for name in data["tiles"]]), data.get("zone")))
-
-    def tile(self, name: str) -> int:
-        """The tile a line names (the tile set words what is wrong with a name it does not know)."""
-        tile = self.tile_index.get(name)
-        return self.state.rules.tiles.tile(name) if tile is None else tile  # type: ignore[union-attr]
+        state.apply(recorded_action(self.tiles, data))
 
     def _play_line(self, data: dict[str, Any]) -> None:
         state = self.state
@@ -282,9 +272,7 @@ class _Auditor:
                 self._opening(data)
                 return
             self._expect_seat(data, chance=False)  # says why this seat may not play now
-        cell = data["cell"]  # the schema has checked it is two integers
-        tile = self.tile_index.get(data["tile"])
-        event = state.apply(_make_play(self.tile(data["tile"]) if tile is None else tile, (cell[0], cell[1])))
+        event = state.apply(recorded_action(self.tiles, data))
         if "points" in data and data["points"] != event.points:  # type: ignore[attr-defined]
             raise IllegalAction(f"this play scores {event.points} points, not {data['points']}")  # type: ignore[attr-defined]
         if "from" in data and data["from"] != (event.source or self._only_play_zone()):  # type: ignore[attr-defined]
@@ -301,13 +289,7 @@ class _Auditor:
         self.acted_in_hand = state.hand_number
         if state.chance or state.over or data["seat"] != state.current:
             self._expect_seat(data, chance=False)  # says why this seat may not act now
-        kind = data["event"]
-        if kind == "draw":
-            state.apply(_make_draw(self.tile(data["tile"])))
-        elif kind == "pass":
-            state.apply(PASS)
-        else:
-            state.apply(Discard(self.tile(data["tile"]), data.get("to")))  # the rule checks the pile named
+        state.apply(recorded_action(self.tiles, data))  # a discard's rule checks the pile named
         if state.effects:
             self.effects = list(state.effects)
             state.effects.clear()
@@ -338,7 +320,7 @@ class _Auditor:
         """Apply a play line and check the points it states."""
         state = self.state
         assert state is not None
-        event = state.apply(Play(self.tile(data["tile"]), parse_cell(data["cell"])))
+        event = state.apply(recorded_action(self.tiles, data))
         assert isinstance(event, Played)
         if "points" in data and data["points"] != event.points:
             raise IllegalAction(f"{what} scores {event.points} points, not {data['points']}")
@@ -406,13 +388,14 @@ class _Auditor:
         assert state is not None
         self.acted_in_hand = state.hand_number
         self._expect_seat(data, chance=False)
-        origin = parse_square(data["from"])
-        path = tuple(parse_square(point) for point in data["path"])
-        board = state.figure
-        piece = board.tile_at.get(origin)
-        event = state.apply(Move(origin, path))
+        action = action_from_record(self.tiles, data)
+        assert isinstance(action, Move)
+        origin = action.origin
+        piece = state.figure.tile_at.get(origin)
+        event = state.apply(action)
         assert isinstance(event, Moved) and piece is not None
-        due = move_line(state, event)
+        due = event_to_record(state, event)
+        assert due is not None
         for key, what in (("piece", "the piece on {0} is {1}, not {2}"),
                           ("turn", "after the move the piece is turned {1}, not {2}"),
                           ("removed", "the contacts remove the pieces on {1}, not on {2}"),
@@ -565,8 +548,8 @@ def _ruleset_failure(error: Exception, line: int, state: GameState) -> Exception
 def _chips_due(chips: Event) -> tuple[Any, Any, int, str]:
     """A chips movement as a record's chips line states it: (from, to, count, reason)."""
     assert isinstance(chips, ChipsMoved)
-    return ("bank" if chips.payer is None else chips.payer, "bank" if chips.payee is None else chips.payee,
-            chips.count, chips.reason)
+    line = chips_to_record(chips)
+    return (line["from"], line["to"], line["count"], line["reason"])
 
 
 def _chips_text(chips: tuple[Any, Any, int, str]) -> str:

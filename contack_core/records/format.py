@@ -21,7 +21,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
-from contack_core.engine.events import ChipsMoved, Dealt, Discarded, Drew, Event, HandResult, Moved, Passed, Played
+from contack_core.engine.events import Event, HandResult
+from contack_core.engine.notation import event_to_record, hand_end_record
 from contack_core.engine.state import GameState
 from contack_core.language.quickschema import INTEGER_LIMIT, compile_schema, strict_integer
 from contack_core.language.schema import shipped_schema
@@ -42,45 +43,6 @@ class RecordLine(NamedTuple):
     fault: str | None = None
 
 
-def event_line(state: GameState, event: Event) -> dict[str, Any] | None:
-    """The record object of an event (None for events a record does not keep)."""
-    names = state.rules.tiles.names
-    if isinstance(event, Played):
-        line = {"event": "play", "seat": event.seat, "tile": names[event.tile], "cell": list(event.cell),
-                "points": event.points}
-        if event.source is not None:
-            line["from"] = event.source
-        return line
-    if isinstance(event, Drew):
-        return {"event": "draw", "seat": event.seat, "tile": names[event.tile]}
-    if isinstance(event, Discarded):
-        return {"event": "discard", "seat": event.seat, "tile": names[event.tile], "to": event.zone}
-    if isinstance(event, Passed):
-        return {"event": "pass", "seat": event.seat}
-    if isinstance(event, Moved):
-        return move_line(state, event)
-    if isinstance(event, ChipsMoved):
-        return {"event": "chips", "from": "bank" if event.payer is None else event.payer,
-                "to": "bank" if event.payee is None else event.payee, "count": event.count, "reason": event.reason}
-    if isinstance(event, Dealt):
-        tiles = [names[t] for t in event.tiles]
-        if event.zone is not None:
-            return {"event": "deal", "zone": event.zone, "tiles": tiles}
-        return {"event": "deal", "seat": event.seat, "tiles": tiles}
-    return None
-
-
-def move_line(state: GameState, event: Moved) -> dict[str, Any]:
-    """The record object of a move: the piece (its colour and kind), where it stood, the
-    points it stepped through, its turn afterwards, the points whose pieces were removed and
-    whether it was turned over."""
-    board = state.figure
-    piece = f"{board.colour[event.piece]} {board.kinds[board.kind[event.piece]].name}"  # type: ignore[attr-defined]
-    return {"event": "move", "seat": event.seat, "piece": piece, "from": list(event.origin),
-            "path": [list(point) for point in event.path], "turn": event.turn,
-            "removed": [list(point) for point in event.removed], "flipped": event.flipped}
-
-
 class RecordWriter:
     """Writes a game's record as it is played (a :class:`contack_core.engine.referee.Observer`)."""
 
@@ -96,13 +58,12 @@ class RecordWriter:
         self._write({"event": "hand", "number": number})
 
     def event(self, state: GameState, event: Event) -> None:
-        line = event_line(state, event)
+        line = event_to_record(state, event)
         if line is not None:
             self._write(line)
 
     def hand_ended(self, state: GameState, result: HandResult) -> None:
-        self._write({"event": "hand_end", "number": result.number, "reason": result.reason,
-                     "scores": list(result.scores)})
+        self._write(hand_end_record(result))
 
     def fault(self, state: GameState, fault: Any) -> None:
         """A player's fault (:class:`contack_core.engine.referee.Fault`): the audit reads past it."""

@@ -25,16 +25,16 @@ from typing import Any, BinaryIO
 import attrs
 
 from contack_core.boards.lattice import Cell
-from contack_core.boards.tiles import TileSet
-from contack_core.engine.actions import Action, Deal, Discard, Draw, IllegalAction, Move, Pass, Play, Shuffle
+from contack_core.engine.actions import Action, Deal, IllegalAction, Play, Shuffle
 from contack_core.engine.events import Played
+from contack_core.engine.notation import action_from_record, event_to_record, hand_end_record
 from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
 from contack_core.language.documents import find_ruleset
 from contack_core.language.problems import RulesetError
 from contack_core.primitives.loading import load_rules
 from contack_core.records.audit import RulesetUnavailable, audit_record
-from contack_core.records.format import UnreadableRecord, event_line, game_end_line, header_for, seat_labels
+from contack_core.records.format import UnreadableRecord, game_end_line, header_for, seat_labels
 from contack_core.records.lock import RecordInUse, hold, release
 from contack_core.records.narration import Narrator
 from contack_core.records.sheet import ScoreSheet
@@ -221,7 +221,7 @@ class Keeper:
         event = state.apply(action)
         lines = []
         for happened in (event, *state.effects):
-            line = event_line(state, happened)
+            line = event_to_record(state, happened)
             if line is not None:
                 lines.append(line)
             if not quiet:
@@ -233,8 +233,7 @@ class Keeper:
             result = state.hand_results[self._results_seen]
             self._results_seen += 1
             self.sheet.close(result)
-            lines.append({"event": "hand_end", "number": result.number, "reason": result.reason,
-                          "scores": list(result.scores)})
+            lines.append(hand_end_record(result))
             if not quiet:
                 self._narrator.hand_ended(state, result)
         if state.is_over():
@@ -276,7 +275,7 @@ class Keeper:
         self._advance(openings=False)
         tiles = self.rules.tiles
         for offset, data in lines[1:]:
-            action = action_of(data, tiles)
+            action = action_from_record(tiles, data)
             if action is None:
                 continue
             if not self._choice_left_to_nobody():
@@ -303,24 +302,6 @@ class Keeper:
         self.stream.flush()
         os.fsync(self.stream.fileno())
         self.size = self.stream.tell()
-
-
-def action_of(data: dict[str, Any], tiles: TileSet) -> Action | None:
-    """The table's action a record line states (None for lines that state results)."""
-    kind = data.get("event")
-    if kind == "deal":
-        return Deal(data.get("seat"), tuple(tiles.tile(name) for name in data["tiles"]), data.get("zone"))
-    if kind == "play":
-        return Play(tiles.tile(data["tile"]), (data["cell"][0], data["cell"][1]))
-    if kind == "draw":
-        return Draw(tiles.tile(data["tile"]))
-    if kind == "discard":
-        return Discard(tiles.tile(data["tile"]), data.get("to"))
-    if kind == "pass":
-        return Pass()
-    if kind == "move":
-        return Move((data["from"][0], data["from"][1]), tuple((x, y) for x, y in data["path"]))
-    return None
 
 
 def _read_lines(path: Path) -> list[tuple[int, dict[str, Any]]]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from contack_core.engine.events import ChipsMoved, Dealt, Discarded, Drew, Event, HandResult, Moved, Passed, Played
+from contack_core.engine.events import Event, HandResult, Moved, Passed, Played
+from contack_core.engine.notation import event_to_string
 from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
-from contack_core.records.board_words import move_words
 
 
 class Narrator:
@@ -87,42 +87,9 @@ class Narrator:
 
     def _tell(self, state: GameState, event: Event) -> None:
         rules = state.rules
-        names = rules.tiles.names
-        if isinstance(event, Dealt):
-            owner = event.zone if event.seat is None else self.who(event.seat, rules)
-            self.write(f"{owner}: {' '.join(names[t] for t in event.tiles)}")
-        elif isinstance(event, Played):
-            figure = state.figure
-            if figure.tile_at.get(event.cell) != event.tile:  # the play ended the hand
-                figure = state.hand_results[-1].figure
-            contacts = rules.placement.contacts_of(figure, event.cell)
-            if not contacts:
-                self.write(f"{self.who(event.seat, rules)} {rules.term('opens')} {names[event.tile]} "
-                           f"{rules.term('at')} {list(event.cell)}")
-                return
-            parts = []
-            for c in contacts:
-                colour = rules.colour_term(c["colour"])
-                kind = rules.term(c["kind"])
-                worth = f" = {c['points']}" if c["counting"] else ""
-                parts.append(f"{colour} {c['mine']}+{c['theirs']} {kind}{worth}")
-            extra = f" [{rules.term('opportunity')}]" if event.opportunity else ""
-            source = f" ({event.source})" if event.source else ""
-            self.write(f"{self.who(event.seat, rules)} {rules.term('plays')} {names[event.tile]}{source} {rules.term('at')} "
-                       f"{list(event.cell)}: {'; '.join(parts)} -> {event.points} {rules.term('points')}{extra}")
-        elif isinstance(event, Drew):
-            self.write(f"{self.who(event.seat, rules)} {rules.term('draw')} {names[event.tile]}")
-        elif isinstance(event, Discarded):
-            self.write(f"{self.who(event.seat, rules)} {rules.term('discards')} {names[event.tile]} ({event.zone})")
-        elif isinstance(event, ChipsMoved):
-            payer = rules.term("bank") if event.payer is None else self.who(event.payer, rules)
-            payee = rules.term("bank") if event.payee is None else self.who(event.payee, rules)
-            self.write(f"   {payer} -> {payee}: {event.count} {rules.term('chips')}"
-                       f"{' (' + rules.term(event.reason) + ')' if event.reason != 'collect' else ''}")
-        elif isinstance(event, Passed):
-            self.write(f"{self.who(event.seat, rules)} {rules.term('pass')}")
-        elif isinstance(event, Moved):
-            self.write(move_words(rules, state.figure, event, self.who(event.seat, rules)))
+        told = event_to_string(state, event, lambda seat: self.who(seat, rules))
+        if told is not None:
+            self.write(told)
 
     def hand_ended(self, state: GameState, result: HandResult) -> None:
         if not self.events:

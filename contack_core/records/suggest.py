@@ -18,8 +18,9 @@ import attrs
 
 from contack_core.engine.actions import Action, Deal, Draw, IllegalAction, Play, Shuffle
 from contack_core.engine.state import GameState
-from contack_core.records.entries import name_distance
-from contack_core.records.format import event_line, game_end_line
+from contack_core.engine.notation import name_distance
+from contack_core.engine.notation import event_to_record, hand_end_record
+from contack_core.records.format import game_end_line
 
 #: What each slip costs; a candidate's cost is the sum over the fields where it differs.
 KIND_COST = 10.0  # another kind of event altogether
@@ -56,8 +57,7 @@ def next_events(state: GameState, typed: dict[str, Any] | None = None) -> list[C
         candidates.append(Candidate(None, {"event": "hand", "number": state.hand_number}))
     if kind == "hand_end" and state.hand_results:
         result = state.hand_results[-1]
-        candidates.append(Candidate(None, {"event": "hand_end", "number": result.number, "reason": result.reason,
-                                           "scores": list(result.scores)}))
+        candidates.append(Candidate(None, hand_end_record(result)))
     if kind == "game_end" and state.is_over():
         candidates.append(Candidate(None, game_end_line(state)))
     if state.is_over():
@@ -88,7 +88,7 @@ def next_events(state: GameState, typed: dict[str, Any] | None = None) -> list[C
             event = trial.apply(action)
         except IllegalAction:
             continue
-        line = event_line(trial, event)
+        line = event_to_record(trial, event)
         if line is not None:
             candidates.append(Candidate(action, line))
     return candidates

@@ -1,7 +1,7 @@
 """``contack keep``: the score keeper at the table, reading what a person types.
 
 The person types what happens as it happens; each entry is read forgivingly
-(:mod:`contack_core.records.entries`), checked by the engine through the
+(:func:`contack_core.engine.notation.parse_action`, the one reader of typed actions), checked by the engine through the
 :class:`~contack_core.records.keeper.Keeper`, and either accepted (told back, written to the
 record at once) or refused with the rule it breaks and the nearest legal alternatives,
 numbered so that one can be taken by its number. Before every entry the running scores,
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import difflib
 import random
-import re
 import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -22,12 +21,24 @@ from typing import Any, TextIO
 
 from contack_core.boards.grid import PieceBoard
 from contack_core.boards.lattice import Figure
-from contack_core.engine.actions import Action, Deal, Discard, Draw, IllegalAction, Move, Pass, Play, Shuffle
+from contack_core.engine.actions import Action, Deal, Discard, Draw, IllegalAction, Move, Pass, Play
+from contack_core.engine.notation import (
+    MAX_ENTRY_CHARS,
+    PICK,
+    SIDES,
+    NotationError,
+    Unfinished,
+    action_to_record,
+    parse_action,
+    piece_name,
+    read_points,
+    read_tile,
+    tile_readings,
+)
 from contack_core.engine.state import GameState
 from contack_core.language.problems import RulesetError
 from contack_core.primitives.loading import load_rules
-from contack_core.records.board_words import piece_name, state_board_text
-from contack_core.records.entries import MAX_ENTRY_CHARS, EntryError, read_cell, read_points, read_tile, read_tiles, tile_readings
+from contack_core.records.board_words import state_board_text
 from contack_core.records.keeper import Due, Keeper, KeeperError
 from contack_core.records.suggest import next_events, ranked
 
@@ -49,11 +60,6 @@ Type what happens at the table; each entry is checked before it is written.
   sheet           the score sheet so far;  board: the figure or board;  help: this text
   quit            stop here (the record is kept; contack keep --resume FILE carries it on)"""
 
-#: Where a cell lies from a tile it touches, on the triangle lattice (:mod:`contack_core.boards.lattice`).
-SIDES = {"left": (-1, 0), "right": (1, 0), "above": (0, 1), "below": (0, -1)}
-_SIDE_WORDS = {"left": "left", "right": "right", "above": "above", "over": "above", "top": "above", "up": "above",
-               "below": "below", "under": "below", "bottom": "below", "down": "below"}
-_PICK = re.compile(r"^#?\s*(\d{1,2})$")
 #: The words an entry may begin with: the commands and the verbs of HELP.
 _WORDS = ("help", "undo", "sheet", "scores", "board", "figure", "quit", "exit", "pass", "draw", "discard", "move",
           "play")
@@ -109,7 +115,7 @@ class Table:
                 self.handle(text.strip(), due)
             except _Asked:
                 continue
-            except (EntryError, Refused, IllegalAction) as error:
+            except (NotationError, Refused, IllegalAction) as error:
                 self.refused += 1
                 self.say(f"refused: {error}")
                 alternatives = getattr(error, "alternatives", [])
@@ -125,7 +131,7 @@ class Table:
     def handle(self, text: str, due: Due) -> None:
         """Do what ``text`` says: a command, or an entry (accepted, or :class:`Refused`)."""
         if len(text) > MAX_ENTRY_CHARS:  # refused before any reading or matching, whose cost grows with it
-            raise EntryError(f"an entry is at most {MAX_ENTRY_CHARS:,} characters; this one has more")
+            raise NotationError(f"an entry is at most {MAX_ENTRY_CHARS:,} characters; this one has more")
         lowered = text.lower()
         if not text:
             self._default(due)
@@ -152,7 +158,7 @@ class Table:
             self.say(self.picture())
             return
         self._check_command_word(text)
-        picked = _PICK.match(text)
+        picked = PICK.match(text)
         if picked and due.kind in ("turn", "open"):
             if not self.choices:
                 raise Refused("there is no list to pick from: ? lists the legal moves")
@@ -161,13 +167,7 @@ class Table:
                 raise Refused(f"there is no {number} in the last list: pick 1 to {len(self.choices)}")
             self.take(self.choices[number - 1])
             return
-        if due.kind == "deal":
-            self.take(Deal(due.seat, tuple(read_tiles(text, self.state.rules.tiles)), due.zone))
-        elif due.kind == "open":
-            assert due.cell is not None
-            self.take(Play(read_tile(text, self.state.rules.tiles), due.cell))
-        else:
-            self.take(self.turn_action(text, due))
+        self.take(self.turn_action(text, due))
 
     def _check_command_word(self, text: str) -> None:
         """An entry beginning with a word that is no command, verb, tile or seat: a slip of the
@@ -179,7 +179,7 @@ class Table:
             return
         meant = difflib.get_close_matches(word.lower(), _WORDS, n=1, cutoff=0.6)
         if meant:
-            raise EntryError(f"{word!r} is not an entry: did you mean {meant[0]}? (help lists the entries)")
+            raise NotationError(f"{word!r} is not an entry: did you mean {meant[0]}? (help lists the entries)")
 
     def _default(self, due: Due) -> None:
         """An empty entry at a terminal takes the only action there is, when it needs nothing more."""
@@ -202,7 +202,7 @@ class Table:
             if answer is None:
                 raise Refused("no tile named for the draw")
             if len(answer) > MAX_ENTRY_CHARS:
-                raise EntryError(f"an entry is at most {MAX_ENTRY_CHARS:,} characters; this one has more")
+                raise NotationError(f"an entry is at most {MAX_ENTRY_CHARS:,} characters; this one has more")
             action = Draw(read_tile(answer, self.state.rules.tiles))
         hands = len(self.state.hand_results)
         try:
@@ -218,147 +218,39 @@ class Table:
 
     # ------------------------------------------------------------------ reading a turn
     def turn_action(self, text: str, due: Due) -> Action:
-        """The action a turn's entry states."""
-        state = self.state
-        named = re.match(r"^([^:,\[\]()]+):\s*(.*)$", text)
-        if named:
-            seat = self.seat_named(named.group(1).strip())
-            if seat != due.seat:
-                raise Refused(f"it is {self.name(due.seat)}'s turn, not {self.name(seat)}'s")
-            text = named.group(2)
-        verb, _, rest = text.partition(" ")
-        verb = verb.lower()
-        tiles = state.rules.tiles
-        turn_kinds = {rule.action_type for rule in state.rules.turn}
-        if Move in turn_kinds and not turn_kinds & {Play, Draw, Discard}:
-            return self.board_action(verb, rest, text)
-        kinds = {type(action) for action in state.legal_actions()}
-        if verb in ("pass", "p"):
-            return Pass()
-        if verb in ("draw", "d"):
-            if not rest.strip():
-                raise Refused("name the tile drawn: draw 09-02-08")
-            return Draw(read_tile(rest, tiles))
-        if verb in ("discard", "x"):
-            if rest.strip():
-                tile, pile = self.split_tile(rest)
-                pile = re.sub(r"^(to|on|onto)\s+", "", pile.strip(), flags=re.I)
-                if pile and pile not in state.zones:
-                    raise EntryError(f"no pile {pile!r}: the piles are {', '.join(state.zones)}")
-                return Discard(tile, pile or None)
-            discards = [a for a in state.legal_actions() if type(a) is Discard]
-            if len(discards) == 1:
-                return discards[0]
-            raise Refused("name the tile laid aside: discard 09-02-08 (and the pile, where there are several: "
-                          "discard 09-02-08 to pile-1)")
-        if verb in ("move", "m"):
-            return self.move_action(rest)
-        if verb == "play":
-            text = rest
-        points = read_points(text)
-        if points is not None and Move in kinds:
-            return self.move_action(text)
-        tile, where = self.split_tile(text)
-        if not where and Play not in kinds and Draw in kinds:
-            return Draw(tile)  # drawing is all there is to do: a tile alone is the one drawn
-        return self.play_action(tile, where)
+        """The action a turn's entry states (read by :func:`contack_core.engine.notation.parse_action`);
+        a tile alone, or a piece's point alone, lists where it may go (or is refused, saying why)."""
+        try:
+            action = parse_action(self.state, text)
+        except Unfinished as unfinished:
+            raise self.unfinished(unfinished) from None
+        if type(action) is Draw and action.tile is None:
+            raise Refused("name the tile drawn: draw 09-02-08")
+        return action
 
-    def split_tile(self, text: str) -> tuple[int, str]:
-        """The tile an entry begins with, and the rest of it."""
-        tiles = self.state.rules.tiles
-        words = text.split()
-        if not words:
-            raise EntryError("type a tile, or ? for the legal moves")
-        if tile_readings(words[0], tiles):
-            return read_tile(words[0], tiles), " ".join(words[1:])
-        width = len(tiles.values[0])
-        if len(words) >= width and all(re.fullmatch(r"\d{1,2}", w) for w in words[:width]):
-            return read_tile(" ".join(words[:width]), tiles), " ".join(words[width:])
-        return read_tile(words[0], tiles), " ".join(words[1:])
-
-    def play_action(self, tile: int, where: str) -> Play:
-        """A play of ``tile``: on the cell ``where`` names, or picked from where it fits."""
+    def unfinished(self, entry: Unfinished) -> Exception:
+        """What to do with an entry naming only a tile or a piece's point: list where it may go (to
+        pick by number), or refuse it with the nearest legal actions."""
         state = self.state
-        names = state.rules.tiles.names
-        fits = self.fits(tile)
-        if not where:
-            if not fits:
-                raise Refused(self.why_nowhere(tile), self.nearest(Play(tile, (0, 0)), same_tile=True))
+        if entry.tile is not None:
+            tile = entry.tile
+            fits = self.fits(tile)
+            if entry.pick is not None or not fits:
+                return Refused(self.why_nowhere(tile), [] if entry.pick is not None else
+                               self.nearest(Play(tile, (0, 0)), same_tile=True))
             self.choices = list(fits)
-            self.say(f"{names[tile]} fits: " + "; ".join(f"{n}. {self.cell_words(a)}" for n, a in enumerate(fits, 1))
-                     + " (type its number)")
-            raise _Asked
-        picked = _PICK.match(where)
-        if picked:
-            number = int(picked.group(1))
-            if not 1 <= number <= len(fits):
-                raise Refused(f"{names[tile]} fits {len(fits)} cell{'s' if len(fits) != 1 else ''} now, "
-                              f"not {number}" if fits else self.why_nowhere(tile))
-            return fits[number - 1]
-        cell = read_cell(where)
-        if cell is None:
-            cell = self.cell_beside(where)
-        return Play(tile, cell)
-
-    def cell_beside(self, where: str) -> tuple[int, int]:
-        """The cell ``where`` names by a tile of the figure and a side: ``left of 06-02-05``."""
-        state = self.state
-        figure = state.figure
-        if not isinstance(figure, Figure):
-            raise EntryError(f"not a cell: {where!r}")
-        words = [w for w in where.replace(",", " ").split() if w.lower() not in ("of", "the", "at", "on")]
-        side = next((_SIDE_WORDS[w.lower()] for w in words if w.lower() in _SIDE_WORDS), None)
-        rest = " ".join(w for w in words if w.lower() not in _SIDE_WORDS)
-        if side is None or not rest:
-            raise EntryError(f"not a cell: {where!r} (write X,Y, a number from the list, or a side and a tile: "
-                             f"left of 06-02-05)")
-        other = read_tile(rest, state.rules.tiles)
-        names = state.rules.tiles.names
-        at = next((cell for cell, tile in figure.tile_at.items() if tile == other), None)
-        if at is None:
-            raise EntryError(f"{names[other]} is not in the figure")
-        dx, dy = SIDES[side]
-        cell = (at[0] + dx, at[1] + dy)
-        if cell not in figure.neighbours(at):
-            sides = [name for name, (ox, oy) in SIDES.items() if (at[0] + ox, at[1] + oy) in figure.neighbours(at)]
-            raise EntryError(f"{names[other]} on {list(at)} points {'up' if side == 'above' else 'down'}: "
-                             f"nothing lies {side} it; its sides are {', '.join(sides)}")
-        return cell
-
-    def board_action(self, verb: str, rest: str, text: str) -> Action:
-        """A turn's entry where pieces move on a board and no tile is played, drawn or laid aside:
-        every entry is read as a move (or a pass), and what is not one is told so in moves' words."""
-        if verb in ("pass", "p"):
-            return Pass()
-        if verb in ("move", "m"):
-            return self.move_action(rest)
-        seat = self.state.current
-        if verb in ("draw", "d", "discard", "x", "play"):
-            done = {"d": "drawn", "draw": "drawn", "x": "laid aside", "discard": "laid aside"}.get(verb, "played")
-            raise Refused(f"no tile is {done} in this game, pieces move on the board: {self.name(seat)} "
-                          f"{self.state.rules.still_possible(self.state)} (write a move by its points: 6,0 6,1)")
-        return self.move_action(text)
-
-    def move_action(self, text: str) -> Move:
-        """A move: its points, or its start and end when one legal way joins them."""
-        points = read_points(text) or _pairs(text)
-        if not points:
-            raise EntryError(f"not a move: {text!r} (write the points: 6,0 6,1 6,2, or 6,0 to 6,2; ? lists the "
-                             f"moves)")
-        origin = points[0]
-        moves = [a for a in self.state.legal_actions() if type(a) is Move and a.origin == origin]
-        if len(points) == 1:
-            if not moves:
-                raise Refused(f"no piece may move from {list(origin)} now", self.nearest(Move(origin, ())))
-            self.choices = list(moves)
-            self.say(f"from {list(origin)}: " + "; ".join(f"{n}. {self.words(a)}" for n, a in enumerate(moves, 1))
-                     + " (type its number)")
-            raise _Asked
-        if len(points) == 2:
-            ending = [a for a in moves if a.path[-1] == points[1]]
-            if len(ending) == 1:
-                return ending[0]
-        return Move(origin, tuple(points[1:]))
+            self.say(f"{state.rules.tiles.names[tile]} fits: "
+                     + "; ".join(f"{n}. {self.cell_words(a)}" for n, a in enumerate(fits, 1)) + " (type its number)")
+            return _Asked()
+        origin = entry.origin
+        assert origin is not None
+        moves = [a for a in state.legal_actions() if type(a) is Move and a.origin == origin]
+        if not moves:
+            return Refused(f"no piece may move from {list(origin)} now", self.nearest(Move(origin, ())))
+        self.choices = list(moves)
+        self.say(f"from {list(origin)}: " + "; ".join(f"{n}. {self.words(a)}" for n, a in enumerate(moves, 1))
+                 + " (type its number)")
+        return _Asked()
 
     # ------------------------------------------------------------------ alternatives
     def fits(self, tile: int) -> list[Play]:
@@ -385,7 +277,7 @@ class Table:
     def nearest(self, action: Action, same_tile: bool = False) -> list[Action]:
         """The legal actions nearest to ``action`` (as the audit ranks a mistyped line), at most three."""
         state = self.state
-        typed = _typed_line(state, action)
+        typed = action_to_record(state, action)
         candidates = [c for c in next_events(state, typed) if c.action is not None]
         if same_tile and "tile" in typed:
             candidates = [c for c in candidates if c.line.get("tile") == typed["tile"]] or candidates
@@ -410,14 +302,6 @@ class Table:
     def name(self, seat: int) -> str:
         """A seat as a refusal names it: the player, ``bob``."""
         return self.state.who(seat)
-
-    def seat_named(self, name: str) -> int:
-        lowered = [seat.lower() for seat in self.keeper.seats]
-        if name.lower() in lowered:
-            return lowered.index(name.lower())
-        if name.isdigit() and int(name) < len(lowered):
-            return int(name)
-        raise EntryError(f"no seat {name!r}: the seats are {', '.join(self.keeper.seats)}")
 
     def words(self, action: Action) -> str:
         """An action as the lists show it."""
@@ -563,15 +447,6 @@ class Table:
         return list(self.state.zones.get(self.state.locate(tiles[0]), [])) if tiles else []
 
 
-def _pairs(text: str) -> list[tuple[int, int]] | None:
-    """Points written as bare numbers, two a point (``6 0 6 1``), or None."""
-    numbers = text.split()
-    if numbers and len(numbers) % 2 == 0 and all(re.fullmatch(r"-?\d{1,2}", n) for n in numbers):
-        values = [int(n) for n in numbers]
-        return list(zip(values[::2], values[1::2]))
-    return None
-
-
 def entry_words(seats: Sequence[str], line: dict[str, Any]) -> str:
     """A record line as the person typed it, in short: ``bob 07-08-09 on [1, 0]``."""
     kind = line.get("event")
@@ -589,46 +464,6 @@ class _Asked(Exception):
     """Not a refusal: the entry was a question, answered with a numbered list (the next entry picks)."""
 
 
-def _typed_line(state: GameState, action: Action) -> dict[str, Any]:
-    """The record line an action typed by the person would make (its seat the one to act)."""
-    names = state.rules.tiles.names
-    seat = state.current
-    if isinstance(action, Play):
-        return {"event": "play", "seat": seat, "tile": names[action.tile], "cell": list(action.cell)}
-    if isinstance(action, Draw):
-        return {"event": "draw", "seat": seat, "tile": names[action.tile] if action.tile is not None else ""}
-    if isinstance(action, Discard):
-        line = {"event": "discard", "seat": seat, "tile": names[action.tile]}
-        return {**line, "to": action.zone} if action.zone else line
-    if isinstance(action, Move):
-        return {"event": "move", "seat": seat, "from": list(action.origin), "path": [list(p) for p in action.path]}
-    return {"event": "pass", "seat": seat}
-
-
-def action_to_string(state: GameState, action: Action) -> str:
-    """``action`` in the notation a person types into ``contack keep`` when ``state`` is due:
-    ``09-02-08 1,0`` (a play), ``draw 09-02-08``, ``discard 09-02-08 to pile``, ``pass``,
-    ``move 6,0 6,1``; a deal is its tiles (``09-02-08 01-02-03``). The keeper reads it back to
-    ``action``. Built on the record line the keeper writes for it, so the two never disagree."""
-    if isinstance(action, Deal):
-        return " ".join(state.rules.tiles.names[tile] for tile in action.tiles)
-    if isinstance(action, Shuffle):
-        raise ValueError("a shuffle is never typed: the keeper takes the tiles as they are dealt")
-    line = _typed_line(state, action)
-    kind = line["event"]
-    if kind == "play":
-        return f"{line['tile']} {_point(line['cell'])}"
-    if kind == "draw":
-        return f"draw {line['tile']}".rstrip()
-    if kind == "discard":
-        return f"discard {line['tile']}" + (f" to {line['to']}" if "to" in line else "")
-    if kind == "move":
-        return "move " + " ".join(_point(p) for p in [line["from"], *line["path"]])
-    return "pass"
-
-
-def _point(point: list[int]) -> str:
-    return f"{point[0]},{point[1]}"
 
 
 # ---------------------------------------------------------------------- the command

@@ -20,13 +20,12 @@ from typing import Any
 
 import attrs
 
-from contack_core.boards.grid import PieceBoard, parse_square
-from contack_core.engine.actions import Move
+from contack_core.boards.grid import PieceBoard
+from contack_core.engine.notation import contact_words, move_words, recorded_action
 from contack_core.engine.events import Moved
 from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
 from contack_core.records.audit import audit_lines
-from contack_core.records.board_words import move_words
 from contack_core.records.format import seat_labels
 from contack_core.replay.boards import BoardKind, board_kind
 
@@ -185,8 +184,8 @@ class _Builder:
         if self.before is None:
             return None
         try:
-            event = self.before.apply(Move(parse_square(data["from"]), tuple(parse_square(p) for p in data["path"])))
-        except (KeyError, TypeError, ValueError):
+            event = self.before.apply(recorded_action(self.rules.tiles, data))
+        except (KeyError, TypeError, ValueError, IndexError):
             return None
         if not isinstance(event, Moved) or not isinstance(self.before.figure, PieceBoard):
             return None
@@ -237,11 +236,8 @@ def _play(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any
         return f"{who} {rules.term('plays')} {tile} at {cell}"
     if not contacts:
         return f"{who} {rules.term('opens')} {tile} at {cell}"
-    parts = []
-    for contact in contacts:
-        kind = rules.term("counting" if contact.counting else "missed" if contact.missed else "matching")
-        worth = f" = {contact.points}" if contact.counting else ""
-        parts.append(f"{rules.colour_term(contact.colour)} {contact.mine}+{contact.theirs} {kind}{worth}")
+    parts = [contact_words(rules, c.colour, c.mine, c.theirs, "counting" if c.counting else "missed" if c.missed
+                           else "matching", c.points) for c in contacts]
     points = data["points"] if isinstance(data.get("points"), int) else sum(c.points for c in contacts)
     extra = f" [{rules.term('opportunity')}]" if len(contacts) >= 2 else ""
     return f"{who} {rules.term('plays')} {tile} at {cell}: {'; '.join(parts)} -> {points} {rules.term('points')}{extra}"

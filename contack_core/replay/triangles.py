@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from contack_core.boards.lattice import Cell, points_up
+from contack_core.boards.lattice import Cell, figure_map, points_up
 from contack_core.replay.drawing import (
     COUNTING_COLOUR,
     LAST_COLOUR,
@@ -185,16 +185,5 @@ def describe_figure(view: TriangleView, colour_names: dict[str, str] | None = No
 
 
 def _figure_map(view: TriangleView) -> list[str]:
-    """Rows of the lattice from the top: ``▲``/``▼`` a tile, ``*`` the last one, ``·`` an open cell."""
-    marks: dict[Cell, str] = {c: "·" for c in view.open_cells}
-    for placed in view.tiles:
-        marks[placed.cell] = "*" if placed.cell == view.last else ("▲" if points_up(placed.cell) else "▼")
-    if not marks:
-        return []
-    xs = [c[0] for c in marks]
-    ys = [c[1] for c in marks]
-    rows = []
-    for y in range(max(ys), min(ys) - 1, -1):
-        rows.append("  |" + "".join(marks.get((x, y), " ") for x in range(min(xs), max(xs) + 1)).rstrip())
-    rows.append(f"  (x {min(xs)}..{max(xs)} left to right, y {max(ys)}..{min(ys)} top to bottom)")
-    return rows
+    """Rows of the lattice from the top (:func:`contack_core.boards.lattice.figure_map`)."""
+    return figure_map((placed.cell for placed in view.tiles), view.last, view.open_cells)

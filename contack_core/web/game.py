@@ -18,8 +18,8 @@ from typing import Any
 
 from contack_core.boards.grid import PieceBoard
 from contack_core.engine.actions import Action, Discard, Draw, IllegalAction, Move, Pass, Play
+from contack_core.engine.notation import NotationError, action_to_string, point_to_string
 from contack_core.engine.state import GameState
-from contack_core.records.entries import EntryError
 from contack_core.records.keeper import Keeper
 from contack_core.records.table import Refused, Table, _Asked, entry_words
 from contack_core.replay.boards import board_kind
@@ -28,22 +28,6 @@ from contack_core.replay.svg import MARGIN, layered
 
 #: How many lines of what happened the page keeps in view (the record keeps everything).
 LOG_LINES = 12
-
-
-def entry_text(state: GameState, action: Action) -> str:
-    """What a person would type for ``action`` at the terminal keeper (read back by its Table)."""
-    names = state.rules.tiles.names
-    if type(action) is Play:
-        return f"{names[action.tile]} {action.cell[0]},{action.cell[1]}"
-    if type(action) is Draw:
-        return f"draw {names[action.tile]}" if action.tile is not None else "draw"
-    if type(action) is Discard:
-        return f"discard {names[action.tile]}" + (f" to {action.zone}" if action.zone else "")
-    if type(action) is Move:
-        return " ".join(f"{x},{y}" for x, y in (action.origin, *action.path))
-    if type(action) is Pass:
-        return "pass"
-    raise ValueError(f"no entry for {action!r}")
 
 
 class WebGame:
@@ -84,7 +68,7 @@ class WebGame:
                 self.table.handle(text, self.keeper.due())
             except _Asked:
                 listed = True
-            except (EntryError, Refused, IllegalAction) as refusal:
+            except (NotationError, Refused, IllegalAction) as refusal:
                 error = str(refusal)
                 self.table.choices = list(getattr(refusal, "alternatives", []))
             changed = self.keeper.size != size or len(self.keeper.entries) != entries
@@ -94,7 +78,7 @@ class WebGame:
                 self.version += 1
                 self.log.extend(said)
                 self.changed.notify_all()
-            choices = [{"label": self.table.words(a), "entry": entry_text(self.state, a) if not (
+            choices = [{"label": self.table.words(a), "entry": action_to_string(self.state, a) if not (
                 type(a) is Draw and a.tile is None) else "", "draw": type(a) is Draw and a.tile is None}
                 for a in (self.table.choices if listed or error else [])]
             return {"accepted": changed, "entry": text, "refused": error, "listed": listed, "messages": said,
@@ -245,7 +229,7 @@ class _View:
         found: dict[str, list[str]] = {}
         for action in self.legal:
             if type(action) is Play:
-                found.setdefault(self.names[action.tile], []).append(f"{action.cell[0]},{action.cell[1]}")
+                found.setdefault(self.names[action.tile], []).append(point_to_string(action.cell))
         return found
 
     def moves(self) -> dict[str, list[dict[str, str]]]:
@@ -253,8 +237,8 @@ class _View:
         found: dict[str, list[dict[str, str]]] = {}
         for action in self.legal:
             if type(action) is Move:
-                found.setdefault(f"{action.origin[0]},{action.origin[1]}", []).append(
-                    {"label": self.game.table.words(action), "entry": entry_text(self.state, action)})
+                found.setdefault(point_to_string(action.origin), []).append(
+                    {"label": self.game.table.words(action), "entry": action_to_string(self.state, action)})
         return found
 
     # ------------------------------------------------------------------ the sheet
