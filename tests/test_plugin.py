@@ -9,6 +9,7 @@ build isolation, and installs it into the new environment only. Takes a few seco
 
 from __future__ import annotations
 
+import shutil
 import site
 import subprocess
 import venv
@@ -18,7 +19,8 @@ import pytest
 
 PLUGIN = Path(__file__).resolve().parent.parent / "examples" / "plugin-bot"
 
-pytestmark = pytest.mark.venv
+# One worker builds the plugin for both tests (each worker would build its own, at once).
+pytestmark = [pytest.mark.venv, pytest.mark.xdist_group("plugin")]
 
 
 def run(*command: object, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -35,7 +37,10 @@ def plugin_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ours = [p for p in site.getsitepackages() if Path(p).is_dir()]
     (target / "contack-host.pth").write_text(
         "".join(f"import site; site.addsitedir({p!r})\n" for p in ours), encoding="utf-8")
-    installed = run(python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", PLUGIN, cwd=root)
+    # Built from a copy: pip builds in the source folder (build/, *.egg-info), which must be neither the
+    # repository's nor shared with another build running at the same time.
+    source = shutil.copytree(PLUGIN, root / "plugin-bot", ignore=shutil.ignore_patterns("build", "*.egg-info"))
+    installed = run(python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", source, cwd=root)
     assert installed.returncode == 0, installed.stderr
     return python
 
