@@ -439,14 +439,17 @@ def audit(
     workers: Annotated[int | None, typer.Option(
         min=1, show_default=False,
         help="Worker processes (default: one per core for a batch of many records, else none).")] = None,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="A record with lines the table agreed to let stand (exceptions) counts as unsound.")] = False,
 ) -> None:
     """Replay records under their rulesets and check every line.
 
     Each record named as a file: its verdict. Records found in folders or by patterns: the first bad line of each
     unsound one. Then, for more than one record, the counts.
 
-    Exit 0 if every record is sound, 1 if one is unsound, 2 if one is unreadable or its ruleset cannot be
-    found or loaded (the worst wins).
+    Exit 0 if every record is sound (with exceptions: lines the table agreed to let stand, listed), 1 if one
+    is unsound (or, with --strict, has exceptions), 2 if one is unreadable or its ruleset cannot be found or
+    loaded (the worst wins).
     """
     from contack_core.records.batch import UNREADABLE, audit_all, default_workers, find_records
 
@@ -459,8 +462,9 @@ def audit(
     counts = {"sound": 0, "finished": 0, "unsound": 0, "unreadable": 0}
     try:
         for result in audit_all(found, workers or default_workers(len(found)), ruleset):
-            worst = max(worst, result.code)
             verdict = result.verdict
+            excepted = verdict is not None and verdict.valid and bool(verdict.exceptions)
+            worst = max(worst, 1 if strict and excepted else result.code)
             if as_json:
                 echo(json.dumps(result.to_json()))
             if verdict is None:
@@ -473,9 +477,15 @@ def audit(
                 counts["finished"] += verdict.finished
                 if not as_json and result.file in named:
                     state = "finished" if verdict.finished else "not finished"
-                    echo(f"{result.file}: sound ({verdict.ruleset}, {verdict.hands} "
+                    echo(f"{result.file}: sound{' with exceptions' if excepted else ''} ({verdict.ruleset}, {verdict.hands} "
                                f"hand{'s' if verdict.hands != 1 else ''}, {state}; totals {verdict.totals})"
                                + _changed_note(verdict))
+                if not as_json and excepted and (result.file in named or strict):
+                    count = len(verdict.exceptions)
+                    echo(f"{result.file}: {count} line{'s' if count != 1 else ''} the table agreed to let stand "
+                         f"although the rules refuse {'them' if count != 1 else 'it'}:")
+                    for exception in verdict.exceptions:
+                        echo(f"  line {exception['line']}: {exception['rule']}")
             else:
                 counts["unsound"] += 1
                 if not as_json:
@@ -483,6 +493,9 @@ def audit(
                     for n, line in enumerate(verdict.suggestions):
                         echo(f"  {'did you mean' if n == 0 else '          or'}: "
                                    f"{json.dumps(line, ensure_ascii=False)}")
+                    for n, line in enumerate(verdict.insertions):
+                        echo(f"  {f'or insert before line {verdict.line}' if n == 0 else '          or'}: "
+                             f"{json.dumps(line, ensure_ascii=False)}")
     except RuntimeError as error:  # a worker process died: nothing more can be said
         fail(str(error), UNREADABLE)
     if not as_json and len(found) > 1:

@@ -216,6 +216,34 @@ class GameState:
             return self._apply_move(action)
         raise IllegalAction(f"a {kind.__name__.lower()} is a chance outcome; the hand is not being set up")
 
+    def apply_agreed(self, action: Action, seat: int | None = None) -> Event:
+        """Apply ``action`` for ``seat`` (default: the seat to act) although the turn's rules
+        refuse it, because the people at a table agreed to let it stand (a pass while a tile
+        fitted, a play out of turn): whose turn it is and when an action is allowed are lifted;
+        what cannot be done at all (a tile not held, a cell it does not fit, a point taken) is
+        still refused with :class:`IllegalAction`, changing nothing. Play goes on from ``seat``."""
+        if self.over:
+            raise IllegalAction("the game is over")
+        if self.chance:
+            raise IllegalAction(self.rules.explain_forbidden(self, action))
+        rule = next((r for r in self.rules.turn if r.action_type is type(action)), None)
+        if rule is None:
+            raise IllegalAction(f"this ruleset has no {type(action).__name__.lower()} action")
+        if seat is not None and seat != self.current:
+            if not 0 <= seat < self.seat_count:
+                raise IllegalAction(f"there is no seat {seat} (seats 0 to {self.seat_count - 1})")
+            saved = (self.current, self.drawn, self._legal, self._allowed)
+            self.current, self.drawn, self._legal = seat, 0, None
+        else:
+            saved = (self.current, self.drawn, self._legal, self._allowed)
+        self.legal_actions()
+        self._allowed = {**self._allowed, type(action): rule}  # a new dict: a clone may share the old one
+        try:
+            return self.apply(action)
+        except IllegalAction:
+            self.current, self.drawn, self._legal, self._allowed = saved
+            raise
+
     def clone(self) -> GameState:
         """An independent copy: applying actions to it leaves this state untouched."""
         other = GameState.__new__(GameState)

@@ -39,7 +39,7 @@ from contack_core.records.format import (
     read_record,
     seat_labels,
 )
-from contack_core.records.suggest import nearest_events
+from contack_core.records.suggest import INSERTION_REACH, insertions, line_action, nearest_events
 
 
 @attrs.frozen
@@ -62,12 +62,23 @@ class Verdict:
     recorded_digest: str | None = None
     #: Whether the rules have changed since the record was made (the two digests differ).
     ruleset_changed: bool = False
+    #: The lines the table agreed to let stand although the rules refuse them (``"agreed": true``),
+    #: each ``{"line": N, "rule": the rule it breaks}``: a record with some is sound with exceptions.
+    exceptions: list[dict[str, Any]] = attrs.field(factory=list)
+    #: Lines that, inserted before the bad line, make it hold (a left-out move, a forgotten draw),
+    #: the likeliest first (:func:`contack_core.records.suggest.insertions`).
+    insertions: list[dict[str, Any]] = attrs.field(factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """The verdict as ``--json`` prints it: both digests only where the header has one."""
+        """The verdict as ``--json`` prints it: both digests only where the header has one, the
+        exceptions only where there are some."""
         data = attrs.asdict(self)
         if self.recorded_digest is None:
             del data["ruleset_digest"], data["recorded_digest"]
+        if not self.exceptions:
+            del data["exceptions"]
+        if not self.insertions:
+            del data["insertions"]
         return data
 
 
@@ -113,7 +124,9 @@ class RecordAuditor:
             verdict = auditor.verdict(fault.line, fault.message)
             if fault.suggest and fault.line > 1 and fault.data is not None:
                 before = self._state_before(path, fault.line, ruleset)
-                verdict = attrs.evolve(verdict, suggestions=nearest_events(before, fault.data))
+                following = [line.data for line in lines_after(path, self.schema, fault.line)]
+                verdict = attrs.evolve(verdict, suggestions=nearest_events(before, fault.data),
+                                       insertions=insertions(before, following))
             return verdict
         return auditor.verdict(None, None)
 
@@ -157,6 +170,18 @@ class RecordAuditor:
         return header.data or {}, audited()
 
 
+def lines_after(path: Path, schema: RecordSchema, number: int) -> list[RecordLine]:
+    """The well-formed event lines of a record from line ``number`` on, as far as an insertion is tried."""
+    _, lines = read_record(path, schema)
+    found = []
+    for line in lines:
+        if line.number >= number:
+            if line.fault is not None or line.data is None or len(found) >= INSERTION_REACH:
+                break
+            found.append(line)
+    return found
+
+
 def audit_record(path: Path, ruleset: Path | None = None) -> Verdict:
     """Audit one record: :meth:`RecordAuditor.audit`."""
     return RecordAuditor().audit(path, ruleset)
@@ -190,6 +215,7 @@ class _Auditor:
         self.turn_cap: int | None = None  # the header's: no decision may come after it
         self.line_number = 1  # of the line being checked
         self.tile_index: Mapping[str, int] = {}
+        self.exceptions: list[dict[str, Any]] = []  # the agreed lines: {"line": N, "rule": what it breaks}
         self.handlers = {"hand": self._hand, "deal": self._deal, "play": self._play_line, "draw": self._turn_line,
                          "discard": self._turn_line, "pass": self._turn_line, "move": self._move,
                          "chips": self._chips, "hand_end": self._hand_end, "game_end": self._game_end,
@@ -245,7 +271,10 @@ class _Auditor:
             try:
                 if kind != "chips" and (self.effects or self.chips_stated):
                     self._check_chips_complete()
-                handlers[kind](data)
+                if "agreed" in data:  # type: ignore[operator]
+                    self._agreed(data)  # type: ignore[arg-type]
+                else:
+                    handlers[kind](data)
             except (IllegalAction, UnknownTile, ValueError) as error:
                 raise _Unsound(number, str(error), data=data) from None
             except Exception as error:  # noqa: BLE001 - a formula of the ruleset failing is told as such
@@ -408,10 +437,15 @@ class _Auditor:
         self._expect_seat(data, chance=False)
         origin = parse_square(data["from"])
         path = tuple(parse_square(point) for point in data["path"])
-        board = state.figure
-        piece = board.tile_at.get(origin)
+        piece = state.figure.tile_at.get(origin)
         event = state.apply(Move(origin, path))
-        assert isinstance(event, Moved) and piece is not None
+        assert piece is not None
+        self._check_move(data, origin, event)
+
+    def _check_move(self, data: dict[str, Any], origin: tuple[int, int], event: Event) -> None:
+        """The piece, turn, removals and flip a move line states, against what the move did."""
+        state = self.state
+        assert state is not None and isinstance(event, Moved)
         due = move_line(state, event)
         for key, what in (("piece", "the piece on {0} is {1}, not {2}"),
                           ("turn", "after the move the piece is turned {1}, not {2}"),
@@ -420,6 +454,44 @@ class _Auditor:
             if key in data and data[key] != due[key]:
                 shown = ("" if due[key] else "not ", data[key]) if key == "flipped" else (due[key], data[key])
                 raise IllegalAction(what.format(list(origin), *shown))
+
+    def _agreed(self, data: dict[str, Any]) -> None:
+        """A line the table agreed to let stand (``"agreed": true``): it must break a rule (else
+        it is no exception), and be possible all the same (a tile held, a cell it fits); it is
+        applied with the turn's conditions lifted and listed among the verdict's exceptions."""
+        state = self.state
+        assert state is not None
+        self.acted_in_hand = state.hand_number
+        kind = data["event"]
+        if kind not in ("play", "draw", "discard", "pass", "move") or data["agreed"] is not True:
+            raise IllegalAction(f"only a play, draw, discard, pass or move may be agreed (\"agreed\": true), "
+                                f"not this {kind} line")
+        self._skip_shuffles()
+        if state.chance or state.over:
+            self._expect_seat(data, chance=False)  # says why no seat may act now
+        action = line_action(data, self.tile)
+        seat = data["seat"]
+        try:
+            if seat >= state.seat_count:
+                raise IllegalAction(f"there is no seat {seat} (seats 0 to {state.seat_count - 1})")
+            if seat != state.current:
+                raise IllegalAction(f"it is {state.who(state.current)}'s turn, not {state.who(seat)}'s")
+            state.clone().apply(action)
+        except IllegalAction as error:
+            broken = str(error)
+        else:
+            raise IllegalAction("this line is marked agreed, but it breaks no rule: drop \"agreed\"")
+        piece = state.figure.tile_at.get(action.origin) if isinstance(action, Move) else None
+        event = state.apply_agreed(action, seat)
+        if isinstance(event, Played) and "points" in data and data["points"] != event.points:
+            raise IllegalAction(f"this play scores {event.points} points, not {data['points']}")
+        if isinstance(action, Move):
+            assert piece is not None
+            self._check_move(data, action.origin, event)
+        if state.effects:
+            self.effects = list(state.effects)
+            state.effects.clear()
+        self.exceptions.append({"line": self.line_number, "rule": broken})
 
     def _only_play_zone(self) -> str:
         state = self.state
@@ -479,7 +551,7 @@ class _Auditor:
             valid=error is None, line=line, error=error, finished=finished, ruleset=self.ruleset,
             hands=len(state.hand_results) if state else 0, events=self.events,
             totals=state.scores() if state else None, winners=state.winners() if finished and state else None,
-            ruleset_digest=now, recorded_digest=recorded, ruleset_changed=changed,
+            ruleset_digest=now, recorded_digest=recorded, ruleset_changed=changed, exceptions=list(self.exceptions),
         )
 
 

@@ -45,7 +45,12 @@ Type what happens at the table; each entry is checked before it is written.
   NAME: ...       say whose entry it is (checked against whose turn it is)
   ?               the legal moves now, numbered (? TILE: where that tile fits; ? X,Y: that piece's moves)
   N               take the N-th of the last numbered list (#N also works)
-  undo            take back the last entry and everything that followed from it
+  undo            take back the last entry and everything that followed from it (or the last fix)
+  entries         the entries so far, each with its line in the record (entries all: every one)
+  fix N ENTRY     put ENTRY in place of the entry on line N; the entries after it are replayed, and
+                  the keeper says what changed (the scores that moved, an entry that no longer holds)
+  agreed ENTRY    an entry the table lets stand although the rules refuse it (agreed NAME: ENTRY for
+                  a play out of turn); the record marks it and the audit lists it
   sheet           the score sheet so far;  board: the figure or board;  help: this text
   quit            stop here (the record is kept; contack keep --resume FILE carries it on)"""
 
@@ -56,7 +61,9 @@ _SIDE_WORDS = {"left": "left", "right": "right", "above": "above", "over": "abov
 _PICK = re.compile(r"^#?\s*(\d{1,2})$")
 #: The words an entry may begin with: the commands and the verbs of HELP.
 _WORDS = ("help", "undo", "sheet", "scores", "board", "figure", "quit", "exit", "pass", "draw", "discard", "move",
-          "play")
+          "play", "entries", "fix", "agreed")
+#: How many entries ``entries`` lists (``entries all``: every one).
+LISTED_ENTRIES = 12
 
 
 class Refused(Exception):
@@ -92,18 +99,30 @@ class Table:
         when entries read from a pipe or file were refused (a script that went wrong)."""
         record = self.keeper.path
         self.say(self.status())
+        # A game that ends here ends the session at a terminal; a finished record carried on, or
+        # entries read on from a pipe or file, may still correct it (fix, undo).
+        corrections_after_the_end = not self.interactive or self.keeper.due().kind == "over"
+        told_over = False
         while True:
             due = self.keeper.due()
             if due.kind == "over":
-                self.say(self.keeper.sheet.text(self.state))
-                self.say(f"the game is over; its record is {record}")
-                break
+                if not told_over:
+                    self.say(self.keeper.sheet.text(self.state))
+                    self.say(f"the game is over; its record is {record}")
+                    told_over = True
+                    if not corrections_after_the_end:
+                        self.say(f"(an entry to correct: contack keep --resume {record}, then fix N ENTRY)")
+                        break
+            else:
+                told_over = False
             try:
-                text = self.ask(self.prompt(due))
+                text = self.ask("the game is over (fix N ENTRY, undo, entries, sheet or quit)> " if due.kind == "over"
+                                else self.prompt(due))
             except KeyboardInterrupt:
                 text = None
             if text is None or text.strip().lower() in ("quit", "q", "exit"):
-                self.say(f"stopped; the record so far is {record} (carry it on: contack keep --resume {record})")
+                if due.kind != "over":
+                    self.say(f"stopped; the record so far is {record} (carry it on: contack keep --resume {record})")
                 break
             try:
                 self.handle(text.strip(), due)
@@ -141,6 +160,9 @@ class Table:
             self.choices = []
             if removed is None:
                 self.say("nothing to undo")
+            elif removed == [{"event": "fix"}]:
+                self.say("taken back: the last fix; the record is as it was before it")
+                self.say(self.status())
             else:
                 self.say("taken back: " + "; ".join(self.line_words(line) for line in removed))
                 self.say(self.status())
@@ -151,23 +173,110 @@ class Table:
         if lowered in ("board", "figure", "b"):
             self.say(self.picture())
             return
+        if lowered in ("entries", "entries all", "list"):
+            self.say(self.entry_list(every=lowered == "entries all"))
+            return
+        fix = re.match(r"^fix\s+(\d+)\s*:?\s*(.*)$", text, re.I | re.S)
+        if fix or lowered == "fix" or lowered.startswith("fix "):
+            if not fix or not fix.group(2).strip():
+                raise EntryError("write fix N ENTRY: N the entry's line (entries lists them), then the entry as "
+                                 "it should have been")
+            self.fix(int(fix.group(1)), fix.group(2).strip())
+            return
+        agreed = re.match(r"^agreed?\s+(.*)$", text, re.I | re.S)
+        if agreed or lowered in ("agreed", "agree"):
+            if not agreed or not agreed.group(1).strip():
+                raise EntryError("write agreed ENTRY (agreed NAME: ENTRY for another player's): the entry the table "
+                                 "lets stand")
+            action, seat = self.agreed_action(agreed.group(1).strip(), due)
+            self.take(action, agreed=True, seat=seat)
+            return
         self._check_command_word(text)
+        self.take(self.read_entry(text, due))
+
+    def read_entry(self, text: str, due: Due, picks: bool = True) -> Action:
+        """The action an entry states where ``due`` is what comes next (a number picks from the last list)."""
         picked = _PICK.match(text)
         if picked and due.kind in ("turn", "open"):
+            if not picks:
+                raise Refused("a number picks from the last list: write the entry in full here")
             if not self.choices:
                 raise Refused("there is no list to pick from: ? lists the legal moves")
             number = int(picked.group(1))
             if not 1 <= number <= len(self.choices):
                 raise Refused(f"there is no {number} in the last list: pick 1 to {len(self.choices)}")
-            self.take(self.choices[number - 1])
-            return
+            return self.choices[number - 1]
         if due.kind == "deal":
-            self.take(Deal(due.seat, tuple(read_tiles(text, self.state.rules.tiles)), due.zone))
-        elif due.kind == "open":
+            return Deal(due.seat, tuple(read_tiles(text, self.state.rules.tiles)), due.zone)
+        if due.kind == "open":
             assert due.cell is not None
-            self.take(Play(read_tile(text, self.state.rules.tiles), due.cell))
-        else:
-            self.take(self.turn_action(text, due))
+            return Play(read_tile(text, self.state.rules.tiles), due.cell)
+        if due.kind == "over":
+            raise Refused("the game is over: nothing more can be entered")
+        return self.turn_action(text, due)
+
+    def agreed_action(self, text: str, due: Due) -> tuple[Action, int | None]:
+        """An entry the table lets stand: its action and the seat it is for (``NAME:`` names another)."""
+        if due.kind != "turn":
+            raise Refused("only a turn's play, draw, discard, pass or move can be agreed; a deal is what it is")
+        seat = due.seat
+        named = re.match(r"^([^:,\[\]()]+):\s*(.*)$", text)
+        if named:
+            seat = self.seat_named(named.group(1).strip())
+            text = named.group(2)
+        try:
+            return self.read_entry(text, due, picks=False), seat
+        except _Asked:
+            self.choices = []
+            raise Refused("name the cell too (agreed TILE X,Y): a list shows only what the rules allow") from None
+
+    # ------------------------------------------------------------------ corrections
+    def entry_list(self, every: bool = False) -> str:
+        """The entries so far, each with the record line it is on (what ``fix N`` names)."""
+        listed = self.keeper.entry_lines()
+        shown = listed if every else listed[-LISTED_ENTRIES:]
+        if not shown:
+            return "no entries yet"
+        head = "" if len(shown) == len(listed) else f"the last {len(shown)} of {len(listed)} (entries all: every one)\n"
+        return head + "\n".join(f"{number:>5}  {self.line_words(data)}" + (" (agreed)" if data.get("agreed") else "")
+                                 for number, data in shown)
+
+    def fix(self, line: int, text: str) -> None:
+        """``fix N ENTRY``: read ENTRY where the entry on line N was made, put it in its place, and
+        tell what changed."""
+        keeper = self.keeper
+        before = keeper.state_before(line)
+        now = keeper.state
+        agreed = re.match(r"^agreed?\s+(.*)$", text, re.I | re.S)
+        keeper.state = before  # the entry is read where it was made (the reader asks the keeper's state)
+        try:
+            due = keeper.due()
+            if agreed:
+                action, seat = self.agreed_action(agreed.group(1).strip(), due)
+            else:
+                action, seat = self.read_entry(text, due, picks=False), None
+        except _Asked:
+            self.choices = []
+            raise Refused("write the entry in full in a fix (TILE X,Y): a list would be of that moment") from None
+        finally:
+            keeper.state = now
+        fixed = keeper.fix(line, action, agreed=bool(agreed), seat=seat)
+        self.choices = []
+        seats = keeper.seats
+        self.say(f"fixed line {line}: {entry_words(seats, fixed.replaced)} -> "
+                 f"{entry_words(seats, keeper.numbered_line(line))}; {fixed.replayed} later "
+                 f"entr{'y' if fixed.replayed == 1 else 'ies'} replayed")
+        moved = [f"{name} {a} -> {b}" for name, a, b in zip(seats, fixed.totals_before, fixed.totals_after) if a != b]
+        self.say("scores moved: " + ", ".join(moved) if moved else "no score moved")
+        if fixed.broken is not None:
+            number, data, why = fixed.broken
+            after = len(fixed.dropped) - 1
+            taken = (f"it and the {after} entr{'y' if after == 1 else 'ies'} after it are taken out; enter them"
+                     if after else "it is taken out; enter it")
+            self.say(f"line {number} no longer holds ({entry_words(seats, data)}: {why}): {taken} again as "
+                     f"{'they' if after else 'it'} should be: " + "; ".join(entry_words(seats, d) for d in fixed.dropped))
+        self.say("(undo puts the record back as it was before this fix)")
+        self.say(self.status())
 
     def _check_command_word(self, text: str) -> None:
         """An entry beginning with a word that is no command, verb, tile or seat: a slip of the
@@ -195,8 +304,9 @@ class Table:
             return legal[0]
         return None
 
-    def take(self, action: Action) -> None:
-        """Enter ``action`` (asking which tile, for a draw picked from a list), or refuse it."""
+    def take(self, action: Action, agreed: bool = False, seat: int | None = None) -> None:
+        """Enter ``action`` (asking which tile, for a draw picked from a list), or refuse it;
+        ``agreed``: let stand although the rules refuse it (for ``seat``)."""
         if type(action) is Draw and action.tile is None:
             answer = self.ask("which tile was drawn? ")
             if answer is None:
@@ -205,10 +315,16 @@ class Table:
                 raise EntryError(f"an entry is at most {MAX_ENTRY_CHARS:,} characters; this one has more")
             action = Draw(read_tile(answer, self.state.rules.tiles))
         hands = len(self.state.hand_results)
+        broken = self.keeper.broken_rule(action, seat) if agreed else None
         try:
-            self.keeper.enter(action)
+            if agreed:
+                self.keeper.enter(action, agreed=True, seat=seat)
+            else:
+                self.keeper.enter(action)
         except IllegalAction as error:  # a deal's alternatives would be guesses at tiles: none offered
-            raise Refused(str(error), [] if isinstance(action, Deal) else self.nearest(action)) from None
+            raise Refused(str(error), [] if isinstance(action, Deal) or agreed else self.nearest(action)) from None
+        if broken is not None:
+            self.say(f"let stand by the table's agreement, although {broken} (the record marks it agreed)")
         self.choices = []
         due = self.keeper.due()
         if due.kind != "over":
