@@ -477,9 +477,13 @@ def audit(
                 counts["finished"] += verdict.finished
                 if not as_json and result.file in named:
                     state = "finished" if verdict.finished else "not finished"
-                    echo(f"{result.file}: sound{' with exceptions' if excepted else ''} ({verdict.ruleset}, {verdict.hands} "
+                    echo(f"{result.file}: sound{' with exceptions' if excepted else ''}"
+                         f"{', scores only' if verdict.scores_only else ''} ({verdict.ruleset}, {verdict.hands} "
                                f"hand{'s' if verdict.hands != 1 else ''}, {state}; totals {verdict.totals})"
                                + _changed_note(verdict))
+                if not as_json and verdict.scores_only and result.file in named:
+                    echo("  checked: " + "; ".join(verdict.checked))
+                    echo("  not checked: " + "; ".join(verdict.unchecked))
                 if not as_json and excepted and (result.file in named or strict):
                     count = len(verdict.exceptions)
                     echo(f"{result.file}: {count} line{'s' if count != 1 else ''} the table agreed to let stand "
@@ -518,9 +522,14 @@ def keep(
     host: Annotated[str, typer.Option(help="With --web: the address to listen on (0.0.0.0: the local "
                                            "network).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="With --web: the port (0: a free one, printed).")] = 8765,
+    scores_only: Annotated[bool, typer.Option("--scores-only", help="Keep each hand's results only (a line a "
+                                                                    "hand), checked as far as the rules allow.")] = False,
 ) -> None:
     """The score keeper: type what happens at a real table; each entry is checked and recorded at once."""
     from contack_core.records.table import keep_command
+
+    if scores_only or (resume is not None and not web and _scores_only_record(resume)):
+        raise typer.Exit(_keep_scores(ruleset, seats, record, resume, parse_options(option), entries, web))
 
     if web:
         from contack_core.web.command import web_command
@@ -534,6 +543,55 @@ def keep(
 
     raise typer.Exit(keep_command(ruleset, seats, record, resume, parse_options(option), entries, echo, fail,
                                   draw=state_picture))
+
+
+def _scores_only_record(path: Path) -> bool:
+    from contack_core.records.scores_keeper import is_scores_only
+
+    return is_scores_only(path)
+
+
+def _keep_scores(ruleset: str | None, seats: str | None, record: Path | None, resume: Path | None,
+                 options: dict[str, str], entries: Path | None, web: bool) -> int:
+    """``contack keep --scores-only``: a line a hand, from the terminal, a pipe or a file."""
+    from datetime import datetime
+
+    from contack_core.primitives.loading import load_rules
+    from contack_core.records.keeper import KeeperError
+    from contack_core.records.scores_keeper import keep_scores
+    from contack_core.records.table import _reader
+
+    if web:
+        fail("--scores-only is kept at the terminal (or from --input); the web table keeps the whole game", 2)
+    if resume is not None and (ruleset is not None or seats is not None or record is not None or options):
+        fail("--resume FILE carries on a record as its header says: give no ruleset, --seats, --record or --option "
+             "with it", 2)
+    if resume is None and (ruleset is None or seats is None):
+        fail("give a ruleset and --seats NAME,NAME,... (or --resume FILE)", 2)
+    try:
+        source = sys.stdin if entries is None else entries.open(encoding="utf-8")
+    except OSError as error:
+        fail(f"cannot read {entries}: {error.strerror or error}", 2)
+    interactive = entries is None and sys.stdin.isatty()
+    try:
+        if resume is not None:
+            target: Any = resume
+            names = None
+        else:
+            assert ruleset is not None and seats is not None
+            try:
+                target = load_rules(ruleset, options)
+            except RulesetError as error:
+                fail(str(error))
+            names = [name.strip() for name in seats.split(",")]
+            record = record or Path(f"{target.id}-{datetime.now():%Y%m%d-%H%M%S}.jsonl")
+        return keep_scores(target, names, record, _reader(source, interactive, echo), echo, interactive)
+    except KeeperError as error:
+        fail(str(error), error.code)
+    finally:
+        if source is not sys.stdin:
+            source.close()
+    return 0
 
 
 def _changed_note(verdict: Verdict) -> str:

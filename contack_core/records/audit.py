@@ -39,6 +39,7 @@ from contack_core.records.format import (
     read_record,
     seat_labels,
 )
+from contack_core.records.scores import Arithmetic, ScoresGame, ScoresOnlyUnsupported, figures_of
 from contack_core.records.suggest import INSERTION_REACH, insertions, line_action, nearest_events
 
 
@@ -68,6 +69,11 @@ class Verdict:
     #: Lines that, inserted before the bad line, make it hold (a left-out move, a forgotten draw),
     #: the likeliest first (:func:`contack_core.records.suggest.insertions`).
     insertions: list[dict[str, Any]] = attrs.field(factory=list)
+    #: A record kept as hands' results only (``"scores_only": true``): what the audit could check of
+    #: it, and what it could not, in words.
+    scores_only: bool = False
+    checked: list[str] = attrs.field(factory=list)
+    unchecked: list[str] = attrs.field(factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The verdict as ``--json`` prints it: both digests only where the header has one, the
@@ -79,6 +85,8 @@ class Verdict:
             del data["exceptions"]
         if not self.insertions:
             del data["insertions"]
+        if not self.scores_only:
+            del data["scores_only"], data["checked"], data["unchecked"]
         return data
 
 
@@ -216,6 +224,7 @@ class _Auditor:
         self.line_number = 1  # of the line being checked
         self.tile_index: Mapping[str, int] = {}
         self.exceptions: list[dict[str, Any]] = []  # the agreed lines: {"line": N, "rule": what it breaks}
+        self.scores: ScoresGame | None = None  # a scores-only record's hands so far
         self.handlers = {"hand": self._hand, "deal": self._deal, "play": self._play_line, "draw": self._turn_line,
                          "discard": self._turn_line, "pass": self._turn_line, "move": self._move,
                          "chips": self._chips, "hand_end": self._hand_end, "game_end": self._game_end,
@@ -241,6 +250,11 @@ class _Auditor:
             raise _Unsound(1, f"the header states a turn cap of {cap:,} decisions; the ruleset's is {rules.turn_cap:,}")
         self.turn_cap = cap
         self.ruleset = _ruleset_named(rules, data.get("options") or {}, self.rulesets)
+        if data.get("scores_only"):
+            try:
+                self.scores = ScoresGame(Arithmetic(rules, len(data["seats"])), self.state.seat_names)
+            except ScoresOnlyUnsupported as error:
+                raise _Unsound(1, str(error)) from None
         self.tile_index = rules.tiles.by_name
 
     # ------------------------------------------------------------------ events
@@ -256,6 +270,9 @@ class _Auditor:
         anything unusual the general one, which words every message."""
         state = self.state
         assert state is not None
+        if self.scores is not None:
+            self._check_scores_only(lines)
+            return
         results = state.hand_results
         handlers = self.handlers
         cap = self.turn_cap if self.turn_cap is not None else float("inf")
@@ -288,6 +305,49 @@ class _Auditor:
                 self.hand_end_due = result.number
             elif self.hand_end_due is not None and kind != "chips":
                 self.hand_end_due = None
+
+    def _check_scores_only(self, lines: Iterable[RecordLine]) -> None:
+        """A scores-only record: a ``hand`` line then its ``hand_end`` for each hand, each hand's figures
+        checked as far as the rules allow without the play (:mod:`contack_core.records.scores`), then the
+        ``game_end``."""
+        game = self.scores
+        assert game is not None
+        for number, data, fault in lines:
+            if fault is not None:
+                raise _Unsound(number, fault, suggest=False)
+            assert data is not None
+            self.events += 1
+            self.line_number = number
+            kind = data["event"]
+            try:
+                if self.stopped is not None:
+                    raise IllegalAction(self.stopped)
+                due = len(game.hands) + 1
+                if kind == "hand":
+                    if game.is_over():
+                        raise IllegalAction(f"the game is over after {len(game.hands)} hands")
+                    if data["number"] != due or due in self.hand_lines:
+                        raise IllegalAction(f"hand {data['number']} cannot begin here: hand {due} is next")
+                    self.hand_lines[due] = number
+                elif kind == "hand_end":
+                    if data["number"] != due:
+                        raise IllegalAction(f"hand {data['number']} cannot end here: hand {due} is next")
+                    game.add(figures_of(data))
+                elif kind == "game_end":
+                    if not game.is_over():
+                        if not getattr(game.arithmetic.rules.match, "final_endings", None) or not game.hands:
+                            raise IllegalAction(f"the game is not over: hand {due} is next")
+                        game.ended_early = True
+                    expected = game.game_end_line()
+                    for key in ("totals", "winners", "teams", "team_totals"):
+                        if key in data and data[key] != expected.get(key):
+                            raise IllegalAction(f"the {key.replace('_', ' ')} are {expected.get(key)}, not {data[key]}")
+                    self.stopped = "nothing may follow game_end"
+                else:
+                    raise IllegalAction(f"a scores-only record states hands' results only, not a {kind}: keep the "
+                                        f"play in a record of its own")
+            except IllegalAction as error:
+                raise _Unsound(number, str(error), suggest=False) from None
 
     def _deal(self, data: dict[str, Any]) -> None:
         state = self.state
@@ -512,6 +572,10 @@ class _Auditor:
                                 f"({state.rules.term(result.reason)}), not by {data['reason']}")
         if list(data["scores"]) != list(result.scores):
             raise IllegalAction(f"hand {data['number']} scores are {list(result.scores)}, not {data['scores']}")
+        if "held" in data and list(data["held"]) != list(result.held):
+            raise IllegalAction(f"hand {data['number']}'s tiles held are {list(result.held)}, not {data['held']}")
+        if "points" in data:
+            raise IllegalAction("a hand's points are stated only in a scores-only record (here each play states its own)")
         self.hand_end_lines[number] = self.line_number
 
     def _game_end(self, data: dict[str, Any]) -> None:
@@ -541,6 +605,14 @@ class _Auditor:
                             f"it ends the game")
 
     def verdict(self, line: int | None, error: str | None) -> Verdict:
+        if self.scores is not None:
+            game = self.scores
+            finished = game.is_over()
+            return Verdict(valid=error is None, line=line, error=error, finished=finished, ruleset=self.ruleset,
+                           hands=len(game.hands), events=self.events, totals=game.totals(),
+                           winners=game.state.winners() if finished else None, ruleset_digest=self.digests[1],
+                           recorded_digest=self.digests[0], ruleset_changed=self.ruleset_changed, scores_only=True,
+                           checked=game.arithmetic.checked(), unchecked=game.arithmetic.unchecked())
         state = self.state
         finished = bool(state and state.is_over())
         recorded, now = self.digests
