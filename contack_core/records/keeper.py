@@ -268,17 +268,51 @@ class Keeper:
             raise IllegalAction(f"line {line} ({what}) is not an entry{after}, which is the one to fix")
         return row
 
-    def fix(self, line: int, action: Action, agreed: bool = False, seat: int | None = None) -> Fixed:
-        """Replace the entry on ``line`` by ``action`` and replay every entry after it, as far as
-        they still hold: the first that no longer does, and those after it, are taken out (the
-        :class:`Fixed` says which, and why). The record is rewritten from that line in one write
-        and synced; :meth:`undo` right after puts it back as it was. :class:`IllegalAction`,
-        nothing changed, if the new entry itself is refused."""
+    def fix(self, line: int, action: Action, agreed: bool = False, seat: int | None = None,
+            insert: bool = False) -> Fixed:
+        """Replace the entry on ``line`` by ``action`` (``insert``: put ``action`` before it) and replay
+        every entry after it, as far as they still hold: the first that no longer does, and those
+        after it, are taken out (the :class:`Fixed` says which, and why). The record is rewritten
+        from that line in one write and synced; :meth:`undo` right after puts it back as it was.
+        :class:`IllegalAction`, nothing changed, if the new entry itself is refused."""
         number, start, replaced = self._entry_row(line)
-        rows = self.numbered()
         before_totals = self.running_totals()
         old = self.path.read_bytes()
-        later = [(n, data) for n, offset, data in rows if offset in set(self.entries) and offset > start]
+        lines, broken, dropped, replayed = self._replayed(start, action, agreed, seat, insert)
+        tail = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in lines).encode("utf-8")
+        self._rewrite(start, tail, len(old))
+        self._before_fix = old
+        self._rebuild(_read_lines(self.path))
+        self._untold.clear()
+        return Fixed(number, {} if insert else replaced, replayed, broken, dropped, before_totals,
+                     self.running_totals())
+
+    def would_hold(self, line: int, action: Action, then: Action | None = None) -> bool:
+        """Whether ``action`` inserted before the entry on ``line`` leaves every later entry holding, and
+        ``then`` (the entry refused now) too: nothing is written or changed."""
+        _, start, _ = self._entry_row(line)
+        saved = (self.state, self.sheet, self.entries, self._results_seen)
+        try:
+            _, broken, _, _ = self._replayed(start, action, False, None, True)
+            if broken is not None:
+                return False
+            if then is not None:
+                self.state.clone().apply(then)
+            return True
+        except IllegalAction:
+            return False
+        finally:
+            self.state, self.sheet, self.entries, self._results_seen = saved
+
+    def _replayed(self, start: int, action: Action, agreed: bool, seat: int | None, insert: bool
+                  ) -> tuple[list[dict[str, Any]], tuple[int, dict[str, Any], str] | None, list[dict[str, Any]], int]:
+        """The game replayed to the entry beginning at byte ``start``, ``action`` applied there (in its place,
+        or before it), then the later entries: the lines from ``start`` on, the first entry that no longer
+        held (line, object, why), it and those after it, how many held. The keeper's game is left at the end."""
+        rows = self.numbered()
+        starts = set(self.entries)
+        later = [(n, data) for n, offset, data in rows if offset in starts and (offset > start or
+                                                                               (insert and offset == start))]
         saved = (self.state, self.sheet, self.entries, self._results_seen)
         try:
             self._replay([(offset, data) for _, offset, data in rows if offset < start])
@@ -289,12 +323,7 @@ class Keeper:
         except BaseException:
             self.state, self.sheet, self.entries, self._results_seen = saved
             raise
-        tail = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in lines).encode("utf-8")
-        self._rewrite(start, tail, len(old))
-        self._before_fix = old
-        self._rebuild(_read_lines(self.path))
-        self._untold.clear()
-        return Fixed(number, replaced, replayed, broken, dropped, before_totals, self.running_totals())
+        return lines, broken, dropped, replayed
 
     def _replay_later(self, later: list[tuple[int, dict[str, Any]]], lines: list[dict[str, Any]]
                       ) -> tuple[tuple[int, dict[str, Any], str] | None, list[dict[str, Any]], int]:
@@ -367,6 +396,14 @@ class Keeper:
         with self.path.open("rb") as stream:
             stream.seek(self.entries[-1])
             return [json.loads(line) for line in stream.read().split(b"\n") if line.strip()]
+
+    def reload(self) -> None:
+        """Read the game back from the record (after an entry was interrupted, say): the state is what
+        the file holds, whatever the interruption left half done in memory."""
+        self.stream.flush()
+        self.size = self.stream.seek(0, os.SEEK_END)
+        self._untold.clear()
+        self._rebuild(_read_lines(self.path))
 
     def close(self) -> None:
         """Stop writing: the record is let go, for another keeper to carry on."""

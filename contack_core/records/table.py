@@ -49,6 +49,7 @@ Type what happens at the table; each entry is checked before it is written.
   entries         the entries so far, each with its line in the record (entries all: every one)
   fix N ENTRY     put ENTRY in place of the entry on line N; the entries after it are replayed, and
                   the keeper says what changed (the scores that moved, an entry that no longer holds)
+  insert N ENTRY  an entry left out (a draw), made before the entry on line N; the rest is replayed
   agreed ENTRY    an entry the table lets stand although the rules refuse it (agreed NAME: ENTRY for
                   a play out of turn); the record marks it and the audit lists it
   sheet           the score sheet so far;  board: the figure or board;  help: this text
@@ -61,7 +62,7 @@ _SIDE_WORDS = {"left": "left", "right": "right", "above": "above", "over": "abov
 _PICK = re.compile(r"^#?\s*(\d{1,2})$")
 #: The words an entry may begin with: the commands and the verbs of HELP.
 _WORDS = ("help", "undo", "sheet", "scores", "board", "figure", "quit", "exit", "pass", "draw", "discard", "move",
-          "play", "entries", "fix", "agreed")
+          "play", "entries", "fix", "agreed", "insert")
 #: How many entries ``entries`` lists (``entries all``: every one).
 LISTED_ENTRIES = 12
 
@@ -103,6 +104,7 @@ class Table:
         # entries read on from a pipe or file, may still correct it (fix, undo).
         corrections_after_the_end = not self.interactive or self.keeper.due().kind == "over"
         told_over = False
+        interrupted = False  # the last prompt ended with Ctrl-C: a second one in a row stops
         while True:
             due = self.keeper.due()
             if due.kind == "over":
@@ -119,14 +121,28 @@ class Table:
                 text = self.ask("the game is over (fix N ENTRY, undo, entries, sheet or quit)> " if due.kind == "over"
                                 else self.prompt(due))
             except KeyboardInterrupt:
+                if self.interactive and not interrupted:  # Ctrl-C clears the line, as in a shell
+                    interrupted = True
+                    self.say("\n(Ctrl-C: the line is cleared; Ctrl-C again, Ctrl-D or quit stops)")
+                    continue
                 text = None
+            interrupted = False
             if text is None or text.strip().lower() in ("quit", "q", "exit"):
                 if due.kind != "over":
                     self.say(f"stopped; the record so far is {record} (carry it on: contack keep --resume {record})")
                 break
+            revision = self.keeper.revision
             try:
                 self.handle(text.strip(), due)
             except _Asked:
+                continue
+            except KeyboardInterrupt:  # mid-entry (naming a drawn tile, say): the entry is dropped, the game as written
+                written = self.keeper.revision != revision
+                self.keeper.reload()
+                self.choices = []
+                self.say("^C: " + ("the entry had been written already (undo takes it back)" if written
+                                   else "the entry is dropped"))
+                self.say(self.status())
                 continue
             except (EntryError, Refused, IllegalAction) as error:
                 self.refused += 1
@@ -183,6 +199,13 @@ class Table:
                                  "it should have been")
             self.fix(int(fix.group(1)), fix.group(2).strip())
             return
+        insert = re.match(r"^insert\s+(?:before\s+)?(\d+)\s*:?\s*(.*)$", text, re.I | re.S)
+        if insert or lowered == "insert" or lowered.startswith("insert "):
+            if not insert or not insert.group(2).strip():
+                raise EntryError("write insert N ENTRY: the entry left out, made before the entry on line N "
+                                 "(entries lists them)")
+            self.fix(int(insert.group(1)), insert.group(2).strip(), insert=True)
+            return
         agreed = re.match(r"^agreed?\s+(.*)$", text, re.I | re.S)
         if agreed or lowered in ("agreed", "agree"):
             if not agreed or not agreed.group(1).strip():
@@ -231,6 +254,81 @@ class Table:
             raise Refused("name the cell too (agreed TILE X,Y): a list shows only what the rules allow") from None
 
     # ------------------------------------------------------------------ corrections
+    def trace(self, action: Action) -> list[str]:
+        """Where a slip behind a refused ``action`` may lie in an earlier entry: the entry that put a tile
+        it names where the keeper has it (a tile mistyped then, found only now), or a draw left out."""
+        state = self.state
+        names = state.rules.tiles.names
+        if isinstance(action, Deal):
+            due = state.clone().sample_chance(random.Random(0)) if state.is_chance_node() else None
+            source = state.locate(due.tiles[0]) if isinstance(due, Deal) and due.tiles else None
+            tiles = [t for t in action.tiles if state.locate(t) != source]
+        elif isinstance(action, (Play, Discard)):
+            seat = state.current
+            tiles = [action.tile] if not any(action.tile in per_seat[seat] for per_seat in state.seat_zones.values()) \
+                and not any(pile and pile[-1] == action.tile for pile in state.zones.values()) else []
+        elif isinstance(action, Draw) and action.tile is not None:
+            tiles = [action.tile]
+        else:
+            return []
+        hints = []
+        for tile in dict.fromkeys(tiles):
+            found = self._last_entry_naming(names[tile])
+            if found is not None:
+                number, data = found
+                hints.append(f"{names[tile]} is in {state.locate(tile)} since line {number} "
+                             f"({entry_words(self.keeper.seats, data)}): if that entry was a slip, fix it: fix "
+                             f"{number} ENTRY")
+            elif isinstance(action, Play):
+                hints.extend(self._left_out_draw(action))
+        return hints
+
+    def _last_entry_naming(self, name: str) -> tuple[int, dict[str, Any]] | None:
+        """The entry of this hand whose lines last name the tile ``name`` (its line, its first line's object)."""
+        rows = self.keeper.numbered()
+        starts = set(self.keeper.entries)
+        hand_start = max((offset for _, offset, data in rows if data.get("event") == "hand"), default=0)
+        for index in range(len(rows) - 1, -1, -1):
+            number, offset, data = rows[index]
+            if offset < hand_start:
+                return None
+            if data.get("tile") == name or name in (data.get("tiles") or ()):
+                owner = next(((n, d) for n, o, d in reversed(rows[:index + 1]) if o in starts), None)
+                return owner
+        return None
+
+    def _left_out_draw(self, play: Play) -> list[str]:
+        """A play of a tile still unseen: the draw of it left out, just now or before an earlier entry of
+        this hand (each line before which it fits, every later entry still holding)."""
+        state = self.state
+        name = state.rules.tiles.names[play.tile]
+        seat = state.current
+        draw = Draw(play.tile)
+        hints = []
+        trial = state.clone()
+        try:
+            trial.apply(draw)
+            trial.apply(play)
+            hints.append(f"if {self.name(seat)} drew {name} just now: draw {name}, then the play")
+        except IllegalAction:
+            pass
+        keeper = self.keeper
+        rows = keeper.numbered()
+        hand_start = max((offset for _, offset, data in rows if data.get("event") == "hand"), default=0)
+        fits = []
+        for number, data in reversed(keeper.entry_lines()):
+            offset = next(o for n, o, _ in rows if n == number)
+            if offset < hand_start or data.get("event") == "deal":
+                break
+            if keeper.state_before(number).current == seat and keeper.would_hold(number, draw, then=play):
+                fits.append(number)
+        if fits:
+            lines = ", ".join(str(n) for n in sorted(fits)[:6]) + (", ..." if len(fits) > 6 else "")
+            hints.append(f"if {self.name(seat)} drew {name} earlier and it was not entered: insert N draw {name}, "
+                         f"N the line of the entry it came before (it fits before line{'s' if len(fits) > 1 else ''} "
+                         f"{lines})")
+        return hints
+
     def entry_list(self, every: bool = False) -> str:
         """The entries so far, each with the record line it is on (what ``fix N`` names)."""
         listed = self.keeper.entry_lines()
@@ -241,9 +339,9 @@ class Table:
         return head + "\n".join(f"{number:>5}  {self.line_words(data)}" + (" (agreed)" if data.get("agreed") else "")
                                  for number, data in shown)
 
-    def fix(self, line: int, text: str) -> None:
-        """``fix N ENTRY``: read ENTRY where the entry on line N was made, put it in its place, and
-        tell what changed."""
+    def fix(self, line: int, text: str, insert: bool = False) -> None:
+        """``fix N ENTRY``: read ENTRY where the entry on line N was made, put it in its place (``insert``:
+        before it: ``insert N ENTRY``), and tell what changed."""
         keeper = self.keeper
         before = keeper.state_before(line)
         now = keeper.state
@@ -260,12 +358,15 @@ class Table:
             raise Refused("write the entry in full in a fix (TILE X,Y): a list would be of that moment") from None
         finally:
             keeper.state = now
-        fixed = keeper.fix(line, action, agreed=bool(agreed), seat=seat)
+        fixed = keeper.fix(line, action, agreed=bool(agreed), seat=seat, insert=insert)
         self.choices = []
         seats = keeper.seats
-        self.say(f"fixed line {line}: {entry_words(seats, fixed.replaced)} -> "
-                 f"{entry_words(seats, keeper.numbered_line(line))}; {fixed.replayed} later "
-                 f"entr{'y' if fixed.replayed == 1 else 'ies'} replayed")
+        replayed = f"{fixed.replayed} later entr{'y' if fixed.replayed == 1 else 'ies'} replayed"
+        if insert:
+            self.say(f"inserted before line {line}: {entry_words(seats, keeper.numbered_line(line))}; {replayed}")
+        else:
+            self.say(f"fixed line {line}: {entry_words(seats, fixed.replaced)} -> "
+                     f"{entry_words(seats, keeper.numbered_line(line))}; {replayed}")
         moved = [f"{name} {a} -> {b}" for name, a, b in zip(seats, fixed.totals_before, fixed.totals_after) if a != b]
         self.say("scores moved: " + ", ".join(moved) if moved else "no score moved")
         if fixed.broken is not None:
@@ -322,7 +423,9 @@ class Table:
             else:
                 self.keeper.enter(action)
         except IllegalAction as error:  # a deal's alternatives would be guesses at tiles: none offered
-            raise Refused(str(error), [] if isinstance(action, Deal) or agreed else self.nearest(action)) from None
+            traced = self.trace(action)
+            raise Refused(str(error) + "".join(f"\n  {hint}" for hint in traced),
+                          [] if isinstance(action, Deal) or agreed else self.nearest(action)) from None
         if broken is not None:
             self.say(f"let stand by the table's agreement, although {broken} (the record marks it agreed)")
         self.choices = []
