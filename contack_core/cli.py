@@ -528,8 +528,8 @@ def keep(
     host: Annotated[str, typer.Option(help="With --web: the address to listen on (0.0.0.0: the local "
                                            "network).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="With --web: the port (0: a free one, printed).")] = 8765,
-    scores_only: Annotated[bool, typer.Option("--scores-only", help="Keep each hand's results only (a line a "
-                                                                    "hand), checked as far as the rules allow.")] = False,
+    scores_only: Annotated[bool, typer.Option(
+        "--scores-only", help="Keep each hand's results only (a line a hand), checked as the rules allow.")] = False,
 ) -> None:
     """The score keeper: type what happens at a real table; each entry is checked and recorded at once."""
     from contack_core.records.table import keep_command

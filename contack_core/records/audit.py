@@ -575,7 +575,8 @@ class _Auditor:
         if "held" in data and list(data["held"]) != list(result.held):
             raise IllegalAction(f"hand {data['number']}'s tiles held are {list(result.held)}, not {data['held']}")
         if "points" in data:
-            raise IllegalAction("a hand's points are stated only in a scores-only record (here each play states its own)")
+            raise IllegalAction("a hand's points are stated only in a scores-only record (here each play states "
+                                "its own)")
         self.hand_end_lines[number] = self.line_number
 
     def _game_end(self, data: dict[str, Any]) -> None:

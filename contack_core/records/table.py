@@ -374,8 +374,9 @@ class Table:
             after = len(fixed.dropped) - 1
             taken = (f"it and the {after} entr{'y' if after == 1 else 'ies'} after it are taken out; enter them"
                      if after else "it is taken out; enter it")
+            dropped = "; ".join(entry_words(seats, d) for d in fixed.dropped)
             self.say(f"line {number} no longer holds ({entry_words(seats, data)}: {why}): {taken} again as "
-                     f"{'they' if after else 'it'} should be: " + "; ".join(entry_words(seats, d) for d in fixed.dropped))
+                     f"{'they' if after else 'it'} should be: {dropped}")
         self.say("(undo puts the record back as it was before this fix)")
         self.say(self.status())
 

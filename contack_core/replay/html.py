@@ -82,7 +82,8 @@ def _data(timeline: Timeline, boxes: list[str]) -> dict[str, Any]:
         "fault": None if timeline.fault is None else {"line": timeline.fault[0], "message": timeline.fault[1]},
         "steps": [
             {"line": s.line, "kind": s.kind, "text": s.text, "hand": s.hand, "toAct": s.to_act,
-             "hands": [list(h) for h in s.hands], "piles": dict(s.piles), "stacks": {k: list(v) for k, v in s.stacks.items()}, "scores": list(s.scores),
+             "hands": [list(h) for h in s.hands], "piles": dict(s.piles),
+             "stacks": {k: list(v) for k, v in s.stacks.items()}, "scores": list(s.scores),
              "handScores": [list(h) for h in s.hand_scores], "error": s.error, "finished": s.finished,
              "box": boxes[s.index]}
             for s in timeline.steps
