@@ -146,9 +146,20 @@ def test_an_agreed_pass_is_marked_in_the_record_and_listed_by_the_audit(tmp_path
     assert verdict["exceptions"] == [{"line": 8, "rule": "carol may not pass now: carol can still play (2 tiles fit)"}]
     code, out = audit(path, "--strict")
     assert code == 1
-    code, out, path = keep(tmp_path, "agreed 8-9-10 2,0", "8-9-6 2,0", resume=True)  # the game goes on from there
-    assert "refused: " in out.split("agreed 8-9-10 2,0")[1].splitlines()[1]  # a misfit is not agreed
+    code, out, path = keep(tmp_path, "8-9-6 2,0", resume=True)  # the game goes on from there
     assert record_lines(path)[-1] == {"event": "play", "seat": 0, "tile": "08-09-06", "cell": [2, 0], "points": 15}
+
+
+def test_an_agreed_play_whose_numbers_make_no_contact_is_laid_the_way_its_colours_meet(tmp_path: Path) -> None:
+    code, out, path = keep(tmp_path, *DEAL, "789 below 06-02-05", "agreed 789 below 06-02-05", "?")
+    assert "refused: blue 7 against blue 6 neither matches nor counts" in out
+    assert "although blue 7 against blue 6 neither matches nor counts (the record marks it agreed)" in out
+    assert record_lines(path)[-1] == {"event": "play", "seat": 1, "tile": "07-08-09", "cell": [0, -1], "points": 0,
+                                      "agreed": True}
+    assert "  1. 06-07-08 on [-1, -1] (left of 07-08-09): 15 points" in out  # the game goes on around it
+    verdict = audit_record(path)
+    assert verdict.valid and verdict.exceptions == [
+        {"line": 7, "rule": "blue 7 against blue 6 neither matches nor counts"}]
 
 
 def test_an_agreed_play_out_of_turn_passes_the_turn_on_from_its_player(tmp_path: Path) -> None:
@@ -167,6 +178,7 @@ def test_an_agreed_play_out_of_turn_passes_the_turn_on_from_its_player(tmp_path:
     ("agreed 789 1,0", "refused: this entry breaks no rule: type it without agreed"),
     ("agreed 893 1,0", "refused: tile 08-09-03 is not in bob's hand (it is in carol's hand)"),  # no agreement makes it so
     ("agreed 789 5,5", "refused: cell [5, 5] touches no tile of the figure"),
+    ("agreed 789 0,0", "refused: "),  # a cell taken
     ("agreed", "refused: write agreed ENTRY"),
 ])
 def test_what_cannot_be_done_at_all_is_not_agreed(tmp_path: Path, entry: str, message: str) -> None:

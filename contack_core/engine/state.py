@@ -38,6 +38,18 @@ if TYPE_CHECKING:
     from contack_core.engine.rules import Rules
 
 
+class _Agreed:
+    """A turn rule as an agreed action meets it: its ``apply_agreed`` in place of ``apply``."""
+
+    __slots__ = ("rule",)
+
+    def __init__(self, rule: Any) -> None:
+        self.rule = rule
+
+    def apply(self, state: GameState, action: Any) -> Any:
+        return self.rule.apply_agreed(state, action)
+
+
 class GameState:
     """One game of a ruleset in progress: everything a replay or a bot needs to see."""
 
@@ -219,9 +231,11 @@ class GameState:
     def apply_agreed(self, action: Action, seat: int | None = None) -> Event:
         """Apply ``action`` for ``seat`` (default: the seat to act) although the turn's rules
         refuse it, because the people at a table agreed to let it stand (a pass while a tile
-        fitted, a play out of turn): whose turn it is and when an action is allowed are lifted;
-        what cannot be done at all (a tile not held, a cell it does not fit, a point taken) is
-        still refused with :class:`IllegalAction`, changing nothing. Play goes on from ``seat``."""
+        fitted, a play out of turn, a tile whose numbers make no contact): whose turn it is, when an
+        action is allowed and, for a play rule that can (``apply_agreed``), where a tile may lie are
+        lifted; what cannot be done at all (a tile not held, a cell taken or touching nothing, a
+        point taken) is still refused with :class:`IllegalAction`, changing nothing. Play goes on
+        from ``seat``."""
         if self.over:
             raise IllegalAction("the game is over")
         if self.chance:
@@ -237,7 +251,9 @@ class GameState:
         else:
             saved = (self.current, self.drawn, self._legal, self._allowed)
         self.legal_actions()
-        self._allowed = {**self._allowed, type(action): rule}  # a new dict: a clone may share the old one
+        # A new dict: a clone may share the old one. A play rule that can lay a tile where the
+        # placement refuses it (apply_agreed) does so.
+        self._allowed = {**self._allowed, type(action): _Agreed(rule) if hasattr(rule, "apply_agreed") else rule}
         try:
             return self.apply(action)
         except IllegalAction:
