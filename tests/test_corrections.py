@@ -154,6 +154,7 @@ def test_an_agreed_play_whose_numbers_make_no_contact_is_laid_the_way_its_colour
     code, out, path = keep(tmp_path, *DEAL, "789 below 06-02-05", "agreed 789 below 06-02-05", "?")
     assert "refused: blue 7 against blue 6 neither matches nor counts" in out
     assert "although blue 7 against blue 6 neither matches nor counts (the record marks it agreed)" in out
+    assert "bob (seat 1) plays 07-08-09 at [0, -1]: Blue 7+6 no contact -> 0 points" in out
     assert record_lines(path)[-1] == {"event": "play", "seat": 1, "tile": "07-08-09", "cell": [0, -1], "points": 0,
                                       "agreed": True}
     assert "  1. 06-07-08 on [-1, -1] (left of 07-08-09): 15 points" in out  # the game goes on around it

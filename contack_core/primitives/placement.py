@@ -323,6 +323,7 @@ class ContactPlacement(Primitive):
                 "theirs": theirs,
                 "counting": bool(self.counting[mine][theirs]),
                 "points": self.pair_points[mine][theirs],
+                "contact": bool(self.contact_ok[mine][theirs]),  # false only where the table let a misfit stand
                 "neighbour": neighbour,
             })
         return out

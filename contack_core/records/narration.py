@@ -78,7 +78,8 @@ class Narrator:
             parts = []
             for c in contacts:
                 colour = rules.colour_term(c["colour"])
-                kind = rules.term("counting") if c["counting"] else rules.term("matching")
+                kind = rules.term("counting") if c["counting"] else rules.term("matching") if c.get("contact", True) \
+                    else "no contact"  # a tile the table let stand where it did not fit
                 worth = f" = {c['points']}" if c["counting"] else ""
                 parts.append(f"{colour} {c['mine']}+{c['theirs']} {kind}{worth}")
             extra = f" [{rules.term('opportunity')}]" if event.opportunity else ""
