@@ -367,6 +367,12 @@ def play(
     except PlayerSpecError as error:
         _close_all(players)
         fail(f"seat {len(players)}: {error}")
+    if any(hasattr(player, "picture") for player in players):  # a person at the terminal sees the figure drawn
+        from contack_core.replay.terminal import state_picture
+
+        for player in players:
+            if hasattr(player, "picture") and getattr(player, "picture") is None:
+                player.picture = state_picture
     names = list(specs)
     observers: list[Any] = [Narrator(names, echo, events=not quiet)]
     stream = None
@@ -439,14 +445,17 @@ def audit(
     workers: Annotated[int | None, typer.Option(
         min=1, show_default=False,
         help="Worker processes (default: one per core for a batch of many records, else none).")] = None,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="A record with lines the table agreed to let stand (exceptions) counts as unsound.")] = False,
 ) -> None:
     """Replay records under their rulesets and check every line.
 
     Each record named as a file: its verdict. Records found in folders or by patterns: the first bad line of each
     unsound one. Then, for more than one record, the counts.
 
-    Exit 0 if every record is sound, 1 if one is unsound, 2 if one is unreadable or its ruleset cannot be
-    found or loaded (the worst wins).
+    Exit 0 if every record is sound (with exceptions: lines the table agreed to let stand, listed), 1 if one
+    is unsound (or, with --strict, has exceptions), 2 if one is unreadable or its ruleset cannot be found or
+    loaded (the worst wins).
     """
     from contack_core.records.batch import UNREADABLE, audit_all, default_workers, find_records
 
@@ -459,8 +468,9 @@ def audit(
     counts = {"sound": 0, "finished": 0, "unsound": 0, "unreadable": 0}
     try:
         for result in audit_all(found, workers or default_workers(len(found)), ruleset):
-            worst = max(worst, result.code)
             verdict = result.verdict
+            excepted = verdict is not None and verdict.valid and bool(verdict.exceptions)
+            worst = max(worst, 1 if strict and excepted else result.code)
             if as_json:
                 echo(json.dumps(result.to_json()))
             if verdict is None:
@@ -473,9 +483,19 @@ def audit(
                 counts["finished"] += verdict.finished
                 if not as_json and result.file in named:
                     state = "finished" if verdict.finished else "not finished"
-                    echo(f"{result.file}: sound ({verdict.ruleset}, {verdict.hands} "
+                    echo(f"{result.file}: sound{' with exceptions' if excepted else ''}"
+                         f"{', scores only' if verdict.scores_only else ''} ({verdict.ruleset}, {verdict.hands} "
                                f"hand{'s' if verdict.hands != 1 else ''}, {state}; totals {verdict.totals})"
                                + _changed_note(verdict))
+                if not as_json and verdict.scores_only and result.file in named:
+                    echo("  checked: " + "; ".join(verdict.checked))
+                    echo("  not checked: " + "; ".join(verdict.unchecked))
+                if not as_json and excepted and (result.file in named or strict):
+                    count = len(verdict.exceptions)
+                    echo(f"{result.file}: {count} line{'s' if count != 1 else ''} the table agreed to let stand "
+                         f"although the rules refuse {'them' if count != 1 else 'it'}:")
+                    for exception in verdict.exceptions:
+                        echo(f"  line {exception['line']}: {exception['rule']}")
             else:
                 counts["unsound"] += 1
                 if not as_json:
@@ -483,6 +503,9 @@ def audit(
                     for n, line in enumerate(verdict.suggestions):
                         echo(f"  {'did you mean' if n == 0 else '          or'}: "
                                    f"{json.dumps(line, ensure_ascii=False)}")
+                    for n, line in enumerate(verdict.insertions):
+                        echo(f"  {f'or insert before line {verdict.line}' if n == 0 else '          or'}: "
+                             f"{json.dumps(line, ensure_ascii=False)}")
     except RuntimeError as error:  # a worker process died: nothing more can be said
         fail(str(error), UNREADABLE)
     if not as_json and len(found) > 1:
@@ -505,9 +528,14 @@ def keep(
     host: Annotated[str, typer.Option(help="With --web: the address to listen on (0.0.0.0: the local "
                                            "network).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="With --web: the port (0: a free one, printed).")] = 8765,
+    scores_only: Annotated[bool, typer.Option(
+        "--scores-only", help="Keep each hand's results only (a line a hand), checked as the rules allow.")] = False,
 ) -> None:
     """The score keeper: type what happens at a real table; each entry is checked and recorded at once."""
     from contack_core.records.table import keep_command
+
+    if scores_only or (resume is not None and not web and _scores_only_record(resume)):
+        raise typer.Exit(_keep_scores(ruleset, seats, record, resume, parse_options(option), entries, web))
 
     if web:
         from contack_core.web.command import web_command
@@ -521,6 +549,55 @@ def keep(
 
     raise typer.Exit(keep_command(ruleset, seats, record, resume, parse_options(option), entries, echo, fail,
                                   draw=state_picture))
+
+
+def _scores_only_record(path: Path) -> bool:
+    from contack_core.records.scores_keeper import is_scores_only
+
+    return is_scores_only(path)
+
+
+def _keep_scores(ruleset: str | None, seats: str | None, record: Path | None, resume: Path | None,
+                 options: dict[str, str], entries: Path | None, web: bool) -> int:
+    """``contack keep --scores-only``: a line a hand, from the terminal, a pipe or a file."""
+    from datetime import datetime
+
+    from contack_core.primitives.loading import load_rules
+    from contack_core.records.keeper import KeeperError
+    from contack_core.records.scores_keeper import keep_scores
+    from contack_core.records.table import _reader
+
+    if web:
+        fail("--scores-only is kept at the terminal (or from --input); the web table keeps the whole game", 2)
+    if resume is not None and (ruleset is not None or seats is not None or record is not None or options):
+        fail("--resume FILE carries on a record as its header says: give no ruleset, --seats, --record or --option "
+             "with it", 2)
+    if resume is None and (ruleset is None or seats is None):
+        fail("give a ruleset and --seats NAME,NAME,... (or --resume FILE)", 2)
+    try:
+        source = sys.stdin if entries is None else entries.open(encoding="utf-8")
+    except OSError as error:
+        fail(f"cannot read {entries}: {error.strerror or error}", 2)
+    interactive = entries is None and sys.stdin.isatty()
+    try:
+        if resume is not None:
+            target: Any = resume
+            names = None
+        else:
+            assert ruleset is not None and seats is not None
+            try:
+                target = load_rules(ruleset, options)
+            except RulesetError as error:
+                fail(str(error))
+            names = [name.strip() for name in seats.split(",")]
+            record = record or Path(f"{target.id}-{datetime.now():%Y%m%d-%H%M%S}.jsonl")
+        return keep_scores(target, names, record, _reader(source, interactive, echo), echo, interactive)
+    except KeeperError as error:
+        fail(str(error), error.code)
+    finally:
+        if source is not sys.stdin:
+            source.close()
+    return 0
 
 
 def _changed_note(verdict: Verdict) -> str:

@@ -27,6 +27,8 @@ from contack_core.engine.events import Moved, Played
 from contack_core.engine.notation import NotationError, action_to_string, parse_action, point_to_string
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from contack_core.engine.actions import Action
     from contack_core.engine.state import GameState
 
@@ -64,6 +66,9 @@ class HumanPlayer(Player):
         #: Where the person types and reads; tests give their own streams.
         self.input: IO[str] = sys.stdin
         self.output: IO[str] = sys.stdout
+        #: Draws the figure as ``contack replay`` does (each tile with its numbers where they lie), or
+        #: None; the command line gives it (the replay's drawings sit in a layer above the engine).
+        self.picture: Callable[[GameState], list[str] | None] | None = None
 
     def say(self, text: str) -> None:
         """Show ``text``, its control characters escaped: it holds the ruleset's terms and names."""
@@ -179,6 +184,8 @@ class HumanPlayer(Player):
         if isinstance(figure, PieceBoard):
             lines.extend(board_text(figure))
             lines.append(f"tiles left by seat: {figure.alive[:state.seat_count]}")
+        elif self.picture is not None and (drawn := self.picture(state)):
+            lines.extend(drawn)
         else:
             placed = " ".join(f"{names[t]}@{x},{y}" for (x, y), t in sorted(figure.tile_at.items())) or "(empty)"
             last = f" (last played at {list(figure.last)})" if getattr(figure, "last", None) is not None else ""

@@ -358,6 +358,16 @@ class PieceBoard:
         self.alive[self.owner[piece]] -= 1
 
 
+def board_legend(colour_names: dict[str, str]) -> list[str]:
+    """What :func:`board_text`'s marks mean, for a reader who has not seen it before: ``colour_names``
+    maps each colour on the board to the word it is shown by (its initial is the mark)."""
+    colours = ", ".join(f"{name[:1].lower()} {name}" for name in sorted(colour_names.values()))
+    return ["legend: r34 over 65 is a piece (its colour's initial) with its corner numbers as they lie: "
+            "north-west 3, north-east 4 above, south-west 6, south-east 5 below; an upper-case initial: turned "
+            "over; o: an empty ringed point; .: an empty point; x counts east, y north",
+            f"colours: {colours}"]
+
+
 def board_text(board: PieceBoard, colour_initials: dict[str, str] | None = None) -> list[str]:
     """A compact picture of the board, north at the top, two text lines per row of points.
 

@@ -245,6 +245,11 @@ class TurnRule(Protocol):
     def apply(self, state: GameState, action: Action) -> Event | None:
         """Apply ``action`` (None, or IllegalAction, changing nothing, when it is not legal)."""
 
+    def apply_agreed(self, state: GameState, action: Action) -> Event | None:
+        """Apply ``action`` although the rules refuse it, as the people at a table agreed (the
+        turn's conditions are lifted by the state; a rule may lift more, as a play rule laying a
+        tile where its numbers make no contact); what cannot be done at all is still refused."""
+
 
 @runtime_checkable
 class PlayRule(TurnRule, Protocol):

@@ -39,6 +39,18 @@ if TYPE_CHECKING:
     from contack_core.engine.slots import Position, SetupStep, TurnRule
 
 
+class _Agreed:
+    """A turn rule as an agreed action meets it: its ``apply_agreed`` in place of ``apply``."""
+
+    __slots__ = ("rule",)
+
+    def __init__(self, rule: TurnRule) -> None:
+        self.rule = rule
+
+    def apply(self, state: GameState, action: Action) -> Event | None:
+        return self.rule.apply_agreed(state, action)
+
+
 class GameState:
     """One game of a ruleset in progress: everything a replay or a bot needs to see."""
 
@@ -75,7 +87,7 @@ class GameState:
     effects: list[Event]
     _legal: list[Action] | None
     #: The rule that applies each kind of action legal now, as the turn program found them.
-    _allowed: dict[type, TurnRule | SetupStep]
+    _allowed: dict[type, TurnRule | SetupStep | _Agreed]
     _sampled: Action | None
     seat_names: tuple[str, ...] | None
     #: The direction of play this hand: 1 round the table (clockwise), -1 the other way.
@@ -233,6 +245,38 @@ class GameState:
         if type(action) is Move:  # as kind, but narrowing the action's type
             return self._apply_move(action)
         raise IllegalAction(f"a {kind.__name__.lower()} is a chance outcome; the hand is not being set up")
+
+    def apply_agreed(self, action: Action, seat: int | None = None) -> Event:
+        """Apply ``action`` for ``seat`` (default: the seat to act) although the turn's rules
+        refuse it, because the people at a table agreed to let it stand (a pass while a tile
+        fitted, a play out of turn, a tile whose numbers make no contact): whose turn it is, when an
+        action is allowed and, for a play rule that can (``apply_agreed``), where a tile may lie are
+        lifted; what cannot be done at all (a tile not held, a cell taken or touching nothing, a
+        point taken) is still refused with :class:`IllegalAction`, changing nothing. Play goes on
+        from ``seat``."""
+        if self.over:
+            raise IllegalAction("the game is over")
+        if self.chance:
+            raise IllegalAction(self.rules.explain_forbidden(self, action))
+        rule = next((r for r in self.rules.turn if r.action_type is type(action)), None)
+        if rule is None:
+            raise IllegalAction(f"this ruleset has no {type(action).__name__.lower()} action")
+        if seat is not None and seat != self.current:
+            if not 0 <= seat < self.seat_count:
+                raise IllegalAction(f"there is no seat {seat} (seats 0 to {self.seat_count - 1})")
+            saved = (self.current, self.drawn, self._legal, self._allowed)
+            self.current, self.drawn, self._legal = seat, 0, None
+        else:
+            saved = (self.current, self.drawn, self._legal, self._allowed)
+        self.legal_actions()
+        # A new dict: a clone may share the old one. The rule applies it agreed (a play rule lays
+        # a tile where the placement refuses it; others as they apply any action).
+        self._allowed = {**self._allowed, type(action): _Agreed(rule)}
+        try:
+            return self.apply(action)
+        except IllegalAction:
+            self.current, self.drawn, self._legal, self._allowed = saved
+            raise
 
     def clone(self) -> GameState:
         """An independent copy: applying actions to it leaves this state untouched."""
@@ -443,7 +487,7 @@ class GameState:
             return self.seat_count
         return sum(map(self.figure.seat_in_play, range(self.seat_count)))
 
-    def _rule_for(self, action: Action) -> TurnRule | SetupStep:
+    def _rule_for(self, action: Action) -> TurnRule | SetupStep | _Agreed:
         if self._legal is None:
             self.legal_actions()
         rule = self._allowed.get(type(action))

@@ -390,6 +390,31 @@ class ContactPlacement(Primitive):
                                           "_side_codes": self.side_codes, "sides_touched": sides_touched,
                                           **played.bindings})
 
+    def agreed_play(self, state: GameState, seat: int, zone: list[int], tile: int, cell: Cell) -> Played | None:
+        """``tile`` from ``zone`` laid on ``cell`` although its numbers make no contact there, or the
+        cell is not one the next play may go to: a play the people at the table let stand. It is
+        turned the way its colours meet (where colours must match), the way that scores most, and
+        scores the counting contacts it does make. None, changing nothing, if the cell is taken or
+        touches no tile, or no turn of the tile meets the colours."""
+        figure = state.figure
+        demand = figure.demands.get(cell)
+        if not demand or cell in figure.tile_at:
+            return None
+        sides = [(side, need) for side, need in enumerate(decode_demand(demand)) if need is not None]
+        values, colours = self.tiles.values[tile], self.tiles.edge_colours[tile]
+        best: tuple[int, int] | None = None
+        for rotation in range(3):
+            edges = [((side - rotation) % 3, need) for side, need in sides]
+            if self.colours_must_match and any(colours[edge] != need[0] for edge, need in edges):
+                continue
+            points = sum(self.pair_points[values[edge]][need[1]] for edge, need in edges)
+            if best is None or points > best[1]:
+                best = (rotation, points)
+        if best is None:
+            return None
+        zone.remove(tile)
+        return self.place(state, seat, tile, cell, *best)
+
     def place(self, state: GameState, seat: int, tile: int, cell: Cell, rotation: int, points: int) -> Played:
         figure = state.figure
         contacts = figure.touching(cell)

@@ -48,6 +48,10 @@ class TurnRule(Primitive):
         """Apply ``action`` (the state applies a pass itself: a rule that only allows one has no effect)."""
         raise NotImplementedError
 
+    def apply_agreed(self, state: GameState, action: Action) -> Event | None:
+        """An agreed action: as :meth:`apply` (the state lifts the turn's conditions)."""
+        return self.apply(state, action)
+
     def generator_source(self, prefix: str) -> Source:
         """This rule's legal actions as a Python expression over ``_state`` (the names it
         binds start with ``prefix``), for the compiled turn program. The default calls
@@ -172,6 +176,31 @@ class PlayTile(TurnRule):
                 return None
         event = self.placement.play_from(state, seat, tiles, tile, action.cell)
         if event is not None:
+            event.source = zone
+        return event
+
+    def apply_agreed(self, state: GameState, action: Play) -> Played | None:
+        """:meth:`apply`, or, where the placement refuses the cell, the tile laid there all the same
+        (:meth:`ContactPlacement.agreed_play`): a play the table let stand. None if the tile is not
+        the seat's to play, or cannot lie there at all."""
+        event = self.apply(state, action)
+        if event is not None:
+            return event
+        seat = state.current
+        for zone in self.hand_zones:
+            tiles = state.seat_zones[zone][seat]
+            if action.tile in tiles:
+                break
+        else:
+            for zone in self.pile_zones:
+                tiles = state.zones[zone]
+                if tiles and tiles[-1] == action.tile:
+                    break
+            else:
+                return None
+        lay = getattr(self.placement, "agreed_play", None)
+        event = None if lay is None else lay(state, seat, tiles, action.tile, action.cell)
+        if event is not None and self.single_zone is None:  # as apply tells it: a zone where there are several
             event.source = zone
         return event
 

@@ -36,7 +36,8 @@ from contack_core.records.format import (
     read_record,
     seat_labels,
 )
-from contack_core.records.suggest import nearest_events
+from contack_core.records.scores import Arithmetic, ScoresGame, ScoresOnlyUnsupported, figures_of
+from contack_core.records.suggest import INSERTION_REACH, insertions, nearest_events
 
 
 @attrs.frozen
@@ -59,12 +60,30 @@ class Verdict:
     recorded_digest: str | None = None
     #: Whether the rules have changed since the record was made (the two digests differ).
     ruleset_changed: bool = False
+    #: The lines the table agreed to let stand although the rules refuse them (``"agreed": true``),
+    #: each ``{"line": N, "rule": the rule it breaks}``: a record with some is sound with exceptions.
+    exceptions: list[dict[str, Any]] = attrs.field(factory=list)
+    #: Lines that, inserted before the bad line, make it hold (a left-out move, a forgotten draw),
+    #: the likeliest first (:func:`contack_core.records.suggest.insertions`).
+    insertions: list[dict[str, Any]] = attrs.field(factory=list)
+    #: A record kept as hands' results only (``"scores_only": true``): what the audit could check of
+    #: it, and what it could not, in words.
+    scores_only: bool = False
+    checked: list[str] = attrs.field(factory=list)
+    unchecked: list[str] = attrs.field(factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """The verdict as ``--json`` prints it: both digests only where the header has one."""
+        """The verdict as ``--json`` prints it: both digests only where the header has one, the
+        exceptions only where there are some."""
         data = attrs.asdict(self)
         if self.recorded_digest is None:
             del data["ruleset_digest"], data["recorded_digest"]
+        if not self.exceptions:
+            del data["exceptions"]
+        if not self.insertions:
+            del data["insertions"]
+        if not self.scores_only:
+            del data["scores_only"], data["checked"], data["unchecked"]
         return data
 
 
@@ -108,7 +127,9 @@ class RecordAuditor:
             verdict = auditor.verdict(fault.line, fault.message)
             if fault.suggest and fault.line > 1 and fault.data is not None:
                 before = self._state_before(path, fault.line, ruleset)
-                verdict = attrs.evolve(verdict, suggestions=nearest_events(before, fault.data))
+                following = [line.data for line in lines_after(path, self.schema, fault.line)]
+                verdict = attrs.evolve(verdict, suggestions=nearest_events(before, fault.data),
+                                       insertions=insertions(before, following))
             return verdict
         return auditor.verdict(None, None)
 
@@ -152,6 +173,18 @@ class RecordAuditor:
         return header.data or {}, audited()
 
 
+def lines_after(path: Path, schema: RecordSchema, number: int) -> list[RecordLine]:
+    """The well-formed event lines of a record from line ``number`` on, as far as an insertion is tried."""
+    _, lines = read_record(path, schema)
+    found = []
+    for line in lines:
+        if line.number >= number:
+            if line.fault is not None or line.data is None or len(found) >= INSERTION_REACH:
+                break
+            found.append(line)
+    return found
+
+
 def audit_record(path: Path, ruleset: Path | None = None) -> Verdict:
     """Audit one record: :meth:`RecordAuditor.audit`."""
     return RecordAuditor().audit(path, ruleset)
@@ -184,7 +217,8 @@ class _Auditor:
         self.stopped: str | None = None  # why no line may follow (a game_end, a forfeit)
         self.turn_cap: int | None = None  # the header's: no decision may come after it
         self.line_number = 1  # of the line being checked
-        self.tile_index: Mapping[str, int] = {}
+        self.exceptions: list[dict[str, Any]] = []  # the agreed lines: {"line": N, "rule": what it breaks}
+        self.scores: ScoresGame | None = None  # a scores-only record's hands so far
         self.handlers = {"hand": self._hand, "deal": self._deal, "play": self._play_line, "draw": self._turn_line,
                          "discard": self._turn_line, "pass": self._turn_line, "move": self._move,
                          "chips": self._chips, "hand_end": self._hand_end, "game_end": self._game_end,
@@ -211,6 +245,11 @@ class _Auditor:
         self.turn_cap = cap
         self.ruleset = _ruleset_named(rules, data.get("options") or {}, self.rulesets)
         self.tiles = rules.tiles
+        if data.get("scores_only"):
+            try:
+                self.scores = ScoresGame(Arithmetic(rules, len(data["seats"])), self.state.seat_names)
+            except ScoresOnlyUnsupported as error:
+                raise _Unsound(1, str(error)) from None
 
     # ------------------------------------------------------------------ events
     def check(self, line: RecordLine) -> None:
@@ -225,6 +264,9 @@ class _Auditor:
         anything unusual the general one, which words every message."""
         state = self.state
         assert state is not None
+        if self.scores is not None:
+            self._check_scores_only(lines)
+            return
         results = state.hand_results
         handlers = self.handlers
         cap = self.turn_cap if self.turn_cap is not None else float("inf")
@@ -240,7 +282,10 @@ class _Auditor:
             try:
                 if kind != "chips" and (self.effects or self.chips_stated):
                     self._check_chips_complete()
-                handlers[kind](data)
+                if "agreed" in data:  # type: ignore[operator]
+                    self._agreed(data)  # type: ignore[arg-type]
+                else:
+                    handlers[kind](data)
             except (IllegalAction, UnknownTile, ValueError) as error:
                 raise _Unsound(number, str(error), data=data) from None
             except Exception as error:  # noqa: BLE001 - a formula of the ruleset failing is told as such
@@ -254,6 +299,49 @@ class _Auditor:
                 self.hand_end_due = result.number
             elif self.hand_end_due is not None and kind != "chips":
                 self.hand_end_due = None
+
+    def _check_scores_only(self, lines: Iterable[RecordLine]) -> None:
+        """A scores-only record: a ``hand`` line then its ``hand_end`` for each hand, each hand's figures
+        checked as far as the rules allow without the play (:mod:`contack_core.records.scores`), then the
+        ``game_end``."""
+        game = self.scores
+        assert game is not None
+        for number, data, fault in lines:
+            if fault is not None:
+                raise _Unsound(number, fault, suggest=False)
+            assert data is not None
+            self.events += 1
+            self.line_number = number
+            kind = data["event"]
+            try:
+                if self.stopped is not None:
+                    raise IllegalAction(self.stopped)
+                due = len(game.hands) + 1
+                if kind == "hand":
+                    if game.is_over():
+                        raise IllegalAction(f"the game is over after {len(game.hands)} hands")
+                    if data["number"] != due or due in self.hand_lines:
+                        raise IllegalAction(f"hand {data['number']} cannot begin here: hand {due} is next")
+                    self.hand_lines[due] = number
+                elif kind == "hand_end":
+                    if data["number"] != due:
+                        raise IllegalAction(f"hand {data['number']} cannot end here: hand {due} is next")
+                    game.add(figures_of(data))
+                elif kind == "game_end":
+                    if not game.is_over():
+                        if not getattr(game.arithmetic.rules.match, "final_endings", None) or not game.hands:
+                            raise IllegalAction(f"the game is not over: hand {due} is next")
+                        game.ended_early = True
+                    expected = game.game_end_line()
+                    for key in ("totals", "winners", "teams", "team_totals"):
+                        if key in data and data[key] != expected.get(key):
+                            raise IllegalAction(f"the {key.replace('_', ' ')} are {expected.get(key)}, not {data[key]}")
+                    self.stopped = "nothing may follow game_end"
+                else:
+                    raise IllegalAction(f"a scores-only record states hands' results only, not a {kind}: keep the "
+                                        f"play in a record of its own")
+            except IllegalAction as error:
+                raise _Unsound(number, str(error), suggest=False) from None
 
     def _deal(self, data: dict[str, Any]) -> None:
         state = self.state
@@ -393,7 +481,13 @@ class _Auditor:
         origin = action.origin
         piece = state.figure.tile_at.get(origin)
         event = state.apply(action)
-        assert isinstance(event, Moved) and piece is not None
+        assert piece is not None
+        self._check_move(data, origin, event)
+
+    def _check_move(self, data: dict[str, Any], origin: tuple[int, int], event: Event) -> None:
+        """The piece, turn, removals and flip a move line states, against what the move did."""
+        state = self.state
+        assert state is not None and isinstance(event, Moved)
         due = event_to_record(state, event)
         assert due is not None
         for key, what in (("piece", "the piece on {0} is {1}, not {2}"),
@@ -403,6 +497,44 @@ class _Auditor:
             if key in data and data[key] != due[key]:
                 shown = ("" if due[key] else "not ", data[key]) if key == "flipped" else (due[key], data[key])
                 raise IllegalAction(what.format(list(origin), *shown))
+
+    def _agreed(self, data: dict[str, Any]) -> None:
+        """A line the table agreed to let stand (``"agreed": true``): it must break a rule (else
+        it is no exception), and be possible all the same (a tile held, a cell it fits); it is
+        applied with the turn's conditions lifted and listed among the verdict's exceptions."""
+        state = self.state
+        assert state is not None
+        self.acted_in_hand = state.hand_number
+        kind = data["event"]
+        if kind not in ("play", "draw", "discard", "pass", "move") or data["agreed"] is not True:
+            raise IllegalAction(f"only a play, draw, discard, pass or move may be agreed (\"agreed\": true), "
+                                f"not this {kind} line")
+        self._skip_shuffles()
+        if state.chance or state.over:
+            self._expect_seat(data, chance=False)  # says why no seat may act now
+        action = recorded_action(self.tiles, data)
+        seat = data["seat"]
+        try:
+            if seat >= state.seat_count:
+                raise IllegalAction(f"there is no seat {seat} (seats 0 to {state.seat_count - 1})")
+            if seat != state.current:
+                raise IllegalAction(f"it is {state.who(state.current)}'s turn, not {state.who(seat)}'s")
+            state.clone().apply(action)
+        except IllegalAction as error:
+            broken = str(error)
+        else:
+            raise IllegalAction("this line is marked agreed, but it breaks no rule: drop \"agreed\"")
+        piece = state.figure.tile_at.get(action.origin) if isinstance(action, Move) else None
+        event = state.apply_agreed(action, seat)
+        if isinstance(event, Played) and "points" in data and data["points"] != event.points:
+            raise IllegalAction(f"this play scores {event.points} points, not {data['points']}")
+        if isinstance(action, Move):
+            assert piece is not None
+            self._check_move(data, action.origin, event)
+        if state.effects:
+            self.effects = list(state.effects)
+            state.effects.clear()
+        self.exceptions.append({"line": self.line_number, "rule": broken})
 
     def _only_play_zone(self) -> str:
         state = self.state
@@ -423,6 +555,11 @@ class _Auditor:
                                 f"({state.rules.term(result.reason)}), not by {data['reason']}")
         if list(data["scores"]) != list(result.scores):
             raise IllegalAction(f"hand {data['number']} scores are {list(result.scores)}, not {data['scores']}")
+        if "held" in data and list(data["held"]) != list(result.held):
+            raise IllegalAction(f"hand {data['number']}'s tiles held are {list(result.held)}, not {data['held']}")
+        if "points" in data:
+            raise IllegalAction("a hand's points are stated only in a scores-only record (here each play states "
+                                "its own)")
         self.hand_end_lines[number] = self.line_number
 
     def _game_end(self, data: dict[str, Any]) -> None:
@@ -452,6 +589,14 @@ class _Auditor:
                             f"it ends the game")
 
     def verdict(self, line: int | None, error: str | None) -> Verdict:
+        if self.scores is not None:
+            game = self.scores
+            finished = game.is_over()
+            return Verdict(valid=error is None, line=line, error=error, finished=finished, ruleset=self.ruleset,
+                           hands=len(game.hands), events=self.events, totals=game.totals(),
+                           winners=game.state.winners() if finished else None, ruleset_digest=self.digests[1],
+                           recorded_digest=self.digests[0], ruleset_changed=self.ruleset_changed, scores_only=True,
+                           checked=game.arithmetic.checked(), unchecked=game.arithmetic.unchecked())
         state = self.state
         finished = bool(state and state.is_over())
         recorded, now = self.digests
@@ -462,7 +607,7 @@ class _Auditor:
             valid=error is None, line=line, error=error, finished=finished, ruleset=self.ruleset,
             hands=len(state.hand_results) if state else 0, events=self.events,
             totals=state.scores() if state else None, winners=state.winners() if finished and state else None,
-            ruleset_digest=now, recorded_digest=recorded, ruleset_changed=changed,
+            ruleset_digest=now, recorded_digest=recorded, ruleset_changed=changed, exceptions=list(self.exceptions),
         )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from contack_core.boards.grid import PieceBoard, board_text
+from contack_core.boards.grid import PieceBoard, board_legend, board_text
 
 if TYPE_CHECKING:
     from contack_core.engine.rules import Rules
@@ -19,6 +19,7 @@ def position_lines(rules: Rules, board: PieceBoard) -> list[str]:
     lines = board_text(board, initials)
     for seat, count in enumerate(board.alive):
         lines.append(f"seat {seat}: {count} {rules.term('tiles')} on the board")
+    lines.extend(board_legend({colour: rules.colour_term(colour) for colour in set(board.colour)}))
     return lines
 
 

@@ -10,7 +10,10 @@ is shown as accepted before it is on the disk. Shuffles are the table's own (a r
 set-up step that leaves no choice (the lowest tile opens) is taken at once.
 
 Undo and resume read the record back: the game is replayed from its lines, so the state
-is always exactly what the record says.
+is always exactly what the record says. So does a fix (:meth:`Keeper.fix`): an earlier entry
+is replaced in place and every entry after it replayed, up to the first that no longer holds.
+An entry the table agreed to let stand although the rules refuse it is applied with the turn's
+conditions lifted (:meth:`GameState.apply_agreed`) and its line marked ``"agreed": true``.
 """
 
 from __future__ import annotations
@@ -53,6 +56,21 @@ class KeeperError(Exception):
 
 
 @attrs.frozen
+class Fixed:
+    """What a fix changed: the entries replayed after the fixed one, the first that no longer
+    held (its line, what it was, why) with those after it taken out, and the running totals
+    before and after."""
+
+    line: int
+    replaced: dict[str, Any]
+    replayed: int
+    broken: tuple[int, dict[str, Any], str] | None
+    dropped: list[dict[str, Any]]
+    totals_before: list[int]
+    totals_after: list[int]
+
+
+@attrs.frozen
 class Due:
     """What the table does next: ``deal`` (``count`` tiles to ``seat``, or onto ``zone``),
     ``open`` (the tile chance turns up, laid on ``cell``), ``turn`` (``seat`` acts) or ``over``."""
@@ -79,6 +97,10 @@ class Keeper:
         #: Where each entry the person made begins in the file (what undo takes back).
         self.entries: list[int] = []
         self.size = 0
+        #: Counts the changes to the file (entries, undos, fixes): a view of the game is of one revision.
+        self.revision = 0
+        #: The record as it was before the last fix, while nothing has been entered since (what undo restores).
+        self._before_fix: bytes | None = None
         self._results_seen = 0
         #: What the narrator said of lines not yet synced: told only once they are on the disk.
         self._untold: list[str] = []
@@ -152,7 +174,7 @@ class Keeper:
         except RulesetError as error:
             raise KeeperError(f"{path}: ruleset {header['ruleset']!r}: {error}") from None
         keeper = cls(rules, header["seats"], path, stream, say)
-        keeper.stream.seek(0, os.SEEK_END)
+        keeper.size = keeper.stream.seek(0, os.SEEK_END)  # where the next entry begins (what its undo cuts back to)
         keeper._rebuild(lines)
         return keeper
 
@@ -176,19 +198,185 @@ class Keeper:
         return Due("turn", state.current)
 
     # ------------------------------------------------------------------ entries
-    def enter(self, action: Action) -> None:
+    def enter(self, action: Action, agreed: bool = False, seat: int | None = None) -> None:
         """Apply the table's ``action`` and write what follows; :class:`IllegalAction` (the
-        rule it breaks) and nothing written or changed if it is not allowed."""
+        rule it breaks) and nothing written or changed if it is not allowed. ``agreed``: the
+        table lets it stand although the rules refuse it (for ``seat``, default the seat to act)."""
         cap = self.rules.turn_cap
         if self.state.turns >= cap and not self.state.is_chance_node():  # the header states it: the audit holds to it
             raise IllegalAction(f"the game has taken {cap:,} decisions, the ruleset's turn cap: no more may be entered")
-        lines = self._apply(action)
+        if agreed and self.broken_rule(action, seat) is None:
+            raise IllegalAction("this entry breaks no rule: type it without agreed")
+        lines = self._apply(action, agreed=agreed, seat=seat)
         lines.extend(self._advance())
         self.entries.append(self.size)
+        self._before_fix = None
         self._write(lines)
+
+    def broken_rule(self, action: Action, seat: int | None = None) -> str | None:
+        """The rule ``action`` (by ``seat``, default the seat to act) breaks now, in words, or None."""
+        state = self.state
+        if seat is not None and seat != state.current and not state.is_chance_node() and not state.is_over():
+            return f"it is {state.who(state.current)}'s turn, not {state.who(seat)}'s"
+        try:
+            state.clone().apply(action)
+        except IllegalAction as error:
+            return str(error)
+        return None
+
+    # ------------------------------------------------------------------ fixing an earlier entry
+    def numbered(self) -> list[tuple[int, int, dict[str, Any]]]:
+        """Each line of the record: (its line number counted from 1, its byte offset, its object)."""
+        found, offset = [], 0
+        for number, raw in enumerate(self.path.read_bytes().split(b"\n"), 1):
+            if raw.strip():
+                found.append((number, offset, json.loads(raw)))
+            offset += len(raw) + 1
+        return found
+
+    def numbered_line(self, line: int) -> dict[str, Any]:
+        """The object on line ``line`` of the record (an empty one past its end)."""
+        return next((data for number, _, data in self.numbered() if number == line), {})
+
+    def entry_lines(self) -> list[tuple[int, dict[str, Any]]]:
+        """The entries made so far, each as (line number, the line that states it)."""
+        starts = set(self.entries)
+        return [(number, data) for number, offset, data in self.numbered() if offset in starts]
+
+    def state_before(self, line: int) -> GameState:
+        """The game just before the entry on ``line`` (:class:`IllegalAction` if no entry begins there)."""
+        rows = self._entry_row(line)
+        saved = (self.state, self.sheet, self.entries, self._results_seen)
+        try:
+            self._replay([(offset, data) for _, offset, data in self.numbered() if offset < rows[1]])
+            return self.state
+        finally:
+            self.state, self.sheet, self.entries, self._results_seen = saved
+
+    def _entry_row(self, line: int) -> tuple[int, int, dict[str, Any]]:
+        rows = self.numbered()
+        starts = set(self.entries)
+        row = next((r for r in rows if r[0] == line), None)
+        if row is None or line == 1:
+            numbers = [n for n, offset, _ in rows if offset in starts]
+            where = f"lines {numbers[0]} to {numbers[-1]}" if numbers else "none yet"
+            raise IllegalAction(f"no entry on line {line} (the entries are on {where}; entries lists them)")
+        if row[1] not in starts:
+            owner = max((r for r in rows if r[1] in starts and r[1] < row[1]), key=lambda r: r[1], default=None)
+            what = row[2].get("event", "the header")
+            after = f": it follows from the entry on line {owner[0]}" if owner else ": the keeper wrote it"
+            raise IllegalAction(f"line {line} ({what}) is not an entry{after}, which is the one to fix")
+        return row
+
+    def fix(self, line: int, action: Action, agreed: bool = False, seat: int | None = None,
+            insert: bool = False) -> Fixed:
+        """Replace the entry on ``line`` by ``action`` (``insert``: put ``action`` before it) and replay
+        every entry after it, as far as they still hold: the first that no longer does, and those
+        after it, are taken out (the :class:`Fixed` says which, and why). The record is rewritten
+        from that line in one write and synced; :meth:`undo` right after puts it back as it was.
+        :class:`IllegalAction`, nothing changed, if the new entry itself is refused."""
+        number, start, replaced = self._entry_row(line)
+        before_totals = self.running_totals()
+        old = self.path.read_bytes()
+        lines, broken, dropped, replayed = self._replayed(start, action, agreed, seat, insert)
+        tail = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in lines).encode("utf-8")
+        self._rewrite(start, tail, len(old))
+        self._before_fix = old
+        self._rebuild(_read_lines(self.path))
+        self._untold.clear()
+        return Fixed(number, {} if insert else replaced, replayed, broken, dropped, before_totals,
+                     self.running_totals())
+
+    def would_hold(self, line: int, action: Action, then: Action | None = None) -> bool:
+        """Whether ``action`` inserted before the entry on ``line`` leaves every later entry holding, and
+        ``then`` (the entry refused now) too: nothing is written or changed."""
+        _, start, _ = self._entry_row(line)
+        saved = (self.state, self.sheet, self.entries, self._results_seen)
+        try:
+            _, broken, _, _ = self._replayed(start, action, False, None, True)
+            if broken is not None:
+                return False
+            if then is not None:
+                self.state.clone().apply(then)
+            return True
+        except IllegalAction:
+            return False
+        finally:
+            self.state, self.sheet, self.entries, self._results_seen = saved
+
+    def _replayed(self, start: int, action: Action, agreed: bool, seat: int | None, insert: bool
+                  ) -> tuple[list[dict[str, Any]], tuple[int, dict[str, Any], str] | None, list[dict[str, Any]], int]:
+        """The game replayed to the entry beginning at byte ``start``, ``action`` applied there (in its place,
+        or before it), then the later entries: the lines from ``start`` on, the first entry that no longer
+        held (line, object, why), it and those after it, how many held. The keeper's game is left at the end."""
+        rows = self.numbered()
+        starts = set(self.entries)
+        later = [(n, data) for n, offset, data in rows if offset in starts and (offset > start or
+                                                                               (insert and offset == start))]
+        saved = (self.state, self.sheet, self.entries, self._results_seen)
+        try:
+            self._replay([(offset, data) for _, offset, data in rows if offset < start])
+            if agreed and self.broken_rule(action, seat) is None:
+                raise IllegalAction("this entry breaks no rule: type it without agreed")
+            lines = self._apply(action, quiet=True, agreed=agreed, seat=seat) + self._advance()
+            broken, dropped, replayed = self._replay_later(later, lines)
+        except BaseException:
+            self.state, self.sheet, self.entries, self._results_seen = saved
+            raise
+        return lines, broken, dropped, replayed
+
+    def _replay_later(self, later: list[tuple[int, dict[str, Any]]], lines: list[dict[str, Any]]
+                      ) -> tuple[tuple[int, dict[str, Any], str] | None, list[dict[str, Any]], int]:
+        """Apply the entries ``later`` in turn, adding their lines to ``lines``, up to the first
+        that no longer holds: (it, its line number and why; it and those after it; how many held)."""
+        for index, (number, data) in enumerate(later):
+            action = action_of(data, self.rules.tiles)
+            assert action is not None
+            marked = bool(data.get("agreed"))
+            try:
+                if marked and self.broken_rule(action, data.get("seat")) is None:
+                    marked = False  # the fix made it legal: no longer an exception
+                if not marked and "seat" in data and data["event"] != "deal" and data["seat"] != self.state.current \
+                        and not self.state.is_chance_node():
+                    raise IllegalAction(f"it is {self.state.who(self.state.current)}'s turn now, not "
+                                        f"{self.state.who(data['seat'])}'s")
+                lines += self._apply(action, quiet=True, agreed=marked, seat=data.get("seat") if marked else None)
+            except IllegalAction as error:
+                return (number, data, str(error)), [row for _, row in later[index:]], index
+            lines += self._advance()
+        return None, [], len(later)
+
+    def running_totals(self) -> list[int]:
+        """Each seat's score so far, the hand under way included."""
+        state = self.state
+        counter = self.rules.match.counter
+        return [total + gain for total, gain in zip(state.totals[counter], state.hand_gains[counter])]
+
+    def _rewrite(self, start: int, tail: bytes, old_size: int) -> None:
+        """The record from byte ``start`` on becomes ``tail``, in one write: a shorter tail is first
+        padded with a blank line to the old length (a reader skips it), so a kill at any moment
+        leaves either the old record or the new one; the padding is then cut off."""
+        padded = tail
+        if start + len(tail) < old_size:
+            padded = tail + b" " * (old_size - start - len(tail) - 1) + b"\n"
+        self.stream.flush()
+        self.stream.seek(start)
+        self.stream.write(padded)
+        self._sync()
+        self.stream.truncate(start + len(tail))
+        self.stream.seek(start + len(tail))
+        self._sync()
 
     def undo(self) -> list[dict[str, Any]] | None:
         """Take back the last entry (and what followed from it): the lines removed, or None."""
+        if self._before_fix is not None:  # the last change was a fix: the record as it was before it
+            old, self._before_fix = self._before_fix, None
+            self.stream.seek(0)
+            self.stream.write(old)
+            self.stream.truncate(len(old))
+            self._sync()
+            self._rebuild(_read_lines(self.path))
+            return [{"event": "fix"}]
         if not self.entries:
             return None
         start = self.entries[-1]
@@ -209,20 +397,32 @@ class Keeper:
             stream.seek(self.entries[-1])
             return [json.loads(line) for line in stream.read().split(b"\n") if line.strip()]
 
+    def reload(self) -> None:
+        """Read the game back from the record (after an entry was interrupted, say): the state is what
+        the file holds, whatever the interruption left half done in memory."""
+        self.stream.flush()
+        self.size = self.stream.seek(0, os.SEEK_END)
+        self._untold.clear()
+        self._rebuild(_read_lines(self.path))
+
     def close(self) -> None:
         """Stop writing: the record is let go, for another keeper to carry on."""
         release(self.stream, self.path)
 
     # ------------------------------------------------------------------ the game
-    def _apply(self, action: Action, quiet: bool = False) -> list[dict[str, Any]]:
-        """Apply ``action``; the record lines it and its consequences make."""
+    def _apply(self, action: Action, quiet: bool = False, agreed: bool = False,
+               seat: int | None = None) -> list[dict[str, Any]]:
+        """Apply ``action`` (``agreed``: with the turn's conditions lifted); the record lines it and
+        its consequences make."""
         state = self.state
         hand = state.hand_number
-        event = state.apply(action)
+        event = state.apply_agreed(action, seat) if agreed else state.apply(action)
         lines = []
         for happened in (event, *state.effects):
             line = event_to_record(state, happened)
             if line is not None:
+                if agreed and not lines:
+                    line["agreed"] = True
                 lines.append(line)
             if not quiet:
                 self._narrator.event(state, happened)
@@ -267,7 +467,15 @@ class Keeper:
         return state.setup_step is not None and not state.is_chance_node() and len(state.legal_actions()) == 1
 
     def _rebuild(self, lines: list[tuple[int, dict[str, Any]]]) -> None:
-        """Replay the record's lines (after its header) from the start of the game."""
+        """Replay the record's lines (after its header) from the start of the game, and write the
+        set-up plays due after them."""
+        self._replay(lines)
+        due = self._advance()
+        if due:
+            self._write(due)
+
+    def _replay(self, lines: list[tuple[int, dict[str, Any]]]) -> None:
+        """Replay the record's lines (after its header) from the start of the game, writing nothing."""
         self.state = self._new_game()
         self.sheet = ScoreSheet(self.seats)
         self.entries = []
@@ -280,11 +488,9 @@ class Keeper:
                 continue
             if not self._choice_left_to_nobody():
                 self.entries.append(offset)
-            self._apply(action, quiet=True)
+            agreed = bool(data.get("agreed"))
+            self._apply(action, quiet=True, agreed=agreed, seat=data.get("seat") if agreed else None)
             self._advance(openings=False)
-        due = self._advance()
-        if due:
-            self._write(due)
 
     # ------------------------------------------------------------------ the file
     def _write(self, lines: list[dict[str, Any]]) -> None:
@@ -302,6 +508,7 @@ class Keeper:
         self.stream.flush()
         os.fsync(self.stream.fileno())
         self.size = self.stream.tell()
+        self.revision += 1
 
 
 def _read_lines(path: Path) -> list[tuple[int, dict[str, Any]]]:

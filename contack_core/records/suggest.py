@@ -16,10 +16,12 @@ from typing import Any
 
 import attrs
 
-from contack_core.engine.actions import Action, Deal, Draw, IllegalAction, Play, Shuffle
+from contack_core.boards.grid import parse_square
+from contack_core.boards.lattice import parse_cell
+from contack_core.engine.actions import PASS, Action, Deal, Discard, Draw, IllegalAction, Move, Play, Shuffle, make_deal
 from contack_core.engine.state import GameState
-from contack_core.engine.notation import name_distance
-from contack_core.engine.notation import event_to_record, hand_end_record
+from contack_core.engine.events import Played
+from contack_core.engine.notation import event_to_record, hand_end_record, name_distance, recorded_action
 from contack_core.records.format import game_end_line
 
 #: What each slip costs; a candidate's cost is the sum over the fields where it differs.
@@ -199,3 +201,57 @@ def _list_cost(typed: list[Any], meant: list[Any], cost: Any) -> float:
     if len(typed) != len(meant):
         return FIELD_COST * (1 + abs(len(typed) - len(meant)))
     return sum(cost(a, b) for a, b in zip(typed, meant) if a != b)
+
+
+#: How many lines from the bad one on an insertion is tried against: enough, most often, to reach a
+#: later move of the piece a left-out move moved (which then starts where that move ended).
+INSERTION_REACH = 40
+
+
+def insertions(state: GameState, lines: list[dict[str, Any]], count: int = 3) -> list[dict[str, Any]]:
+    """Lines that, inserted before ``lines[0]`` (the bad line, then those after it), make it hold:
+    a left-out move, a forgotten draw. Each legal event of ``state`` is tried; those after which the
+    bad line holds are ranked by how many of the lines after it hold too (a left-out move is found
+    by the later moves that start where it ended), most first, at most ``count``."""
+    base = _past_shuffles(state.clone())
+    scored: list[tuple[int, int, dict[str, Any]]] = []
+    for order, candidate in enumerate(next_events(base)):
+        if candidate.action is None:
+            continue
+        trial = base.clone()
+        try:
+            trial.apply(candidate.action)
+        except IllegalAction:
+            continue
+        held = _lines_holding(trial, lines[:INSERTION_REACH])
+        if held:
+            scored.append((-held, order, candidate.line))
+    scored.sort(key=lambda item: item[:2])
+    return [line for _, _, line in scored[:count]]
+
+
+def _lines_holding(state: GameState, lines: list[dict[str, Any]]) -> int:
+    """How many of the action ``lines`` hold in turn from ``state`` (changed), stopping at the first
+    that does not (lines that state results are passed over, counting nothing)."""
+    held = 0
+    tiles = state.rules.tiles
+    for data in lines:
+        kind = data.get("event")
+        if kind not in ("deal", "play", "draw", "discard", "pass", "move"):
+            continue
+        state = _past_shuffles(state)
+        try:
+            action = recorded_action(tiles, data)
+            if kind != "deal" and not state.is_chance_node() and data.get("seat") != state.current:
+                return held
+            event = state.apply(action)
+        except (IllegalAction, ValueError, KeyError, TypeError, IndexError):
+            return held
+        if isinstance(event, Played) and "points" in data and data["points"] != event.points:
+            return held
+        if kind == "move":
+            stated = event_to_record(state, event) or {}
+            if any(key in data and data[key] != stated[key] for key in ("piece", "turn", "removed", "flipped")):
+                return held
+        held += 1
+    return held

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import random
+import re
 import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -56,13 +57,21 @@ Type what happens at the table; each entry is checked before it is written.
   NAME: ...       say whose entry it is (checked against whose turn it is)
   ?               the legal moves now, numbered (? TILE: where that tile fits; ? X,Y: that piece's moves)
   N               take the N-th of the last numbered list (#N also works)
-  undo            take back the last entry and everything that followed from it
+  undo            take back the last entry and everything that followed from it (or the last fix)
+  entries         the entries so far, each with its line in the record (entries all: every one)
+  fix N ENTRY     put ENTRY in place of the entry on line N; the entries after it are replayed, and
+                  the keeper says what changed (the scores that moved, an entry that no longer holds)
+  insert N ENTRY  an entry left out (a draw), made before the entry on line N; the rest is replayed
+  agreed ENTRY    an entry the table lets stand although the rules refuse it (agreed NAME: ENTRY for
+                  a play out of turn); the record marks it and the audit lists it
   sheet           the score sheet so far;  board: the figure or board;  help: this text
   quit            stop here (the record is kept; contack keep --resume FILE carries it on)"""
 
 #: The words an entry may begin with: the commands and the verbs of HELP.
 _WORDS = ("help", "undo", "sheet", "scores", "board", "figure", "quit", "exit", "pass", "draw", "discard", "move",
-          "play")
+          "play", "entries", "fix", "agreed", "insert")
+#: How many entries ``entries`` lists (``entries all``: every one).
+LISTED_ENTRIES = 12
 
 
 class Refused(Exception):
@@ -98,22 +107,49 @@ class Table:
         when entries read from a pipe or file were refused (a script that went wrong)."""
         record = self.keeper.path
         self.say(self.status())
+        # A game that ends here ends the session at a terminal; a finished record carried on, or
+        # entries read on from a pipe or file, may still correct it (fix, undo).
+        corrections_after_the_end = not self.interactive or self.keeper.due().kind == "over"
+        told_over = False
+        interrupted = False  # the last prompt ended with Ctrl-C: a second one in a row stops
         while True:
             due = self.keeper.due()
             if due.kind == "over":
-                self.say(self.keeper.sheet.text(self.state))
-                self.say(f"the game is over; its record is {record}")
-                break
+                if not told_over:
+                    self.say(self.keeper.sheet.text(self.state))
+                    self.say(f"the game is over; its record is {record}")
+                    told_over = True
+                    if not corrections_after_the_end:
+                        self.say(f"(an entry to correct: contack keep --resume {record}, then fix N ENTRY)")
+                        break
+            else:
+                told_over = False
             try:
-                text = self.ask(self.prompt(due))
+                text = self.ask("the game is over (fix N ENTRY, undo, entries, sheet or quit)> " if due.kind == "over"
+                                else self.prompt(due))
             except KeyboardInterrupt:
+                if self.interactive and not interrupted:  # Ctrl-C clears the line, as in a shell
+                    interrupted = True
+                    self.say("\n(Ctrl-C: the line is cleared; Ctrl-C again, Ctrl-D or quit stops)")
+                    continue
                 text = None
+            interrupted = False
             if text is None or text.strip().lower() in ("quit", "q", "exit"):
-                self.say(f"stopped; the record so far is {record} (carry it on: contack keep --resume {record})")
+                if due.kind != "over":
+                    self.say(f"stopped; the record so far is {record} (carry it on: contack keep --resume {record})")
                 break
+            revision = self.keeper.revision
             try:
                 self.handle(text.strip(), due)
             except _Asked:
+                continue
+            except KeyboardInterrupt:  # mid-entry (naming a drawn tile, say): the entry is dropped, the game as written
+                written = self.keeper.revision != revision
+                self.keeper.reload()
+                self.choices = []
+                self.say("^C: " + ("the entry had been written already (undo takes it back)" if written
+                                   else "the entry is dropped"))
+                self.say(self.status())
                 continue
             except (NotationError, Refused, IllegalAction) as error:
                 self.refused += 1
@@ -147,6 +183,9 @@ class Table:
             self.choices = []
             if removed is None:
                 self.say("nothing to undo")
+            elif removed == [{"event": "fix"}]:
+                self.say("taken back: the last fix; the record is as it was before it")
+                self.say(self.status())
             else:
                 self.say("taken back: " + "; ".join(self.line_words(line) for line in removed))
                 self.say(self.status())
@@ -157,17 +196,191 @@ class Table:
         if lowered in ("board", "figure", "b"):
             self.say(self.picture())
             return
+        if lowered in ("entries", "entries all", "list"):
+            self.say(self.entry_list(every=lowered == "entries all"))
+            return
+        fix = re.match(r"^fix\s+(\d+)\s*:?\s*(.*)$", text, re.I | re.S)
+        if fix or lowered == "fix" or lowered.startswith("fix "):
+            if not fix or not fix.group(2).strip():
+                raise NotationError("write fix N ENTRY: N the entry's line (entries lists them), then the entry as "
+                                 "it should have been")
+            self.fix(int(fix.group(1)), fix.group(2).strip())
+            return
+        insert = re.match(r"^insert\s+(?:before\s+)?(\d+)\s*:?\s*(.*)$", text, re.I | re.S)
+        if insert or lowered == "insert" or lowered.startswith("insert "):
+            if not insert or not insert.group(2).strip():
+                raise NotationError("write insert N ENTRY: the entry left out, made before the entry on line N "
+                                 "(entries lists them)")
+            self.fix(int(insert.group(1)), insert.group(2).strip(), insert=True)
+            return
+        agreed = re.match(r"^agreed?\s+(.*)$", text, re.I | re.S)
+        if agreed or lowered in ("agreed", "agree"):
+            if not agreed or not agreed.group(1).strip():
+                raise NotationError("write agreed ENTRY (agreed NAME: ENTRY for another player's): the entry the table "
+                                 "lets stand")
+            action, seat = self.agreed_action(agreed.group(1).strip(), due)
+            self.take(action, agreed=True, seat=seat)
+            return
         self._check_command_word(text)
+        self.take(self.read_entry(text, due))
+
+    def read_entry(self, text: str, due: Due, picks: bool = True) -> Action:
+        """The action an entry states where ``due`` is what comes next (a number picks from the last list)."""
         picked = PICK.match(text)
         if picked and due.kind in ("turn", "open"):
+            if not picks:
+                raise Refused("a number picks from the last list: write the entry in full here")
             if not self.choices:
                 raise Refused("there is no list to pick from: ? lists the legal moves")
             number = int(picked.group(1))
             if not 1 <= number <= len(self.choices):
                 raise Refused(f"there is no {number} in the last list: pick 1 to {len(self.choices)}")
-            self.take(self.choices[number - 1])
-            return
-        self.take(self.turn_action(text, due))
+            return self.choices[number - 1]
+        if due.kind == "over":
+            raise Refused("the game is over: nothing more can be entered")
+        return self.turn_action(text, due)
+
+    def agreed_action(self, text: str, due: Due) -> tuple[Action, int | None]:
+        """An entry the table lets stand: its action and the seat it is for (``NAME:`` names another)."""
+        if due.kind != "turn":
+            raise Refused("only a turn's play, draw, discard, pass or move can be agreed; a deal is what it is")
+        seat = due.seat
+        named = re.match(r"^([^:,\[\]()]+):\s*(.*)$", text)
+        if named:
+            seat = self.seat_named(named.group(1).strip())
+            text = named.group(2)
+        try:
+            return self.read_entry(text, due, picks=False), seat
+        except _Asked:
+            self.choices = []
+            raise Refused("name the cell too (agreed TILE X,Y): a list shows only what the rules allow") from None
+
+    # ------------------------------------------------------------------ corrections
+    def trace(self, action: Action) -> list[str]:
+        """Where a slip behind a refused ``action`` may lie in an earlier entry: the entry that put a tile
+        it names where the keeper has it (a tile mistyped then, found only now), or a draw left out."""
+        state = self.state
+        names = state.rules.tiles.names
+        if isinstance(action, Deal):
+            due = state.clone().sample_chance(random.Random(0)) if state.is_chance_node() else None
+            source = state.locate(due.tiles[0]) if isinstance(due, Deal) and due.tiles else None
+            tiles = [t for t in action.tiles if state.locate(t) != source]
+        elif isinstance(action, (Play, Discard)):
+            seat = state.current
+            tiles = [action.tile] if not any(action.tile in per_seat[seat] for per_seat in state.seat_zones.values()) \
+                and not any(pile and pile[-1] == action.tile for pile in state.zones.values()) else []
+        elif isinstance(action, Draw) and action.tile is not None:
+            tiles = [action.tile]
+        else:
+            return []
+        hints = []
+        for tile in dict.fromkeys(tiles):
+            found = self._last_entry_naming(names[tile])
+            if found is not None:
+                number, data = found
+                hints.append(f"{names[tile]} is in {state.locate(tile)} since line {number} "
+                             f"({entry_words(self.keeper.seats, data)}): if that entry was a slip, fix it: fix "
+                             f"{number} ENTRY")
+            elif isinstance(action, Play):
+                hints.extend(self._left_out_draw(action))
+        return hints
+
+    def _last_entry_naming(self, name: str) -> tuple[int, dict[str, Any]] | None:
+        """The entry of this hand whose lines last name the tile ``name`` (its line, its first line's object)."""
+        rows = self.keeper.numbered()
+        starts = set(self.keeper.entries)
+        hand_start = max((offset for _, offset, data in rows if data.get("event") == "hand"), default=0)
+        for index in range(len(rows) - 1, -1, -1):
+            number, offset, data = rows[index]
+            if offset < hand_start:
+                return None
+            if data.get("tile") == name or name in (data.get("tiles") or ()):
+                owner = next(((n, d) for n, o, d in reversed(rows[:index + 1]) if o in starts), None)
+                return owner
+        return None
+
+    def _left_out_draw(self, play: Play) -> list[str]:
+        """A play of a tile still unseen: the draw of it left out, just now or before an earlier entry of
+        this hand (each line before which it fits, every later entry still holding)."""
+        state = self.state
+        name = state.rules.tiles.names[play.tile]
+        seat = state.current
+        draw = Draw(play.tile)
+        hints = []
+        trial = state.clone()
+        try:
+            trial.apply(draw)
+            trial.apply(play)
+            hints.append(f"if {self.name(seat)} drew {name} just now: draw {name}, then the play")
+        except IllegalAction:
+            pass
+        keeper = self.keeper
+        rows = keeper.numbered()
+        hand_start = max((offset for _, offset, data in rows if data.get("event") == "hand"), default=0)
+        fits = []
+        for number, data in reversed(keeper.entry_lines()):
+            offset = next(o for n, o, _ in rows if n == number)
+            if offset < hand_start or data.get("event") == "deal":
+                break
+            if keeper.state_before(number).current == seat and keeper.would_hold(number, draw, then=play):
+                fits.append(number)
+        if fits:
+            lines = ", ".join(str(n) for n in sorted(fits)[:6]) + (", ..." if len(fits) > 6 else "")
+            hints.append(f"if {self.name(seat)} drew {name} earlier and it was not entered: insert N draw {name}, "
+                         f"N the line of the entry it came before (it fits before line{'s' if len(fits) > 1 else ''} "
+                         f"{lines})")
+        return hints
+
+    def entry_list(self, every: bool = False) -> str:
+        """The entries so far, each with the record line it is on (what ``fix N`` names)."""
+        listed = self.keeper.entry_lines()
+        shown = listed if every else listed[-LISTED_ENTRIES:]
+        if not shown:
+            return "no entries yet"
+        head = "" if len(shown) == len(listed) else f"the last {len(shown)} of {len(listed)} (entries all: every one)\n"
+        return head + "\n".join(f"{number:>5}  {self.line_words(data)}" + (" (agreed)" if data.get("agreed") else "")
+                                 for number, data in shown)
+
+    def fix(self, line: int, text: str, insert: bool = False) -> None:
+        """``fix N ENTRY``: read ENTRY where the entry on line N was made, put it in its place (``insert``:
+        before it: ``insert N ENTRY``), and tell what changed."""
+        keeper = self.keeper
+        before = keeper.state_before(line)
+        now = keeper.state
+        agreed = re.match(r"^agreed?\s+(.*)$", text, re.I | re.S)
+        keeper.state = before  # the entry is read where it was made (the reader asks the keeper's state)
+        try:
+            due = keeper.due()
+            if agreed:
+                action, seat = self.agreed_action(agreed.group(1).strip(), due)
+            else:
+                action, seat = self.read_entry(text, due, picks=False), None
+        except _Asked:
+            self.choices = []
+            raise Refused("write the entry in full in a fix (TILE X,Y): a list would be of that moment") from None
+        finally:
+            keeper.state = now
+        fixed = keeper.fix(line, action, agreed=bool(agreed), seat=seat, insert=insert)
+        self.choices = []
+        seats = keeper.seats
+        replayed = f"{fixed.replayed} later entr{'y' if fixed.replayed == 1 else 'ies'} replayed"
+        if insert:
+            self.say(f"inserted before line {line}: {entry_words(seats, keeper.numbered_line(line))}; {replayed}")
+        else:
+            self.say(f"fixed line {line}: {entry_words(seats, fixed.replaced)} -> "
+                     f"{entry_words(seats, keeper.numbered_line(line))}; {replayed}")
+        moved = [f"{name} {a} -> {b}" for name, a, b in zip(seats, fixed.totals_before, fixed.totals_after) if a != b]
+        self.say("scores moved: " + ", ".join(moved) if moved else "no score moved")
+        if fixed.broken is not None:
+            number, data, why = fixed.broken
+            after = len(fixed.dropped) - 1
+            taken = (f"it and the {after} entr{'y' if after == 1 else 'ies'} after it are taken out; enter them"
+                     if after else "it is taken out; enter it")
+            dropped = "; ".join(entry_words(seats, d) for d in fixed.dropped)
+            self.say(f"line {number} no longer holds ({entry_words(seats, data)}: {why}): {taken} again as "
+                     f"{'they' if after else 'it'} should be: {dropped}")
+        self.say("(undo puts the record back as it was before this fix)")
+        self.say(self.status())
 
     def _check_command_word(self, text: str) -> None:
         """An entry beginning with a word that is no command, verb, tile or seat: a slip of the
@@ -195,8 +408,9 @@ class Table:
             return legal[0]
         return None
 
-    def take(self, action: Action) -> None:
-        """Enter ``action`` (asking which tile, for a draw picked from a list), or refuse it."""
+    def take(self, action: Action, agreed: bool = False, seat: int | None = None) -> None:
+        """Enter ``action`` (asking which tile, for a draw picked from a list), or refuse it;
+        ``agreed``: let stand although the rules refuse it (for ``seat``)."""
         if type(action) is Draw and action.tile is None:
             answer = self.ask("which tile was drawn? ")
             if answer is None:
@@ -205,10 +419,18 @@ class Table:
                 raise NotationError(f"an entry is at most {MAX_ENTRY_CHARS:,} characters; this one has more")
             action = Draw(read_tile(answer, self.state.rules.tiles))
         hands = len(self.state.hand_results)
+        broken = self.keeper.broken_rule(action, seat) if agreed else None
         try:
-            self.keeper.enter(action)
+            if agreed:
+                self.keeper.enter(action, agreed=True, seat=seat)
+            else:
+                self.keeper.enter(action)
         except IllegalAction as error:  # a deal's alternatives would be guesses at tiles: none offered
-            raise Refused(str(error), [] if isinstance(action, Deal) else self.nearest(action)) from None
+            traced = self.trace(action)
+            raise Refused(str(error) + "".join(f"\n  {hint}" for hint in traced),
+                          [] if isinstance(action, Deal) or agreed else self.nearest(action)) from None
+        if broken is not None:
+            self.say(f"let stand by the table's agreement, although {broken} (the record marks it agreed)")
         self.choices = []
         due = self.keeper.due()
         if due.kind != "over":

@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from contack_core.replay.drawing import LAYER_COUNT, markup
+from contack_core.replay.drawing import LAYER_COUNT, colour_for, markup
 from contack_core.replay.geometry import Bounds
 from contack_core.replay.svg import MARGIN, step_picture
 from contack_core.replay.timeline import Timeline
@@ -52,6 +52,24 @@ def _figure(timeline: Timeline) -> tuple[str, list[str]]:
     return svg, boxes
 
 
+def _legend(timeline: Timeline) -> tuple[str, str]:
+    """What the board's marks mean, under the figure, where its board kind says (a board of pieces: the
+    corner numbers, a piece turned over, the ringed spots, each colour's swatch), and the figure's class."""
+    view = next((step.board for step in reversed(timeline.steps) if step.board is not None), None)
+    lines = getattr(view, "legend", ())
+    if not lines:
+        return "", ""
+    colours = sorted({piece.colour for step in timeline.steps if step.board is not None
+                      for piece in getattr(step.board, "tiles", ())})
+    names = timeline.colour_words()
+    swatches = "".join(f'<span class="swatch" style="background:{colour_for(colour, index)}"></span>'
+                       f'{markup(names.get(colour, colour))}' for index, colour in enumerate(colours))
+    text = ("Each piece shows its corner numbers where they lie; a dark piece is turned over; a circle is a ringed "
+            "spot; the piece moved last is outlined; the numbers along the edges are the points' coordinates "
+            "(x east, y north).")
+    return f'<div id="legend">{markup(text)}<div>{swatches}</div></div>', ' class="board"'
+
+
 def _data(timeline: Timeline, boxes: list[str]) -> dict[str, Any]:
     rules = timeline.rules
     words = dict(viewer_words(rules.term("language")))
@@ -64,7 +82,8 @@ def _data(timeline: Timeline, boxes: list[str]) -> dict[str, Any]:
         "fault": None if timeline.fault is None else {"line": timeline.fault[0], "message": timeline.fault[1]},
         "steps": [
             {"line": s.line, "kind": s.kind, "text": s.text, "hand": s.hand, "toAct": s.to_act,
-             "hands": [list(h) for h in s.hands], "piles": dict(s.piles), "scores": list(s.scores),
+             "hands": [list(h) for h in s.hands], "piles": dict(s.piles),
+             "stacks": {k: list(v) for k, v in s.stacks.items()}, "scores": list(s.scores),
              "handScores": [list(h) for h in s.hand_scores], "error": s.error, "finished": s.finished,
              "box": boxes[s.index]}
             for s in timeline.steps
@@ -94,6 +113,7 @@ def render_html(timeline: Timeline) -> str:
         for s in timeline.steps
     )
     heads = "".join(f"<th>{markup(name)}</th>" for name in timeline.seats)
+    legend, figure_class = _legend(timeline)
     return _PAGE.format(
         lang=markup(rules.term("language")),
         title=markup(f"{rules.title}: {timeline.path.name}"),
@@ -106,7 +126,7 @@ def render_html(timeline: Timeline) -> str:
         keys=markup(words["keys"]), score=markup(rules.term("score").capitalize()),
         held=markup(words["held"]), held_hidden="" if timeline.holds_tiles else " hidden",
         events_heading=markup(words["events"]),
-        heads=heads, svg=svg, first_box=boxes[0], events=events,
+        heads=heads, svg=svg, first_box=boxes[0], events=events, legend=legend, figure_class=figure_class,
         data=_script_json(_data(timeline, boxes)), script=_SCRIPT, style=_STYLE,
     )
 
@@ -128,6 +148,10 @@ h2 { font-size: 1rem; margin: 4px 0 8px; }
 #error { display: none; background: #fee2e2; color: #991b1b; border: 1px solid #fca5a5; padding: 6px 10px;
          border-radius: 6px; margin-bottom: 8px; }
 #figure { width: 100%; height: 62vh; background: #fffdf7; border: 1px solid #e5e7eb; border-radius: 6px; }
+#figure.board { height: auto; max-height: 92vh; aspect-ratio: 1; }
+#legend { font-size: .85rem; color: #374151; margin-top: 6px; line-height: 1.5; }
+#legend .swatch { display: inline-block; width: .9em; height: .9em; border: 1px solid #1f2937; vertical-align: -2px;
+  margin: 0 3px 0 10px; }
 .keys { font-size: .75rem; color: #6b7280; }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
 th, td { border-bottom: 1px solid #e5e7eb; padding: 3px 6px; text-align: right; }
@@ -178,7 +202,9 @@ _SCRIPT = r"""
       li.appendChild(cell('span', tiles.join(' ') || '-')); list.appendChild(li);
     });
     document.getElementById('piles').textContent = Object.keys(step.piles).map(function (name) {
-      return name + ': ' + step.piles[name]; }).join(' · ');
+      const stack = (step.stacks || {})[name];
+      return name + ': ' + (stack ? stack.slice(0, -1).concat('[' + stack[stack.length - 1] + ']').join(' ')
+                                  : step.piles[name]); }).join(' · ');
   }
   function show(index) {
     index = Math.max(0, Math.min(last, index));
@@ -252,9 +278,10 @@ _PAGE = """<!DOCTYPE html>
 <div class="keys">{keys}</div>
 <div id="status"></div>
 <div id="error" role="alert"></div>
-<svg id="figure" xmlns="http://www.w3.org/2000/svg" viewBox="{first_box}" preserveAspectRatio="xMidYMid meet">
+<svg id="figure"{figure_class} xmlns="http://www.w3.org/2000/svg" viewBox="{first_box}" preserveAspectRatio="xMidYMid meet">
 {svg}
 </svg>
+{legend}
 </section>
 <aside>
 <section><h2>{score}</h2>

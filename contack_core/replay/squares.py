@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from contack_core.boards.grid import PieceBoard, board_text
+from contack_core.boards.grid import PieceBoard, board_legend, board_text
 from contack_core.replay.drawing import (
     LAST_COLOUR,
     LAYER_CELLS,
@@ -77,6 +77,8 @@ class SquareView:
     ringed: tuple[Square, ...]
     last: Square | None
     text: tuple[str, ...]
+    #: What the text picture's marks mean (:func:`contack_core.boards.grid.board_legend`).
+    legend: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self)
@@ -91,7 +93,8 @@ def read_board(rules: Rules, board: Any, live: bool) -> SquareView:
     ringed = tuple(sorted(frozenset().union(*board.ringed))) if board.ringed else ()
     last = board.square[board.last] if board.last is not None else None
     initials = {colour: rules.colour_term(colour)[:1] for colour in set(board.colour)}
-    return SquareView(board.size, pieces, ringed, last, tuple(board_text(board, initials)))
+    legend = board_legend({colour: rules.colour_term(colour) for colour in set(board.colour)})
+    return SquareView(board.size, pieces, ringed, last, tuple(board_text(board, initials)), tuple(legend))
 
 
 def paint_board(view: SquareView, colour_names: dict[str, str] | None = None) -> Picture:
@@ -113,7 +116,16 @@ def paint_board(view: SquareView, colour_names: dict[str, str] | None = None) ->
         elements.append(Element(LAYER_CELLS, f'<circle class="ringed" cx="{x:.1f}" cy="{y:.1f}" r="{side * 0.3:.1f}" '
                                              f'fill="none" stroke="#64748b" stroke-width="2">'
                                              f'{title(f"ringed spot {list(point)}")}</circle>'))
-    font = side * 0.26
+    axis = []  # the points' coordinates along the south and west edges, as the text picture numbers them
+    for i in range(view.size):
+        x, y = geometry.centre((i, 0))
+        axis.append(f'<text x="{x:.1f}" y="{y + side * 0.95:.1f}">{i}</text>')
+        x, y = geometry.centre((0, i))
+        axis.append(f'<text x="{x - side * 0.95:.1f}" y="{y:.1f}">{i}</text>')
+    elements.append(Element(LAYER_CELLS, f'<g class="axis" font-size="{side * 0.34:.1f}" font-family="sans-serif" '
+                                         f'fill="#475569" text-anchor="middle" dominant-baseline="central">'
+                                         f'{"".join(axis)}</g>'))
+    font = side * 0.34  # corner digits readable at a board 700 px wide (issue 30 item 6)
     colours = sorted({piece.colour for piece in view.tiles})
     for piece in view.tiles:
         outline = geometry.outline(piece.square)
@@ -127,7 +139,7 @@ def paint_board(view: SquareView, colour_names: dict[str, str] | None = None) ->
                  f'fill-opacity="{0.95 if piece.flipped else 0.55}" stroke="#1f2937" stroke-width="1">'
                  f'{title(label)}</polygon>']
         for corner, value in zip(outline, piece.corners):
-            spot = (centre[0] + (corner[0] - centre[0]) * 0.55, centre[1] + (corner[1] - centre[1]) * 0.55)
+            spot = (centre[0] + (corner[0] - centre[0]) * 0.52, centre[1] + (corner[1] - centre[1]) * 0.52)
             parts.append(f'<text class="number" x="{spot[0]:.1f}" y="{spot[1]:.1f}" font-size="{font:.1f}" '
                          f'font-weight="bold" font-family="sans-serif" text-anchor="middle" '
                          f'dominant-baseline="central" fill="{"#fff" if piece.flipped else "#111827"}">{value}</text>')
@@ -137,7 +149,8 @@ def paint_board(view: SquareView, colour_names: dict[str, str] | None = None) ->
         outline = geometry.outline(view.last)
         elements.append(Element(LAYER_MARKS, f'<polygon class="last" points="{points_attr(outline)}" fill="none" '
                                              f'stroke="{LAST_COLOUR}" stroke-width="3"/>'))
-    bounds = Bounds.around([*geometry.outline((0, last_index)), *geometry.outline((last_index, 0))])
+    bounds = Bounds.around([*geometry.outline((0, last_index)), *geometry.outline((last_index, 0)),
+                            (-side * 1.4, 0.0), (0.0, last_index * side + side * 1.4)])  # and the coordinates
     return Picture(tuple(elements), bounds)
 
 
@@ -151,4 +164,5 @@ def describe_board(view: SquareView, colour_names: dict[str, str] | None = None)
         lines.append(f"  seat {seat} ({len(mine)}): {listed}")
     if view.last is not None:
         lines.append(f"  last moved: {list(view.last)}")
+    lines.extend(f"  {line}" for line in view.legend)
     return lines

@@ -44,6 +44,8 @@ def position_text(timeline: Timeline, index: int) -> str:
             lines.append(f"  {timeline.who(seat)}: {' '.join(tiles) or '-'} ({len(tiles)})")
     if step.piles:  # under the tiles held, where there are any
         lines.append("  " * timeline.holds_tiles + " · ".join(f"{name}: {size}" for name, size in step.piles.items()))
+        for name, tiles in step.stacks.items():  # a face-up pile shown as it lies, its top (the tile in play) last
+            lines.append(f"  {name}: {' '.join(tiles[:-1])}{' ' if len(tiles) > 1 else ''}[{tiles[-1]}]")
     total = rules.term("total").capitalize() + ("" if step.finished else f" ({words['so_far']})")
     lines.append(f"{total}: " + " · ".join(f"{timeline.who(s)} {v}" for s, v in enumerate(step.scores)))
     for number, scores in enumerate(step.hand_scores, start=1):

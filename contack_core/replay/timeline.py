@@ -51,6 +51,9 @@ class Step:
     board: Any  # the board kind's view, or None when the board cannot be drawn
     error: str | None = None  # the audit's message when this event is the first bad one
     finished: bool = False
+    #: The tiles of each face-up shared zone holding some (Solitaire No. 2's stacks, a discard pile),
+    #: bottom to top: the record deals them openly, so a replay shows every pile as it lies.
+    stacks: Mapping[str, tuple[str, ...]] = MappingProxyType({})
 
 
 @attrs.frozen
@@ -138,6 +141,7 @@ class _Builder:
         self.results_seen = 0
         self.held_before: tuple[tuple[int, ...], ...] = ()
         self.piles_before: dict[str, int] = {}
+        self.stacks_before: dict[str, tuple[str, ...]] = {}
         self.ended: Step | None = None  # the end-of-hand position being shown
         self.before: GameState | None = None  # the position before the line being told
 
@@ -159,7 +163,7 @@ class _Builder:
             to_act=state.current_seat() if playing else None,
             hands=self._names(self._held(state)), piles=MappingProxyType({n: len(t) for n, t in state.zones.items()}),
             scores=scores, hand_scores=tuple(tuple(r.scores) for r in state.hand_results), board=board,
-            finished=state.is_over(),
+            finished=state.is_over(), stacks=MappingProxyType(self._stacks(state)),
         )
         self._remember(state)
         return step
@@ -200,6 +204,7 @@ class _Builder:
             index=index, line=line, kind=kind, text="", hand=result.number, to_act=None, hands=self._names(held),
             piles=MappingProxyType(dict(self.piles_before)), scores=tuple(state.scores()),
             hand_scores=tuple(tuple(r.scores) for r in state.hand_results), board=board, finished=state.is_over(),
+            stacks=MappingProxyType(dict(self.stacks_before)),
         )
 
     def _held(self, state: GameState) -> tuple[tuple[int, ...], ...]:
@@ -214,6 +219,12 @@ class _Builder:
         self.before = state.clone()
         self.held_before = self._held(state)
         self.piles_before = {name: len(tiles) for name, tiles in state.zones.items()}
+        self.stacks_before = self._stacks(state)
+
+    def _stacks(self, state: GameState) -> dict[str, tuple[str, ...]]:
+        names = self.rules.tiles.names
+        return {name: tuple(names[t] for t in tiles) for name, tiles in state.zones.items()
+                if tiles and self.rules.zones[name].face_up}
 
 
 # ------------------------------------------------------------------------------ telling events

@@ -59,7 +59,7 @@ class WebGame:
         """Take one entry as the terminal would: the answer (accepted or refused, what was said,
         the numbered alternatives as entries to tap)."""
         with self.lock:
-            size, entries = self.keeper.size, len(self.keeper.entries)
+            revision = self.keeper.revision
             self._said.clear()  # a number typed next picks from the list the last entry showed (kept)
             error: str | None = None
             listed = False
@@ -71,7 +71,7 @@ class WebGame:
             except (NotationError, Refused, IllegalAction) as refusal:
                 error = str(refusal)
                 self.table.choices = list(getattr(refusal, "alternatives", []))
-            changed = self.keeper.size != size or len(self.keeper.entries) != entries
+            changed = self.keeper.revision != revision  # an entry, an undo or a fix was written
             status = self.table.status()
             said = [line for line in self._said if line and line != status]
             if changed:

@@ -1,0 +1,146 @@
+"""Words for people at the table (issue 30 item 3, the rest): a slip in an earlier entry traced back to
+that entry, a left-out draw put back with ``insert N ENTRY``, and Ctrl-C at a terminal clearing the
+line rather than quitting."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from helpers import run_cli
+from keeping import entries_for, played_lines, record_lines
+from processes import HANG
+
+from contack_core import load_rules
+from contack_core.records.keeper import Keeper
+from contack_core.records.table import Table
+
+DEAL = ["06-02-05 08-09-10 08-09-06 05-09-10 07-03-06", "05-06-07 09-10-01 07-08-02 07-08-09 06-07-04",
+        "08-09-03 09-05-08 06-07-08 10-03-09 02-09-10"]
+
+
+def keep(tmp_path: Path, *entries: str) -> tuple[int, str, Path]:
+    script = tmp_path / "entries.txt"
+    script.write_text("\n".join(entries) + "\n", encoding="utf-8")
+    path = tmp_path / "game.jsonl"
+    result = run_cli("keep", "parker-1939", "--seats", "alice,bob,carol", "--record", path, "--input", script)
+    return result.exit_code, result.output, path
+
+
+def test_a_tile_mistyped_in_a_deal_found_at_the_next_deal_names_that_deal(tmp_path: Path) -> None:
+    """carol is dealt a tile the keeper has in alice's hand: one of the two deals was misread, and the
+    refusal names the earlier one's line, for a fix."""
+    code, out, path = keep(tmp_path, DEAL[0], DEAL[1], DEAL[2].replace("08-09-03", "06-02-05"))
+    assert "refused: tile 06-02-05 cannot be dealt: it is in alice's hand, not in stock" in out
+    assert ("  06-02-05 is in alice's hand since line 3 (alice dealt 06-02-05 08-09-10 08-09-06 05-09-10 07-03-06): "
+            "if that entry was a slip, fix it: fix 3 ENTRY") in out
+
+
+def test_a_tile_mistyped_in_a_play_found_when_it_is_played_names_that_play(tmp_path: Path) -> None:
+    code, out, path = keep(tmp_path, *DEAL, "789 1,0", "893 1,1", "8-9-10 2,1", "789 3,1")
+    assert "refused: tile 07-08-09 is not in bob's hand (it is in the figure)" in out
+    assert ("  07-08-09 is in the figure since line 7 (bob 07-08-09 on [1, 0]): if that entry was a slip, fix it: fix 7 "
+            "ENTRY") in out
+
+
+def test_a_draw_left_out_earlier_is_traced_and_put_back_with_insert(tmp_path: Path) -> None:
+    """Contactack lets a player draw instead of playing: ben's draw of 01-08-09 (line 8) is not entered,
+    and nothing goes wrong until he plays it, 19 lines later. The keeper says where the draw fits;
+    insert puts it back, and the game goes on to the very record of the game."""
+    rules = load_rules("contactack", {"hands": "1"})
+    source = played_lines(rules, 2, seed=2)
+    assert source[7] == {"event": "draw", "seat": 1, "tile": "01-08-09"}
+    entries = entries_for(rules, source, ["ann", "ben"], tmp_path, seed=2)
+    path = tmp_path / "kept.jsonl"
+    keeper = Keeper.start(rules, ["ann", "ben"], path, lambda text: None)
+    said: list[str] = []
+    fed = iter(entries)
+    queued: list[str] = []
+    skipped = False
+    last = ""
+
+    def ask(prompt: str) -> str | None:
+        nonlocal skipped, last
+        if any(text.startswith("refused: tile 01-08-09") for text in said[-3:]) and not queued \
+                and not last.startswith("insert") and not any(text.startswith("inserted") for text in said):
+            queued.extend(["insert 8 draw 01-08-09", last])
+        if queued:
+            last = queued.pop(0)
+            return last
+        if len(record_lines(path)) == 7 and not skipped:
+            skipped = True
+            next(fed)  # the draw, not entered
+        last = next(fed, None) or ""
+        return last or None
+
+    try:
+        Table(keeper, ask, said.append, interactive=False).run()
+    finally:
+        keeper.close()
+    refusal = next(text for text in said if text.startswith("refused: tile 01-08-09"))
+    assert "if ben drew 01-08-09 earlier and it was not entered: insert N draw 01-08-09" in refusal
+    assert re.search(r"it fits before lines 8, ", refusal)
+    assert any(text.startswith("inserted before line 8: ben draws 01-08-09; ") for text in said)
+    assert record_lines(path)[1:] == source[1:]
+
+
+def _controlling_terminal() -> None:
+    """In the child: a session of its own whose controlling terminal is the pseudo-terminal on its
+    stdin, so that Ctrl-C typed there is a SIGINT, as at a real terminal."""
+    import fcntl
+    import termios
+
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+def test_ctrl_c_at_the_terminal_clears_the_line_and_twice_stops(tmp_path: Path) -> None:
+    import pty
+    import select
+
+    record = tmp_path / "game.jsonl"
+    master, slave = pty.openpty()
+    env = {**os.environ, "TERM": "dumb", "COLUMNS": "120"}
+    child = subprocess.Popen([sys.executable, "-m", "contack_core.cli", "keep", "parker-1939", "--seats",
+                              "alice,bob,carol", "--record", str(record)],
+                             stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True,
+                             preexec_fn=_controlling_terminal)
+    os.close(slave)
+
+    def read_until(pattern: bytes) -> bytes:
+        seen = bytearray()
+        deadline = time.monotonic() + HANG
+        while not re.search(pattern, bytes(seen), re.S):
+            assert time.monotonic() < deadline, seen.decode(errors="replace")
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if ready:
+                try:
+                    seen.extend(os.read(master, 65536))
+                except OSError:
+                    break
+        return bytes(seen)
+
+    try:
+        read_until(rb"deal to alice \(5 tiles\)> $")
+        os.write(master, b"06-02-05 08-09")  # half an entry, then Ctrl-C (the terminal sends SIGINT)
+        read_until(rb"08-09$")
+        os.write(master, b"\x03")
+        seen = read_until(rb"the line is cleared.*deal to alice \(5 tiles\)> $")
+        assert child.poll() is None
+        os.write(master, DEAL[0].encode() + b"\n")
+        read_until(rb"deal to bob \(5 tiles\)> $")
+        assert record_lines(record)[-1]["tiles"] == DEAL[0].split()  # the line typed after the cleared one
+        os.write(master, b"\x03")
+        read_until(rb"the line is cleared.*deal to bob \(5 tiles\)> $")
+        os.write(master, b"\x03")
+        seen = read_until(rb"stopped; the record so far is")
+        assert child.wait(timeout=HANG) == 0
+    finally:
+        if child.poll() is None:
+            child.kill()
+        os.close(master)
+    assert len(record_lines(record)) == 3  # the header, the hand, alice's deal
