@@ -346,3 +346,115 @@ def test_hand_winner_is_a_formula_going_out_wins_the_hand(tmp_path: Path) -> Non
     bad.write_text(path.read_text().replace("went_out == 1", "went_first == 1").replace("out-wins", "bad"))
     result = run_cli("rulesets", "validate", bad)
     assert result.exit_code == 1 and f"{bad}:6:3: at match.hand_winner: unknown name 'went_first'" in result.output
+
+
+# --------------------------------------------------------------------------- next follows the direction of play
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+REVERSE_AND_PASS_PAYS = ("format: contack-ruleset/1\nid: reverse-pays\ntitle: t\nextends: reverse-on-opportunity\n"
+                         "scoring:\n  score:\n    transfers:\n"
+                         "      - {when: pass, amount: 5, from: self, to: next}\n")
+
+
+def test_a_transfer_to_next_after_a_reversal_pays_the_seat_that_plays_next(tmp_path: Path) -> None:
+    rules = load_rules(str(_write(tmp_path / "reverse-pays.yaml", REVERSE_AND_PASS_PAYS)))
+    reversed_passes = forward_passes = 0
+    for step, _ in plays(rules, 4, range(12)):
+        if not isinstance(step.action, Pass) or step.ended_hand:
+            continue
+        gained = [after - before for after, before in zip(step.after.hand_gains["score"],
+                                                          step.before.hand_gains["score"])]
+        payee = step.after.current  # the seat that actually plays next
+        assert payee == (step.seat + step.before.direction) % 4
+        assert gained[payee] == 5 and gained[step.seat] == -5 and sum(map(abs, gained)) == 10, (gained, payee)
+        reversed_passes += step.before.direction == -1
+        forward_passes += step.before.direction == 1
+    assert reversed_passes >= 3 and forward_passes >= 3
+
+
+def test_a_record_paying_next_round_the_table_after_a_reversal_is_refused_at_its_hand_end(tmp_path: Path) -> None:
+    rules = load_rules(str(_write(tmp_path / "reverse-pays.yaml", REVERSE_AND_PASS_PAYS)))
+    for seed in range(1, 30):
+        path = tmp_path / f"game-{seed}.jsonl"
+        play_recorded_game(4, seed, path, rules=rules)
+        assert audit_record(path).valid, audit_record(path).error
+        lines = read_lines(path)
+        # Scores as if each pass paid the seat after it round the table: they differ where a pass
+        # came while the direction was reversed (the next seat to act is then the one before).
+        shifted = [0] * 4
+        for index, line in enumerate(lines):
+            if line.get("event") == "hand_end":
+                if any(shifted):
+                    tampered = [*lines[:index], {**line, "scores": [s + d for s, d in zip(line["scores"], shifted)]}]
+                    write_lines(path, tampered)
+                    verdict = audit_record(path)
+                    assert not verdict.valid and verdict.line == index + 1, (verdict.line, verdict.error)
+                    return
+                continue
+            if line.get("event") != "pass":
+                continue
+            following = next(other for other in lines[index + 1:] if "seat" in other or other["event"] == "hand_end")
+            actor = following.get("seat")
+            if following["event"] in ("play", "draw", "pass") and actor != (line["seat"] + 1) % 4:
+                shifted[actor] -= 5
+                shifted[(line["seat"] + 1) % 4] += 5
+    raise AssertionError("no seeded game had a pass while the direction was reversed")
+
+
+# --------------------------------------------------------------------------- every player passes in turn
+SKIP_AFTER_PASS = ("format: contack-ruleset/1\nid: pass-skips\ntitle: t\nextends: parker-1939\n"
+                   "turn_order:\n  skip: {primitive: skip-next, after: [pass]}\n")
+#: A seat may draw up to 7 tiles whenever it likes, and pass once it has drawn: passes in a row
+#: then come from fewer seats than sit at the table while the hands still change.
+DRAW_AT_WILL = "turn:\n  draw: {when: \"hand_count < 7 and stock_count > 0\"}\n  pass: {when: \"not can_play or drawn >= 1\"}\n"
+
+
+def test_all_passed_waits_for_every_seat_when_a_pass_skips_the_next(tmp_path: Path) -> None:
+    rules = load_rules(str(_write(tmp_path / "pass-skips.yaml", SKIP_AFTER_PASS + DRAW_AT_WILL)))
+    went_on = ended = 0
+    for seed in range(40):
+        passed: set[int] = set()
+        unchanged: set[int] = set()
+        for step, event in traced(rules, 4, seed):
+            if step.before.setup_step is not None:
+                continue
+            if isinstance(step.action, Play):
+                passed, unchanged = set(), set()
+                continue
+            if not isinstance(step.action, Pass):
+                unchanged = set()
+                continue
+            again = step.seat in unchanged
+            passed.add(step.seat)
+            unchanged.add(step.seat)
+            by_all_passed = step.ended_hand and step.after.hand_results[len(step.before.hand_results)].reason \
+                == "all_passed"
+            assert by_all_passed == (len(passed) == 4 or again), (seed, passed, again)
+            ended += by_all_passed
+            # Four passes in a row from fewer seats: Parker's count would have ended the hand here.
+            went_on += step.after.passes >= 4 and not step.ended_hand
+            if step.ended_hand:
+                passed, unchanged = set(), set()
+    assert ended >= 3 and went_on >= 3, (ended, went_on)
+
+
+def test_another_turn_after_a_pass_ends_the_hand_when_the_seat_passes_again_unchanged(tmp_path: Path) -> None:
+    rules = load_rules(str(_write(tmp_path / "pass-again.yaml", SKIP_AFTER_PASS.replace(
+        "skip: {primitive: skip-next", "again: {primitive: another-turn"))))
+    ended = earlier = 0
+    for seed in range(20):
+        for step, _ in traced(rules, 3, seed):
+            if isinstance(step.action, Pass) and step.ended_hand:
+                # The hand ends on a pass only when this seat passed just before with nothing drawn
+                # since (another turn after every pass keeps the turn with it), never on three passes
+                # of the same seat.
+                assert step.before.passes >= 1 and step.before.drawn == 0 and step.before.current == step.seat
+                ended += 1
+                earlier += step.after.passes < 3  # three passes in a row would have ended it before
+    assert ended >= 3 and earlier == ended
+    record = tmp_path / "game.jsonl"
+    play_recorded_game(3, 2, record, rules=rules)
+    assert audit_record(record).valid

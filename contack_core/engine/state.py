@@ -45,7 +45,7 @@ class GameState:
         "rules", "seat_count", "hand_number", "step", "deal_seat", "current", "passes",
         "drawn", "zones", "seat_zones", "figure", "totals", "hand_gains", "hand_results",
         "went_out", "over", "chance", "memo", "ledger", "turns", "effects", "_legal", "_allowed", "setup_step",
-        "_sampled", "final_gains", "seat_names", "direction", "again", "skips",
+        "_sampled", "final_gains", "seat_names", "direction", "again", "skips", "passed", "passed_unchanged",
     )
     # The slots' types (declared here, so that every method sees them, whichever assigns first).
     rules: Rules
@@ -81,6 +81,11 @@ class GameState:
     #: Set by a turn-order effect after an event: the seat acts again / seats the turn passes over.
     again: bool
     skips: int
+    #: The seats (a bit each) that have passed since the last tile was laid or moved, and those
+    #: that have passed since anything but a pass happened (a tile laid, drawn or laid aside):
+    #: what the all-passed ending reads (see :meth:`all_passed`). Worked out at each pass.
+    passed: int
+    passed_unchanged: int
 
     def __init__(self, rules: Rules, seat_count: int) -> None:
         low, high = rules.players
@@ -210,6 +215,7 @@ class GameState:
             self.turns += 1
             if kind is Draw:
                 self.drawn += 1
+            self.passed_unchanged = 0
             self._legal = None
             after = self.rules.consequences[type(event)]
             ended = None if after is None else after(self, event)
@@ -257,6 +263,8 @@ class GameState:
         other.direction = self.direction
         other.again = self.again
         other.skips = self.skips
+        other.passed = self.passed
+        other.passed_unchanged = self.passed_unchanged
         return other
 
     def observation(self, seat: int) -> dict[str, ZoneView | tuple[ZoneView, ...]]:
@@ -358,6 +366,7 @@ class GameState:
         self.direction = 1
         self.again = False
         self.skips = 0
+        self.passed = self.passed_unchanged = 0
         # Loops, not comprehensions: each comprehension is a function call in CPython 3.11.
         seats = range(self.seat_count)
         self.zones = {}
@@ -430,6 +439,20 @@ class GameState:
                     break
         return seat
 
+    def all_passed(self) -> bool:
+        """Every player has passed in turn (the all-passed ending): every seat in play has passed
+        since the last tile was laid or moved, or a seat has passed a second time with nothing
+        laid, drawn or laid aside since its last pass (the turn-order effects then keep the turn
+        among seats that cannot change the position, and the passes would go round for ever).
+        Without turn-order effects this is ``passes >= seats in play``: the turn goes round."""
+        if self.passed_unchanged >> self.seat_count:
+            return True
+        passed = self.passed
+        if self.figure.every_seat_in_play:
+            return passed == (1 << self.seat_count) - 1
+        in_play = self.figure.seat_in_play
+        return all(passed >> seat & 1 for seat in range(self.seat_count) if in_play(seat))
+
     def seats_in_play(self) -> int:
         """How many seats are still in play (every seat, in a game of laid tiles)."""
         if self.figure.every_seat_in_play:
@@ -460,6 +483,14 @@ class GameState:
         self._rule_for(PASS)
         self.turns += 1
         event = make_passed(self.current)
+        bit = 1 << self.current
+        if self.passes:
+            self.passed |= bit
+            if self.passed_unchanged & bit:  # a second pass with nothing changed since: flagged above the seats' bits
+                self.passed_unchanged |= 1 << self.seat_count
+            self.passed_unchanged |= bit
+        else:  # the first pass since a tile was laid or moved (which set passes to 0)
+            self.passed = self.passed_unchanged = bit
         self.passes += 1
         if not self._check_hand_end(event):
             self._end_turn()
