@@ -19,7 +19,7 @@ import pytest
 from helpers import play_recorded_game, read_lines, run_cli, write_lines
 
 from contack_core import GameState, load_rules
-from contack_core.engine.actions import Action, Pass, Play
+from contack_core.engine.actions import Action, Draw, Pass, Play
 from contack_core.engine.rules import Rules
 from contack_core.records.audit import audit_record
 
@@ -270,7 +270,7 @@ def test_the_effects_are_documented_primitives() -> None:
 
 #: The examples of this issue: each is kept by the score keeper and replayed like any ruleset.
 NEW_EXAMPLES = ["play-again-on-20", "skip-after-counting-contact", "reverse-on-opportunity",
-                "loser-leads-next-hand", "match-by-hands-won", "hands-won-tally"]
+                "loser-leads-next-hand", "match-by-hands-won", "hands-won-tally", "reverse-when-stock-runs-out"]
 
 
 @pytest.mark.parametrize("example", NEW_EXAMPLES)
@@ -457,4 +457,78 @@ def test_another_turn_after_a_pass_ends_the_hand_when_the_seat_passes_again_unch
     assert ended >= 3 and earlier == ended
     record = tmp_path / "game.jsonl"
     play_recorded_game(3, 2, record, rules=rules)
+    assert audit_record(record).valid
+
+
+# --------------------------------------------------------------------------- effects after a draw
+def test_drawing_the_last_tile_of_the_stock_reverses_the_direction_once_the_turn_ends() -> None:
+    rules = load_rules("reverse-when-stock-runs-out")
+    reversed_turns = stock_outs = 0
+    for seed in range(10):
+        direction, hand = 1, 0
+        for step, _ in traced(rules, 4, seed):
+            if step.before.hand_number != hand:
+                hand, direction = step.before.hand_number, 1
+            if step.before.setup_step is not None or step.ended_hand:
+                continue
+            if isinstance(step.action, Draw):
+                if not step.after.zones["stock"]:
+                    direction = -direction
+                    stock_outs += 1
+                assert step.after.current == step.seat and step.after.direction == direction  # the turn goes on
+                continue
+            assert step.after.current == (step.seat + direction) % 4, (seed, step.seat, direction)
+            reversed_turns += direction == -1
+    assert stock_outs >= 5 and reversed_turns >= 20
+
+
+def test_a_record_of_a_stock_out_audits_sound_and_one_passing_round_the_table_is_refused(tmp_path: Path) -> None:
+    rules = load_rules("reverse-when-stock-runs-out")
+    stock = 36 - 4 * 5  # what is left of Parker's 36 tiles once four hands of 5 are dealt
+    for seed in range(1, 30):
+        path = tmp_path / f"game-{seed}.jsonl"
+        play_recorded_game(4, seed, path, rules=rules)
+        assert audit_record(path).valid
+        lines = read_lines(path)
+        drawn = 0
+        for index, line in enumerate(lines):
+            drawn = 0 if line.get("event") == "hand" else drawn + (line.get("event") == "draw")
+            if line.get("event") != "draw" or drawn != stock:
+                continue
+            # The drawer's turn goes on; the first line by another seat must be by the seat before it.
+            after = next(i for i in range(index + 1, len(lines)) if lines[i].get("seat") != line["seat"])
+            if lines[after]["event"] not in ("play", "draw", "pass"):
+                continue  # the hand ended with the drawer's turn
+            assert lines[after]["seat"] == (line["seat"] - 1) % 4
+            tampered = tmp_path / "round-the-table.jsonl"
+            write_lines(tampered, [*lines[:after], {"event": "pass", "seat": (line["seat"] + 1) % 4}])
+            verdict = audit_record(tampered)
+            assert not verdict.valid and verdict.line == after + 1 and "turn" in verdict.error, verdict.error
+            return
+    raise AssertionError("no seeded game emptied the stock and went on")
+
+
+def test_another_turn_after_a_draw_gives_a_further_turn_once_this_one_ends(tmp_path: Path) -> None:
+    rules = load_rules(str(_write(tmp_path / "draw-again.yaml", (
+        "format: contack-ruleset/1\nid: draw-again\ntitle: t\nextends: parker-1939\nturn_order:\n"
+        "  again: {primitive: another-turn, after: [draw], when: \"drawn >= 2\"}\n"))))
+    again = plain = 0
+    for seed in range(10):
+        drawn = 0
+        for step, _ in traced(rules, 3, seed):
+            if step.before.setup_step is not None:
+                continue
+            if isinstance(step.action, Draw):
+                drawn += 1
+                assert step.after.current == step.seat
+                continue
+            if not step.ended_hand:
+                expected = step.seat if drawn >= 2 else (step.seat + 1) % 3
+                assert step.after.current == expected, (seed, step.seat, drawn)
+                again += drawn >= 2
+                plain += drawn < 2
+            drawn = 0
+    assert again >= 5 and plain > again
+    record = tmp_path / "game.jsonl"
+    play_recorded_game(3, 3, record, rules=rules)
     assert audit_record(record).valid

@@ -2,8 +2,9 @@
 and ``(set NextPlayer ...)`` in a ``(then (if ...))``).
 
 Play passes round the table one seat at a time. Each primitive of the ``turn_order`` slot
-changes that after an event of the kinds listed in ``after`` (``play``, ``pass``, ``move``:
-the actions that end a turn; default ``[play]``) when its ``when`` holds:
+changes that after an event of the kinds listed in ``after`` (``play``, ``pass``, ``move``, the
+actions that end a turn, or ``draw``, ``discard``, which do not; default ``[play]``) when its
+``when`` holds:
 
 - ``another-turn``: the seat whose action it was acts again at once;
 - ``skip-next``: the turn passes over the next seat (in the direction of play) to the one after;
@@ -14,7 +15,11 @@ whose action it was (its counters already updated by the event) and, with one ki
 ``after``, what the event did (a play's ``points``, ``counting``, ``opportunity``...). Every
 effect is worked out from the record's events, so a replay or an audit follows the same turns.
 The direction of play starts clockwise at every hand; skips and another turn apply to the turn
-that ends with the event, and a hand that ends with it forgets them.
+that ends with the event, and a hand that ends with it forgets them. After a draw or a discard
+the seat's turn goes on, so what the effect asks for waits for the turn to end (by a play, a pass
+or a move): another turn then gives the seat a further turn once this one is over, a skip passes
+over the next seat then, and a reverse turns the direction at once (so ``next`` in a transfer
+follows it straight away) and the turn passes the other way when it ends.
 """
 
 from __future__ import annotations
@@ -25,8 +30,11 @@ from contack_core.engine.values import EVENT_BINDINGS, VALUE_BINDINGS
 from contack_core.language.programs import Source, formula
 from contack_core.primitives.registry import BuildContext, Primitive
 
-#: The kinds of event after which the turn passes on, so a turn-order effect may follow them.
+#: The kinds of event after which the turn passes on.
 TURN_ENDING_KINDS = ("play", "pass", "move")
+#: The kinds a turn-order effect may follow: those, and the draw and the discard, after which the
+#: turn goes on (the effect waits for it to end).
+EFFECT_KINDS = ("play", "draw", "discard", "pass", "move")
 
 
 class TurnEffect(Primitive):
@@ -39,7 +47,7 @@ class TurnEffect(Primitive):
     schema = {
         "type": "object",
         "properties": {
-            "after": {"type": "array", "items": {"enum": list(TURN_ENDING_KINDS)}, "minItems": 1,
+            "after": {"type": "array", "items": {"enum": list(EFFECT_KINDS)}, "minItems": 1,
                       "uniqueItems": True},
             "when": {"type": ["string", "boolean"],
                      "description": "a condition, a formula such as \"points >= 20\""},
@@ -71,7 +79,8 @@ class TurnEffect(Primitive):
 class AnotherTurn(TurnEffect):
     """Another turn now: after the event, the seat whose action it was acts again (a play that
     scores 20 or more earns another play: ``when: "points >= 20"``). A seat with nothing left to
-    do on its new turn draws or passes as the turn rules say."""
+    do on its new turn draws or passes as the turn rules say. After a draw or a discard, which do
+    not end the turn, the seat gets a further turn once the turn under way ends."""
 
     name = "another-turn"
     statement = "_state.again = True"
@@ -79,8 +88,8 @@ class AnotherTurn(TurnEffect):
 
 class SkipNext(TurnEffect):
     """Skip the next seat: the turn passes over the seat that would act next (in the direction of
-    play) to the one after it. Two skips in one turn pass over two seats; at a table of two, the
-    seat that skips the other acts again."""
+    play) to the one after it. Two skips in one turn pass over two seats (two draws that each
+    skip, say); at a table of two, the seat that skips the other acts again."""
 
     name = "skip-next"
     statement = "_state.skips += 1"
