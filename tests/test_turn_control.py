@@ -270,7 +270,8 @@ def test_the_effects_are_documented_primitives() -> None:
 
 #: The examples of this issue: each is kept by the score keeper and replayed like any ruleset.
 NEW_EXAMPLES = ["play-again-on-20", "skip-after-counting-contact", "reverse-on-opportunity",
-                "loser-leads-next-hand", "match-by-hands-won", "hands-won-tally", "reverse-when-stock-runs-out"]
+                "loser-leads-next-hand", "match-by-hands-won", "hands-won-tally", "reverse-when-stock-runs-out",
+                "winner-dealt-a-tile-more"]
 
 
 @pytest.mark.parametrize("example", NEW_EXAMPLES)
@@ -532,3 +533,66 @@ def test_another_turn_after_a_draw_gives_a_further_turn_once_this_one_ends(tmp_p
     record = tmp_path / "game.jsonl"
     play_recorded_game(3, 3, record, rules=rules)
     assert audit_record(record).valid
+
+
+# --------------------------------------------------------------------------- the set-up reads the hands before
+def _dealt_by_hand(lines: list[dict]) -> dict[int, dict[int, int]]:
+    """How many tiles each seat was dealt in each hand of a record."""
+    dealt: dict[int, dict[int, int]] = {}
+    hand = 0
+    for line in lines:
+        if line.get("event") == "hand":
+            hand = line["number"]
+        elif line.get("event") == "deal" and line.get("seat") is not None:
+            dealt.setdefault(hand, {})[line["seat"]] = len(line["tiles"])
+    return dealt
+
+
+def test_the_last_hands_winner_is_dealt_a_tile_more(tmp_path: Path) -> None:
+    rules = load_rules("winner-dealt-a-tile-more")
+    more = 0
+    for seed in range(6):
+        path = tmp_path / f"game-{seed}.jsonl"
+        state = play_recorded_game(3, seed, path, rules=rules)
+        dealt = _dealt_by_hand(read_lines(path))
+        results = state.hand_results
+        assert dealt[1] == {0: 5, 1: 5, 2: 5}  # nobody won a hand before the first
+        for number in range(2, len(results) + 1):
+            last = results[number - 2].scores
+            winners = {seat for seat in range(3) if last[seat] == max(last)}
+            assert dealt[number] == {seat: 5 + (seat in winners) for seat in range(3)}, (seed, number, last)
+            more += len(winners)
+        assert audit_record(path).valid
+    assert more >= 10
+
+
+def test_a_record_dealing_the_winner_five_is_refused_at_its_deal(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    play_recorded_game(3, 2, path, rules=load_rules("winner-dealt-a-tile-more"))
+    lines = read_lines(path)
+    index = next(i for i, line in enumerate(lines) if line.get("event") == "deal" and len(line["tiles"]) == 6)
+    seat = lines[index]["seat"]
+    write_lines(path, [*lines[:index], {**lines[index], "tiles": lines[index]["tiles"][:5]}])
+    verdict = audit_record(path)
+    assert not verdict.valid and verdict.line == index + 1
+    assert f"p{seat} is dealt 6 tiles this hand; 5 given" in verdict.error, verdict.error
+
+
+@pytest.mark.parametrize(("count", "message"), [
+    ('"hand_size - 6 + won_last_hand"', "count gives -1 for won_last_hand=0: a deal gives each seat a whole number "
+                                        "of tiles from 0 to 1000 (MAX_TILES)"),
+    ('"10 // (hand_number - 1)"', "fails for hand_number=1: integer division or modulo by zero"),
+    ('"last_hand_score // 10"', "count reads 'last_hand_score', whose values are not known before play: a deal's "
+                                "count may read hand_number, hands_played, seats, hands_won, won_last_hand, "
+                                "went_out_last and the options"),
+    # The most a count gives (5 + 2 hands won before the third) is what the pile must hold for every seat.
+    ('"hand_size + hands_won"', "set-up step 'deal' takes 49 tiles from stock for 7 seats where stock holds 36"),
+])
+def test_a_deal_count_is_checked_at_load_for_every_value_it_reads(tmp_path: Path, count: str, message: str) -> None:
+    path = _write(tmp_path / "deal.yaml", "format: contack-ruleset/1\nid: deal\ntitle: t\nextends: parker-1939\n"
+                  f"setup:\n  deal:\n    count: {count}\n")
+    result = run_cli("rulesets", "validate", path)
+    assert result.exit_code == 1, result.output
+    where = "parker-1939.yaml:12:19: at players.max: " if "takes" in message else f"{path}:7:5: at setup.deal.count: "
+    assert where in result.output and message in result.output, result.output
+    assert len(result.output.strip().splitlines()) == 1

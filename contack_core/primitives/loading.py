@@ -147,7 +147,13 @@ def _check_deals(document: Document, rules: Rules) -> None:
     takes (a deal of 7 to each of 7 seats needs 49; 36 would leave the last seat nothing)."""
     seats = rules.players[1]
     piles = {key: len(zone.initial_tiles(rules)) for key, zone in rules.zones.items() if not zone.per_seat}
+    hands = getattr(rules.match, "hands", 1)
     for step in rules.setup:
+        if hasattr(step, "check_domain"):  # a count reading the hands before, checked for every value they take
+            try:
+                step.check_domain(hands, rules.players)
+            except PrimitiveError as error:
+                raise RulesetError([document.problem(str(error), ("setup", step.key, str(error.key)))]) from None
         if not hasattr(step, "takes"):  # a step that moves no tiles (pieces set out on a board)
             continue
         for zone, needed in step.takes(seats).items():
