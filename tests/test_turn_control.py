@@ -260,7 +260,7 @@ def test_the_effects_are_documented_primitives() -> None:
     from contack_core.primitives.builtin import default_registry
 
     registry = default_registry()
-    assert registry.names("turn_order") == ["another-turn", "reverse", "skip-next"]
+    assert registry.names("turn_order") == ["another-turn", "next-seat", "reverse", "skip-next"]
     for name in registry.names("turn_order"):
         assert registry.get("turn_order", name).__doc__
     schema = json.loads((Path(__file__).resolve().parent.parent / "contack_core" / "schemas"
@@ -271,7 +271,7 @@ def test_the_effects_are_documented_primitives() -> None:
 #: The examples of this issue: each is kept by the score keeper and replayed like any ruleset.
 NEW_EXAMPLES = ["play-again-on-20", "skip-after-counting-contact", "reverse-on-opportunity",
                 "loser-leads-next-hand", "match-by-hands-won", "hands-won-tally", "reverse-when-stock-runs-out",
-                "winner-dealt-a-tile-more"]
+                "winner-dealt-a-tile-more", "lowest-score-plays-next"]
 
 
 @pytest.mark.parametrize("example", NEW_EXAMPLES)
@@ -596,3 +596,60 @@ def test_a_deal_count_is_checked_at_load_for_every_value_it_reads(tmp_path: Path
     where = "parker-1939.yaml:12:19: at players.max: " if "takes" in message else f"{path}:7:5: at setup.deal.count: "
     assert where in result.output and message in result.output, result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+# --------------------------------------------------------------------------- a seat chosen by measures
+def _lowest_in_order(state: GameState, seat: int, among_others: bool = False) -> int:
+    """The seat with the lowest running score, ties to the first met going round from the seat
+    after ``seat`` (``seat`` itself last), worked out here from the totals alone."""
+    count = state.seat_count
+    running = [state.totals["score"][s] + state.hand_gains["score"][s] for s in range(count)]
+    order = [(seat + k) % count for k in range(1, count + 1)]
+    if among_others:
+        order.remove(seat)
+    return min(order, key=lambda other: (running[other], order.index(other)))
+
+
+@pytest.mark.parametrize("among_others", [False, True])
+def test_the_lowest_score_plays_after_each_play(among_others: bool, tmp_path: Path) -> None:
+    rules = load_rules("lowest-score-plays-next") if not among_others else load_rules(str(_write(
+        tmp_path / "others.yaml", "format: contack-ruleset/1\nid: others\ntitle: t\nextends: lowest-score-plays-next\n"
+        "turn_order:\n  catch-up:\n    among: others\n")))
+    chosen = again = 0
+    for step, _ in plays(rules, 3, range(8)):
+        if step.ended_hand or step.before.setup_step is not None:
+            continue
+        if isinstance(step.action, Play):
+            expected = _lowest_in_order(step.after, step.seat, among_others)
+            assert step.after.current == expected, (step.seat, step.after.current, expected)
+            chosen += expected != (step.seat + 1) % 3
+            again += expected == step.seat
+        elif isinstance(step.action, Pass):
+            assert step.after.current == (step.seat + 1) % 3  # after a pass the turn passes round
+    assert chosen >= 20
+    assert (again == 0) if among_others else (again >= 5)
+
+
+def test_a_record_where_the_turn_passed_round_instead_of_to_the_lowest_score_is_refused(tmp_path: Path) -> None:
+    rules = load_rules("lowest-score-plays-next")
+    path = tmp_path / "game.jsonl"
+    play_recorded_game(3, 3, path, rules=rules)
+    assert audit_record(path).valid
+    lines = read_lines(path)
+    for index, line in enumerate(lines[:-1]):
+        following = lines[index + 1]
+        if line.get("event") == "play" and following.get("event") in ("play", "draw", "pass") \
+                and following["seat"] != (line["seat"] + 1) % 3 and index > 6:
+            write_lines(path, [*lines[: index + 1], {"event": "pass", "seat": (line["seat"] + 1) % 3}])
+            verdict = audit_record(path)
+            assert not verdict.valid and verdict.line == index + 2 and "turn" in verdict.error, verdict.error
+            return
+    raise AssertionError("no play gave the turn past the next seat")
+
+
+def test_a_next_seat_measure_with_an_unknown_name_is_refused_at_its_line(tmp_path: Path) -> None:
+    path = _write(tmp_path / "bad.yaml", "format: contack-ruleset/1\nid: bad\ntitle: t\nextends: parker-1939\n"
+                  "turn_order:\n  pick:\n    primitive: next-seat\n    seat:\n      - lowest: scores\n")
+    result = run_cli("rulesets", "validate", path)
+    assert result.exit_code == 1
+    assert f"{path}:9:9: at turn_order.pick.seat.0.lowest: unknown name 'scores'" in result.output, result.output

@@ -45,7 +45,7 @@ class GameState:
         "rules", "seat_count", "hand_number", "step", "deal_seat", "current", "passes",
         "drawn", "zones", "seat_zones", "figure", "totals", "hand_gains", "hand_results",
         "went_out", "over", "chance", "memo", "ledger", "turns", "effects", "_legal", "_allowed", "setup_step",
-        "_sampled", "final_gains", "seat_names", "direction", "again", "skips", "passed", "passed_unchanged",
+        "_sampled", "final_gains", "seat_names", "direction", "again", "skips", "chosen", "given", "passed", "passed_unchanged",
     )
     # The slots' types (declared here, so that every method sees them, whichever assigns first).
     rules: Rules
@@ -81,6 +81,10 @@ class GameState:
     #: Set by a turn-order effect after an event: the seat acts again / seats the turn passes over.
     again: bool
     skips: int
+    #: The seat a ``next-seat`` effect gave the turn to, until the turn ends (None: none), and
+    #: whether the turn last passed so (for the narration).
+    chosen: int | None
+    given: bool
     #: The seats (a bit each) that have passed since the last tile was laid or moved, and those
     #: that have passed since anything but a pass happened (a tile laid, drawn or laid aside):
     #: what the all-passed ending reads (see :meth:`all_passed`). Worked out at each pass.
@@ -263,6 +267,8 @@ class GameState:
         other.direction = self.direction
         other.again = self.again
         other.skips = self.skips
+        other.chosen = self.chosen
+        other.given = self.given
         other.passed = self.passed
         other.passed_unchanged = self.passed_unchanged
         return other
@@ -366,6 +372,8 @@ class GameState:
         self.direction = 1
         self.again = False
         self.skips = 0
+        self.chosen = None
+        self.given = False
         self.passed = self.passed_unchanged = 0
         # Loops, not comprehensions: each comprehension is a function call in CPython 3.11.
         seats = range(self.seat_count)
@@ -422,13 +430,17 @@ class GameState:
         return (self.current + 1) % count
 
     def _ordered_next_seat(self) -> int:
-        """The seat to act next under the ruleset's turn-order effects: the same seat when one gave
-        it another turn, else the next seat in play in the direction of play, passing over as
+        """The seat to act next under the ruleset's turn-order effects: the seat a ``next-seat``
+        effect chose (still in play), else the same seat when one gave it another turn, else the next seat in play in the direction of play, passing over as
         many seats in play as were skipped. Clears what the effects asked for."""
-        again, skips = self.again, self.skips
+        again, skips, chosen = self.again, self.skips, self.chosen
         self.again = False
         self.skips = 0
+        self.chosen = None
         in_play = None if self.figure.every_seat_in_play else self.figure.seat_in_play
+        self.given = chosen is not None and (in_play is None or in_play(chosen))
+        if self.given:
+            return chosen  # type: ignore[return-value]
         if again and (in_play is None or in_play(self.current)):
             return self.current
         count, step, seat = self.seat_count, self.direction, self.current

@@ -60,6 +60,14 @@ class Narrator:
         self._direction = (state.hand_number, state.direction)
         if isinstance(event, (Drew, Discarded)):
             return
+        if state.given:  # a seat chosen by a next-seat effect: told when it is not the one the turn passes to anyway
+            following = (event.seat + state.direction) % count
+            while not (state.figure.every_seat_in_play or state.figure.seat_in_play(following)) \
+                    and following != event.seat:
+                following = (following + state.direction) % count
+            if state.current != following:
+                self.write(f"   {self.who(state.current, rules)} {rules.term('given')}")
+            return
         if state.current == event.seat:
             self.write(f"   {self.who(event.seat, rules)} {rules.term('again')}")
             return
