@@ -410,7 +410,8 @@ SKIP_AFTER_PASS = ("format: contack-ruleset/1\nid: pass-skips\ntitle: t\nextends
                    "turn_order:\n  skip: {primitive: skip-next, after: [pass]}\n")
 #: A seat may draw up to 7 tiles whenever it likes, and pass once it has drawn: passes in a row
 #: then come from fewer seats than sit at the table while the hands still change.
-DRAW_AT_WILL = "turn:\n  draw: {when: \"hand_count < 7 and stock_count > 0\"}\n  pass: {when: \"not can_play or drawn >= 1\"}\n"
+DRAW_AT_WILL = ("turn:\n  draw: {when: \"hand_count < 7 and stock_count > 0\"}\n"
+                "  pass: {when: \"not can_play or drawn >= 1\"}\n")
 
 
 def test_all_passed_waits_for_every_seat_when_a_pass_skips_the_next(tmp_path: Path) -> None:

@@ -38,7 +38,8 @@ DEFAULT_TERMS: Mapping[str, Any] = {
     "partners": "partners", "partners_win": "win together as partners", "nobody_wins": "nobody wins", "completed": "every tile is in the figure",
     "time": "time is up", "seat": "seat", "at": "at", "game_end": "at the end of the game",
     "none_left": "nothing is left to any side: nobody wins",
-    "again": "plays again", "skipped": "is skipped", "reversed": "the direction of play is reversed", "given": "is given the turn",
+    "again": "plays again", "skipped": "is skipped", "reversed": "the direction of play is reversed",
+    "given": "is given the turn",
 }
 
 

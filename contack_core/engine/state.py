@@ -45,7 +45,8 @@ class GameState:
         "rules", "seat_count", "hand_number", "step", "deal_seat", "current", "passes",
         "drawn", "zones", "seat_zones", "figure", "totals", "hand_gains", "hand_results",
         "went_out", "over", "chance", "memo", "ledger", "turns", "effects", "_legal", "_allowed", "setup_step",
-        "_sampled", "final_gains", "seat_names", "direction", "again", "skips", "chosen", "given", "passed", "passed_unchanged",
+        "_sampled", "final_gains", "seat_names", "direction", "again", "skips", "chosen", "given", "passed",
+        "passed_unchanged",
     )
     # The slots' types (declared here, so that every method sees them, whichever assigns first).
     rules: Rules
@@ -431,8 +432,9 @@ class GameState:
 
     def _ordered_next_seat(self) -> int:
         """The seat to act next under the ruleset's turn-order effects: the seat a ``next-seat``
-        effect chose (still in play), else the same seat when one gave it another turn, else the next seat in play in the direction of play, passing over as
-        many seats in play as were skipped. Clears what the effects asked for."""
+        effect chose (still in play), else the same seat when one gave it another turn, else the
+        next seat in play in the direction of play, passing over as many seats in play as were
+        skipped. Clears what the effects asked for."""
         again, skips, chosen = self.again, self.skips, self.chosen
         self.again = False
         self.skips = 0
@@ -456,7 +458,9 @@ class GameState:
         since the last tile was laid or moved, or a seat has passed a second time with nothing
         laid, drawn or laid aside since its last pass (the turn-order effects then keep the turn
         among seats that cannot change the position, and the passes would go round for ever).
-        Without turn-order effects this is ``passes >= seats in play``: the turn goes round."""
+        Without turn-order effects the turn goes round, and this is ``passes >= seats in play``."""
+        if not self.rules.turn_order:
+            return self.passes >= self.seats_in_play()
         if self.passed_unchanged >> self.seat_count:
             return True
         passed = self.passed
@@ -495,14 +499,15 @@ class GameState:
         self._rule_for(PASS)
         self.turns += 1
         event = make_passed(self.current)
-        bit = 1 << self.current
-        if self.passes:
-            self.passed |= bit
-            if self.passed_unchanged & bit:  # a second pass with nothing changed since: flagged above the seats' bits
-                self.passed_unchanged |= 1 << self.seat_count
-            self.passed_unchanged |= bit
-        else:  # the first pass since a tile was laid or moved (which set passes to 0)
-            self.passed = self.passed_unchanged = bit
+        if self.rules.turn_order:  # who has passed: without effects the passes go round, and their count says it
+            bit = 1 << self.current
+            if self.passes:
+                self.passed |= bit
+                if self.passed_unchanged & bit:  # a second pass with nothing changed since: flagged above the seats
+                    self.passed_unchanged |= 1 << self.seat_count
+                self.passed_unchanged |= bit
+            else:  # the first pass since a tile was laid or moved (which set passes to 0)
+                self.passed = self.passed_unchanged = bit
         self.passes += 1
         if not self._check_hand_end(event):
             self._end_turn()

@@ -86,7 +86,10 @@ class AllPassed(HandEnding):
         return type(event) is Passed and state.all_passed()
 
     def condition_source(self, prefix: str, rules: Any) -> Source:
-        # Compiled into what follows a pass only, so the event is a pass.
+        # Compiled into what follows a pass only, so the event is a pass. Without turn-order
+        # effects the passes go round the table, and their count in a row says it (inlined).
+        if not rules.turn_order:
+            return Source("_state.passes >= _state.seats_in_play()")
         return Source("_state.all_passed()")
 
 
