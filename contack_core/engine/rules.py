@@ -53,6 +53,7 @@ DEFAULT_TERMS: Mapping[str, Any] = {
     "time": "time is up", "seat": "seat", "at": "at", "game_end": "at the end of the game",
     "none_left": "nothing is left to any side: nobody wins",
     "again": "plays again", "skipped": "is skipped", "reversed": "the direction of play is reversed",
+    "given": "is given the turn",
 }
 
 

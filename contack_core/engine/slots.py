@@ -161,6 +161,9 @@ class SetupStep(Protocol):
     def explain(self, state: GameState) -> str:
         """What this step waits for, in words (for error messages)."""
 
+    def check_domain(self, hands: int, players: tuple[int, int]) -> None:
+        """Refuse (PrimitiveError) what fails for some game of ``hands`` hands and seats in ``players``."""
+
     def takes(self, seats: int) -> Mapping[str, int]:
         """The tiles it takes from each shared zone with ``seats`` seats (checked at load)."""
 
@@ -332,6 +335,10 @@ class Match(Protocol):
     key: str
     #: The counter the match is decided on (``GameState.scores`` reads it).
     counter: str
+    #: The most hands a game takes.
+    hands: int
+    #: True when the seats with the highest total win (False: the lowest).
+    highest: bool
 
     def teams(self, seat_count: int) -> list[list[int]]:
         """The sides of a game of ``seat_count`` seats (raises ValueError if they cannot form)."""

@@ -58,7 +58,8 @@ class GameState:
         "rules", "seat_count", "hand_number", "step", "deal_seat", "current", "passes",
         "drawn", "zones", "seat_zones", "figure", "totals", "hand_gains", "hand_results",
         "went_out", "over", "chance", "memo", "ledger", "turns", "effects", "_legal", "_allowed", "setup_step",
-        "_sampled", "final_gains", "seat_names", "direction", "again", "skips",
+        "_sampled", "final_gains", "seat_names", "direction", "again", "skips", "chosen", "given", "passed",
+        "passed_unchanged",
     )
     # The slots' types (declared here, so that every method sees them, whichever assigns first).
     rules: Rules
@@ -95,6 +96,15 @@ class GameState:
     #: Set by a turn-order effect after an event: the seat acts again / seats the turn passes over.
     again: bool
     skips: int
+    #: The seat a ``next-seat`` effect gave the turn to, until the turn ends (None: none), and
+    #: whether the turn last passed so (for the narration).
+    chosen: int | None
+    given: bool
+    #: The seats (a bit each) that have passed since the last tile was laid or moved, and those
+    #: that have passed since anything but a pass happened (a tile laid, drawn or laid aside):
+    #: what the all-passed ending reads (see :meth:`all_passed`). Worked out at each pass.
+    passed: int
+    passed_unchanged: int
 
     def __init__(self, rules: Rules, seat_count: int) -> None:
         low, high = rules.players
@@ -232,6 +242,7 @@ class GameState:
             self.turns += 1
             if kind is Draw:
                 self.drawn += 1
+            self.passed_unchanged = 0
             self._legal = None
             after = self.rules.consequences[type(event)]
             ended = None if after is None else after(self, event)
@@ -311,6 +322,10 @@ class GameState:
         other.direction = self.direction
         other.again = self.again
         other.skips = self.skips
+        other.chosen = self.chosen
+        other.given = self.given
+        other.passed = self.passed
+        other.passed_unchanged = self.passed_unchanged
         return other
 
     def observation(self, seat: int) -> dict[str, ZoneView | tuple[ZoneView, ...]]:
@@ -409,6 +424,9 @@ class GameState:
         self.direction = 1
         self.again = False
         self.skips = 0
+        self.chosen = None
+        self.given = False
+        self.passed = self.passed_unchanged = 0
         # Loops, not comprehensions: each comprehension is a function call in CPython 3.11.
         seats = range(self.seat_count)
         self.zones = {}
@@ -464,13 +482,18 @@ class GameState:
         return (self.current + 1) % count
 
     def _ordered_next_seat(self) -> int:
-        """The seat to act next under the ruleset's turn-order effects: the same seat when one gave
-        it another turn, else the next seat in play in the direction of play, passing over as
-        many seats in play as were skipped. Clears what the effects asked for."""
-        again, skips = self.again, self.skips
+        """The seat to act next under the ruleset's turn-order effects: the seat a ``next-seat``
+        effect chose (still in play), else the same seat when one gave it another turn, else the
+        next seat in play in the direction of play, passing over as many seats in play as were
+        skipped. Clears what the effects asked for."""
+        again, skips, chosen = self.again, self.skips, self.chosen
         self.again = False
         self.skips = 0
+        self.chosen = None
         in_play = None if self.figure.every_seat_in_play else self.figure.seat_in_play
+        self.given = chosen is not None and (in_play is None or in_play(chosen))
+        if self.given:
+            return chosen  # type: ignore[return-value]
         if again and (in_play is None or in_play(self.current)):
             return self.current
         count, step, seat = self.seat_count, self.direction, self.current
@@ -480,6 +503,22 @@ class GameState:
                 if in_play is None or in_play(seat):
                     break
         return seat
+
+    def all_passed(self) -> bool:
+        """Every player has passed in turn (the all-passed ending): every seat in play has passed
+        since the last tile was laid or moved, or a seat has passed a second time with nothing
+        laid, drawn or laid aside since its last pass (the turn-order effects then keep the turn
+        among seats that cannot change the position, and the passes would go round for ever).
+        Without turn-order effects the turn goes round, and this is ``passes >= seats in play``."""
+        if not self.rules.turn_order:
+            return self.passes >= self.seats_in_play()
+        if self.passed_unchanged >> self.seat_count:
+            return True
+        passed = self.passed
+        if self.figure.every_seat_in_play:
+            return passed == (1 << self.seat_count) - 1
+        in_play = self.figure.seat_in_play
+        return all(passed >> seat & 1 for seat in range(self.seat_count) if in_play(seat))
 
     def seats_in_play(self) -> int:
         """How many seats are still in play (every seat, in a game of laid tiles)."""
@@ -513,6 +552,15 @@ class GameState:
         self._rule_for(PASS)
         self.turns += 1
         event = make_passed(self.current)
+        if self.rules.turn_order:  # who has passed: without effects the passes go round, and their count says it
+            bit = 1 << self.current
+            if self.passes:
+                self.passed |= bit
+                if self.passed_unchanged & bit:  # a second pass with nothing changed since: flagged above the seats
+                    self.passed_unchanged |= 1 << self.seat_count
+                self.passed_unchanged |= bit
+            else:  # the first pass since a tile was laid or moved (which set passes to 0)
+                self.passed = self.passed_unchanged = bit
         self.passes += 1
         if not self._check_hand_end(event):
             self._end_turn()

@@ -326,8 +326,8 @@ EVENT_BINDINGS: Mapping[str, Callable[..., object]] = {
 #: the seat that played its last tile this hand (nobody if none did).
 RELATIONS: Mapping[str, str] = {
     "self": "the seat itself",
-    "next": "the next seat round the table",
-    "previous": "the seat before it",
+    "next": "the seat after it in the direction of play (round the table until a reverse turns it)",
+    "previous": "the seat before it in the direction of play",
     "partner": "its partners (every other seat of its side)",
     "others": "every other seat",
     "all": "every seat",
@@ -341,10 +341,10 @@ def related_seats(state: GameState, seat: int, relation: str) -> list[int]:
     count = state.seat_count
     if relation == "self":
         return [seat]
-    if relation == "next":
-        return [(seat + 1) % count]
+    if relation == "next":  # in the direction of play as it stands (a reverse by this event comes after)
+        return [(seat + state.direction) % count]
     if relation == "previous":
-        return [(seat - 1) % count]
+        return [(seat - state.direction) % count]
     if relation == "others":
         return [other for other in range(count) if other != seat]
     if relation == "all":

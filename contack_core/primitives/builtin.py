@@ -24,7 +24,7 @@ from contack_core.primitives.registry import ENTRY_POINT_GROUP, Primitive, Regis
 from contack_core.primitives.scoring import CollectFromOthers, Counter
 from contack_core.primitives.setup import DealTiles, DealToZones, LowestTileOpens, OpenFromZone, ShuffleZone
 from contack_core.primitives.turn import DiscardTile, DrawTile, PassTurn, PlayTile
-from contack_core.primitives.turn_order import AnotherTurn, Reverse, SkipNext
+from contack_core.primitives.turn_order import AnotherTurn, NextSeat, Reverse, SkipNext
 from contack_core.primitives.zones import Hand, Pile
 
 BUILTIN: tuple[type[Primitive], ...] = (
@@ -32,7 +32,7 @@ BUILTIN: tuple[type[Primitive], ...] = (
     OpenFromZone, ContactPlacement, PlayTile, DrawTile, DiscardTile, PassTurn, ZoneEmptied, AllPassed,
     NoLegalCell, NoActionLeft, Condition, TurnLimit, Counter, CollectFromOthers, FixedHands,
     CornerTiles, SquareGrid, StartPositions, MovePiece, OneSideLeft, TwoPieceTie, PiecesLeft, LastSideStanding,
-    AnotherTurn, SkipNext, Reverse,
+    AnotherTurn, SkipNext, Reverse, NextSeat,
 )
 
 

@@ -76,17 +76,24 @@ class ZoneEmptied(HandEnding):
 
 
 class AllPassed(HandEnding):
-    """The hand ends when every seat still in play has passed in turn, one after another."""
+    """The hand ends when every player has passed in turn: every seat still in play has passed
+    since the last tile was laid (or piece moved). Under turn-order effects after a pass (another
+    turn, a skip) passes in a row may come from fewer seats; they end the hand only once each seat
+    has passed, or when a seat passes again with nothing laid, drawn or laid aside since its last
+    pass (the effects keep the turn among seats that change nothing: it would never end)."""
 
     name = "all-passed"
     after = (Passed,)
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
-        return type(event) is Passed and state.passes >= state.seats_in_play()
+        return type(event) is Passed and state.all_passed()
 
     def condition_source(self, prefix: str, rules: Rules) -> Source:
-        # Compiled into what follows a pass only, so the event is a pass.
-        return Source("_state.passes >= _state.seats_in_play()")
+        # Compiled into what follows a pass only, so the event is a pass. Without turn-order
+        # effects the passes go round the table, and their count in a row says it (inlined).
+        if not rules.turn_order:
+            return Source("_state.passes >= _state.seats_in_play()")
+        return Source("_state.all_passed()")
 
 
 class NoLegalCell(HandEnding):

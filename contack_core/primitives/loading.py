@@ -147,7 +147,12 @@ def _check_deals(document: Document, rules: Rules) -> None:
     takes (a deal of 7 to each of 7 seats needs 49; 36 would leave the last seat nothing)."""
     seats = rules.players[1]
     piles = {key: len(zone.initial_tiles(rules)) for key, zone in rules.zones.items() if not zone.per_seat}
+    hands = rules.match.hands
     for step in rules.setup:
+        try:  # a count reading the hands before, checked for every value they take
+            step.check_domain(hands, rules.players)
+        except PrimitiveError as error:
+            raise RulesetError([document.problem(str(error), ("setup", step.key, str(error.key)))]) from None
         for zone, needed in step.takes(seats).items():
             if needed > piles[zone]:
                 raise RulesetError([document.problem(

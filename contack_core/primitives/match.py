@@ -33,6 +33,8 @@ class SidesMatch(Primitive):
     slot = "match"
     #: True when the seats with the highest total win (False: the lowest).
     highest: bool = True
+    #: The most hands a game takes (one unless the match says more).
+    hands: int = 1
 
     def build_hand_winner(self, context: BuildContext) -> None:
         """``hand_winner``: a formula about each seat of a hand just played, true for the seats

@@ -6,6 +6,8 @@ a decision step (the opening play) offers the seat it names its legal actions.
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 from typing import TYPE_CHECKING
 
@@ -14,7 +16,8 @@ from contack_core.engine.actions import Action, Deal, IllegalAction, Play, Shuff
 from contack_core.engine.chance import shuffled
 from contack_core.engine.events import Dealt, Event, Played, Shuffled, make_dealt
 from contack_core.engine.values import VALUE_BINDINGS
-from contack_core.language.limits import MAX_TILES, shown_number
+from contack_core.language.expressions import ExpressionError, evaluate_safely
+from contack_core.language.limits import MAX_DOMAIN_EVALUATIONS, MAX_TILES, shown_number
 from contack_core.language.programs import compile_per_seat
 from contack_core.primitives.board import TriangularLattice
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
@@ -51,6 +54,10 @@ class SetupStep(Primitive):
         """Apply an outcome this step's :meth:`sample` drew from the state as it stands: a
         step may skip the checks a recorded outcome needs (the default does not)."""
         return self.apply(state, action)
+
+    def check_domain(self, hands: int, players: tuple[int, int]) -> None:
+        """Refuse, as a PrimitiveError, what fails for some game of ``hands`` hands and
+        ``players`` seats (nothing unless a step reads the hands before it)."""
 
     def takes(self, seats: int) -> dict[str, int]:
         """The tiles this step takes from each shared zone with ``seats`` seats (checked at load)."""
@@ -93,11 +100,22 @@ class ShuffleZone(SetupStep):
         return event
 
 
+#: What a deal's ``count`` may read about each seat besides the options: the hands before this
+#: one, each with a range known at load, so the count is checked there for every value they
+#: can take (see :meth:`DealTiles.check_domain`).
+DEAL_VALUES = ("hand_number", "hands_played", "seats", "hands_won", "won_last_hand", "went_out_last")
+
+
 class DealTiles(SetupStep):
     """Chance: give each seat in turn ``count`` tiles from the top of a pile.
 
     If the pile runs short (a house rule with big hands and many players), the last
-    seats get what is left; ``count`` may be an expression over option values.
+    seats get what is left; ``count`` may be an expression over option values, or a formula
+    about each seat reading what happened before the hand: ``hand_number``, ``hands_played``,
+    ``seats``, ``hands_won``, ``won_last_hand``, ``went_out_last`` (the last hand's winner is
+    dealt a tile more: ``hand_size + won_last_hand``). Such a formula is worked out for every
+    value those can take in the match at load, and refused where it gives no whole number of
+    tiles from 0 to ``MAX_TILES``.
     """
 
     name = "deal"
@@ -113,7 +131,24 @@ class DealTiles(SetupStep):
     def build(self, context: BuildContext) -> None:
         self.source = context.zone(self.params["from"], "from", ("pile",)).key
         self.target = context.zone(self.params["to"], "to", ("hand",)).key
-        self.count = context.constant(self.params["count"], "count")
+        source = self.params["count"]
+        #: Each seat's count this hand, when ``count`` reads the hands before (else None).
+        self.count_of: Any = None
+        self.count_formula: Any = None
+        values = context.state_values()
+        names = context.expression(source, values, "count").names
+        if names:
+            beyond = [name for name in names if name not in DEAL_VALUES]
+            if beyond:
+                raise PrimitiveError(f"count reads {beyond[0]!r}, whose values are not known before play: a deal's "
+                                     f"count may read {', '.join(DEAL_VALUES)} and the options (each checked at "
+                                     f"load for every value it can take)", "count")
+            self.count_formula = context.expression(source, names, "count", whole_number=True)
+            self.count_of = compile_per_seat("deal_count", source, {name: values[name] for name in DEAL_VALUES},
+                                             context.constants, VALUE_BINDINGS)
+            self.count = MAX_TILES  # the most it can give, until check_domain has worked it out
+            return
+        self.count = context.constant(source, "count")
         if not isinstance(self.count, int) or self.count < 0:
             raise PrimitiveError(f"count must be a whole number, found {self.count!r}", "count")
         if self.count > MAX_TILES:  # no set holds more: refused here, not as a deal the pile cannot make
@@ -121,17 +156,62 @@ class DealTiles(SetupStep):
                                  f"(MAX_TILES)", "count")
 
     def takes(self, seats: int) -> dict[str, int]:
-        return {self.source: self.count * seats}
+        return {self.source: self.count * seats}  # a formula's count: the most it gives, to every seat
+
+    def check_domain(self, hands: int, players: tuple[int, int]) -> None:
+        """A ``count`` reading the hands before: worked out for every value its names take in a
+        match of at most ``hands`` hands at ``players`` seats; refused (PrimitiveError) where it
+        is not a whole number from 0 to ``MAX_TILES``. :attr:`count` is then the most it gives."""
+        if self.count_formula is None:
+            return
+        names = self.count_formula.names
+        earlier = range(hands)  # hands played or won before a hand: 0 .. hands - 1
+        domains = {"hand_number": range(1, hands + 1), "hands_played": earlier, "hands_won": earlier,
+                   "won_last_hand": (0, 1), "went_out_last": (0, 1), "seats": range(players[0], players[1] + 1)}
+        ranges = [domains[name] for name in names]
+        if math.prod(map(len, ranges)) > MAX_DOMAIN_EVALUATIONS:
+            raise PrimitiveError(f"count reads {', '.join(names)}: more than {MAX_DOMAIN_EVALUATIONS:,} combinations "
+                                 f"of their values to check in a match of {hands} hands (MAX_DOMAIN_EVALUATIONS)",
+                                 "count")
+        most = 0
+        for combination in itertools.product(*ranges):
+            named = dict(zip(names, combination))
+            if named.get("hand_number", hands) <= max(named.get("hands_played", 0), named.get("hands_won", 0)):
+                continue  # more hands before this one than have been played: never met
+            if named.get("hand_number") == 1 and (named.get("won_last_hand") or named.get("went_out_last")):
+                continue  # no hand before the first
+            try:
+                value = evaluate_safely(self.count_formula, named)
+            except ExpressionError as error:
+                raise PrimitiveError(str(error), "count") from None
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_TILES:
+                at = ", ".join(f"{name}={value}" for name, value in named.items())
+                shown = shown_number(value) if isinstance(value, int) else repr(value)
+                raise PrimitiveError(f"count gives {shown} for {at}: a deal gives each seat a whole number of "
+                                     f"tiles from 0 to {MAX_TILES} (MAX_TILES)", "count")
+            most = max(most, value)
+        self.count = most
+
+    def seat_count_now(self, state: GameState) -> int:
+        """The tiles due to the seat being dealt to, as ``count`` says (before the pile runs short)."""
+        if self.count_of is None:
+            return self.count
+        counts = state.memo.get(self.key)
+        if counts is None:
+            counts = state.memo[self.key] = self.count_of(state)  # once a hand: the hands before do not change
+        return counts[state.deal_seat]
 
     def expected(self, state: GameState) -> int:
         # Not min(): CPython 3.11 parses min's arguments with a format string, on every deal.
         left = len(state.zones[self.source])
-        return self.count if self.count <= left else left  # noqa: FURB136
+        count = self.count if self.count_of is None else self.seat_count_now(state)
+        return count if count <= left else left  # noqa: FURB136
 
     def sample(self, state: GameState, rng: random.Random) -> Deal:
         # The top ``expected`` tiles, top first (as :meth:`expected`, spelt out: every hand deals).
         pile = state.zones[self.source]
-        n = self.count if self.count <= len(pile) else len(pile)  # noqa: FURB136
+        count = self.count if self.count_of is None else self.seat_count_now(state)
+        n = count if count <= len(pile) else len(pile)  # noqa: FURB136
         return make_deal(state.deal_seat, tuple(pile[: -n - 1 : -1]), None)
 
     def apply(self, state: GameState, action: Action) -> Dealt:
@@ -141,6 +221,8 @@ class DealTiles(SetupStep):
             raise IllegalAction(f"the deal goes to {state.who(state.deal_seat)} now, not {state.who(action.seat)}")
         n = self.expected(state)
         if len(action.tiles) != n:
+            if self.count_of is not None:
+                raise IllegalAction(f"{state.who(action.seat)} is dealt {n} tiles this hand; {len(action.tiles)} given")
             raise IllegalAction(f"each seat is dealt {n} tiles; {len(action.tiles)} given")
         return self.apply_sampled(state, action)
 

@@ -44,12 +44,13 @@ class Narrator:
         self._tell(state, event)
         if changed:
             self.write(f"   {state.rules.term('score')}: {changed}")
-        if state.rules.turn_order and isinstance(event, (Played, Passed, Moved)):
+        if state.rules.turn_order and isinstance(event, (Played, Passed, Moved, Drew, Discarded)):
             self._tell_turn(state, event)
 
-    def _tell_turn(self, state: GameState, event: Played | Passed | Moved) -> None:
+    def _tell_turn(self, state: GameState, event: Played | Passed | Moved | Drew | Discarded) -> None:
         """What the ruleset's turn-order effects did after ``event``: another turn, a direction
-        reversed, seats passed over (nothing when the hand or game ended with it)."""
+        reversed, seats passed over (nothing when the hand or game ended with it). After a draw or
+        a discard the turn goes on: only a reversal shows then, the rest when the turn ends."""
         if state.over or state.chance or state.setup_step is not None:
             return
         rules, count = state.rules, state.seat_count
@@ -57,6 +58,16 @@ class Narrator:
         if seen_hand == state.hand_number and seen != state.direction:
             self.write(f"   {rules.term('reversed')}")
         self._direction = (state.hand_number, state.direction)
+        if isinstance(event, (Drew, Discarded)):
+            return
+        if state.given:  # a seat chosen by a next-seat effect: told when it is not the one the turn passes to anyway
+            following = (event.seat + state.direction) % count
+            while not (state.figure.every_seat_in_play or state.figure.seat_in_play(following)) \
+                    and following != event.seat:
+                following = (following + state.direction) % count
+            if state.current != following:
+                self.write(f"   {self.who(state.current, rules)} {rules.term('given')}")
+            return
         if state.current == event.seat:
             self.write(f"   {self.who(event.seat, rules)} {rules.term('again')}")
             return

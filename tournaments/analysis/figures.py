@@ -488,7 +488,7 @@ def _ending_figures(rules: Rules, games: Aggregates, limits: frozenset[str]) -> 
 
 
 def _one_hand(rules: Rules) -> bool:
-    return getattr(rules.match, "hands", 1) == 1
+    return rules.match.hands == 1
 
 
 def _duration_figures(rules: Rules, games: Aggregates) -> list[Figure]:

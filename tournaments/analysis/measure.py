@@ -54,7 +54,7 @@ class GameMeasure:
                  action_values: Callable[[Any], Sequence[float]] | None = None,
                  clarity_decisions: int = CLARITY_DECISIONS) -> None:
         self.sides = rules.match.teams(seat_count)  # the match's sides: partners, or each seat alone
-        self.lowest_wins = getattr(rules.match, "highest", True) is False
+        self.lowest_wins = not rules.match.highest
         self.standing_of = standing_of
         self.hands: list[dict[str, Any]] = []
         self.turns = 0  # the state's decision count at the last event seen
