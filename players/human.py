@@ -20,7 +20,7 @@ import sys
 from typing import IO, TYPE_CHECKING, Any
 
 from contack_core.boards.grid import PieceBoard, board_text
-from contack_core.engine.actions import Discard, Draw, Move, Pass, Play
+from contack_core.engine.actions import Discard, Draw, HouseAction, Move, Pass, Play
 from contack_core.engine.bots import Player
 from contack_core.engine.events import Moved, Played
 from contack_core.engine.notation import NotationError, action_to_string, parse_action, point_to_string
@@ -36,6 +36,7 @@ Type the number of an action from the list, or the action itself:
   discard TILE [PILE]   lay a tile of your hand aside, face up (on PILE, where there are several)
   draw                  draw a tile from the pile
   move X,Y X,Y [X,Y..]  move the piece standing on the first point along the points after it
+  RULE [TILE]           an action of the house rules' own, by its name (exchange 01-02-03)
   pass                  give up the turn
   ?                     this help
   quit                  leave the game (the seat is then handled as a faulty player)"""
@@ -126,6 +127,11 @@ class HumanPlayer(Player):
             return None, self.not_now(f"you may not lay {names[action.tile]} aside{where} now", state, legal)
         if kind is Play:
             return None, self.not_now(f"{names[action.tile]} cannot go on {list(action.cell)} now", state, legal)  # type: ignore[union-attr]
+        if type(action) is HouseAction:
+            if action.drawn is not None:
+                return None, "a player draws blind: name the tile returned, never the tiles drawn"
+            why = state.rules.explain_forbidden(state, action)
+            return None, self.not_now(why, state, legal)
         if kind is Move:
             return None, self.not_now(f"no legal move goes from {list(action.origin)} along "  # type: ignore[union-attr]
                                       f"{' '.join(point_to_string(p) for p in action.path)}", state, legal)  # type: ignore[union-attr]

@@ -15,11 +15,23 @@ import random
 from operator import add
 from typing import TYPE_CHECKING, Any
 
-from contack_core.engine.actions import CHANCE, PASS, Action, Discard, Draw, IllegalAction, Move, Pass, Play
+from contack_core.engine.actions import (
+    CHANCE,
+    PASS,
+    Action,
+    Discard,
+    Draw,
+    HouseAction,
+    IllegalAction,
+    Move,
+    Pass,
+    Play,
+)
 from contack_core.engine.events import (
     Dealt,
     Event,
     HandResult,
+    HouseActed,
     Moved,
     Passed,
     Played,
@@ -72,8 +84,9 @@ class GameState:
     ledger: dict[str, dict[Any, Any]]
     effects: list[Event]
     _legal: list[Action] | None
-    #: The rule that applies each kind of action legal now, as the turn program found them.
-    _allowed: dict[type, Any]
+    #: The rule that applies each kind of action legal now, as the turn program found them (by the
+    #: action's type; a house rule's own action by its rule's key).
+    _allowed: dict[type | str, Any]
     _sampled: Action | None
     seat_names: tuple[str, ...] | None
 
@@ -214,6 +227,8 @@ class GameState:
             return self._apply_pass()
         if type(action) is Move:  # as kind, but narrowing the action's type
             return self._apply_move(action)
+        if type(action) is HouseAction:
+            return self._apply_house_action(action)
         raise IllegalAction(f"a {kind.__name__.lower()} is a chance outcome; the hand is not being set up")
 
     def clone(self) -> GameState:
@@ -425,6 +440,25 @@ class GameState:
             self._end_turn()
             if self.rules.endings_when_stuck:
                 self._check_stuck()
+        return event
+
+    def _apply_house_action(self, action: HouseAction) -> HouseActed:
+        """A ruleset's own action: the rule of that name, if it offers actions now, does its
+        effects; the turn goes on, or (a rule that ends the turn) passes to the next seat."""
+        if self._legal is None:
+            self.legal_actions()
+        rule = self._allowed.get(action.rule)
+        if rule is None:
+            raise IllegalAction(self.rules.explain_forbidden(self, action))
+        event: HouseActed = rule.apply(self, action)  # raises IllegalAction, changing nothing, if not legal
+        self.turns += 1
+        self.passes = 0
+        if rule.ends_turn:
+            self._end_turn()
+        else:
+            self._legal = None
+        if self.rules.endings_when_stuck:
+            self._check_stuck()
         return event
 
     def _apply_pass(self) -> Passed:
