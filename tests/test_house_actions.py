@@ -359,3 +359,14 @@ def test_a_bot_may_not_choose_the_tiles_it_draws() -> None:
 
     state = play_game(EXCHANGE, [RandomPlayer(1), Cheat(2)], 3)
     assert state.faults and all("draws blind" in fault.reason for fault in state.faults), state.faults
+
+
+@pytest.mark.parametrize("bot", ["greedy", "cautious", "mcts:iterations=12,depth=8"])
+@pytest.mark.parametrize("example", ["exchange-once-a-hand", "redraw-once-a-game"])
+def test_the_bots_take_the_house_actions_unchanged(bot: str, example: str, tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    result = run_cli("play", example, "--seats", f"{bot},random", "--seed", "11", "--record", record, "--quiet",
+                     "--time-limit", "0")
+    assert result.exit_code == 0, result.output
+    assert [line for line in read_lines(record) if line.get("event") == "house" and line["seat"] == 0]
+    assert audit_record(record).valid
