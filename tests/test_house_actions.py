@@ -370,3 +370,17 @@ def test_the_bots_take_the_house_actions_unchanged(bot: str, example: str, tmp_p
     assert result.exit_code == 0, result.output
     assert [line for line in read_lines(record) if line.get("event") == "house" and line["seat"] == 0]
     assert audit_record(record).valid
+
+
+def test_the_replay_and_the_keeper_s_undo_tell_a_house_action_in_words(tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    play_recorded_game(2, 1, record, rules=REDRAW)
+    line = next(line for line in read_lines(record) if line.get("event") == "house")
+    replay = run_cli("replay", record)
+    assert replay.exit_code == 0, replay.output
+    seat = f"p{line['seat']}"
+    told = f"returns {' '.join(line['returned'])}, draws {' '.join(line['drawn'])} (-10)"
+    assert f"{seat} (seat {line['seat']}) redraw: {told}" in replay.stdout
+    from contack_core.records.table import entry_words
+
+    assert entry_words(["p0", "p1"], line) == f"{seat} redraw drawing {' '.join(line['drawn'])}"

@@ -485,7 +485,9 @@ def entry_words(seats: Sequence[str], line: dict[str, Any]) -> str:
     detail = {"play": lambda: f"{line['tile']} on {line['cell']}", "draw": lambda: f"draws {line['tile']}",
               "discard": lambda: f"lays aside {line['tile']}", "pass": lambda: "passes",
               "deal": lambda: f"dealt {' '.join(line['tiles'])}",
-              "move": lambda: " -> ".join(str(p) for p in [line["from"], *line["path"]])}
+              "move": lambda: " -> ".join(str(p) for p in [line["from"], *line["path"]]),
+              "house": lambda: " ".join([line["rule"], *([line["tile"]] if "tile" in line else []),
+                                         *(["drawing", *line["drawn"]] if line.get("drawn") else [])])}
     return f"{who} {detail[kind]()}" if kind in detail else str(line)
 
 
