@@ -384,3 +384,39 @@ def test_the_replay_and_the_keeper_s_undo_tell_a_house_action_in_words(tmp_path:
     from contack_core.records.table import entry_words
 
     assert entry_words(["p0", "p1"], line) == f"{seat} redraw drawing {' '.join(line['drawn'])}"
+
+
+COUNTED = """\
+format: contack-ruleset/1
+id: counted
+title: The exchange counted, and the hand ended by it
+extends: examples/exchange-once-a-hand
+scoring:
+  score:
+    on_house: "-3 * drawn"
+  exchanges:
+    primitive: counter
+    on_house: 1
+hand_end:
+  third_exchange:
+    primitive: condition
+    after: [house]
+    when: "exchanges >= 2"
+"""
+
+
+def test_counters_score_a_house_action_and_a_hand_ending_is_checked_after_it(tmp_path: Path) -> None:
+    (tmp_path / "counted.yaml").write_text(COUNTED, encoding="utf-8")
+    rules = load_rules(tmp_path / "counted.yaml")
+    steps = house_steps(rules, 2, range(4))
+    assert steps
+    ended = 0
+    for before, _, after, event in steps:
+        seat = before.current
+        if len(after.hand_results) == len(before.hand_results):
+            assert [a - b for a, b in zip(running(after), running(before))] == [-3 if s == seat else 0 for s in (0, 1)]
+            assert running(after, "exchanges")[seat] == running(before, "exchanges")[seat] + 1 < 2
+        else:
+            ended += 1
+            assert after.hand_results[-1].reason == "third_exchange"
+    assert ended, "no hand ended at its second exchange"

@@ -12,7 +12,7 @@ from contack_core.boards.lattice import Figure
 from contack_core.boards.tiles import TileSet
 from contack_core.engine.actions import Action, HouseAction, Play
 from contack_core.engine.digests import rules_digest
-from contack_core.engine.events import Discarded, Drew, Moved, Passed, Played
+from contack_core.engine.events import Discarded, Drew, HouseActed, Moved, Passed, Played
 from contack_core.engine.values import VALUE_BINDINGS, state_values
 from contack_core.language.expressions import formula_constants
 from contack_core.language.limits import DEFAULT_TURN_CAP
@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from contack_core.engine.state import GameState
 
 #: The events that follow a seat's action, and the names rulesets give their kinds.
-EVENT_NAMES: Mapping[type, str] = {Played: "play", Drew: "draw", Discarded: "discard", Passed: "pass", Moved: "move"}
+EVENT_NAMES: Mapping[type, str] = {Played: "play", Drew: "draw", Discarded: "discard", Passed: "pass", Moved: "move",
+                                   HouseActed: "house"}
 EVENT_KINDS = tuple(EVENT_NAMES.values())
 
 #: Narration words a ruleset may leave out; English defaults.

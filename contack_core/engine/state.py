@@ -453,6 +453,8 @@ class GameState:
         event: HouseActed = rule.apply(self, action)  # raises IllegalAction, changing nothing, if not legal
         self.turns += 1
         self.passes = 0
+        if self._check_hand_end(event):  # its counters' on_house and transfers, then the hand endings
+            return event
         if rule.ends_turn:
             self._end_turn()
         else:
