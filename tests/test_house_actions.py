@@ -214,7 +214,7 @@ def test_the_notation_writes_and_reads_a_house_action() -> None:
     assert parse_action(state, action_to_string(state, named)) == named
     event = state.apply(action)
     told = event_to_string(state, event)
-    assert told == f"seat 0 exchange: returns {names[tile]}, draws {names[event.drawn[0]]}".replace(
+    assert told == f"seat 0 exchanges: returns {names[tile]}, draws {names[event.drawn[0]]}".replace(
         "seat 0", state.who(event.seat))
 
 
@@ -380,7 +380,7 @@ def test_the_replay_and_the_keeper_s_undo_tell_a_house_action_in_words(tmp_path:
     assert replay.exit_code == 0, replay.output
     seat = f"p{line['seat']}"
     told = f"returns {' '.join(line['returned'])}, draws {' '.join(line['drawn'])} (-10)"
-    assert f"{seat} (seat {line['seat']}) redraw: {told}" in replay.stdout
+    assert f"{seat} (seat {line['seat']}) redraws: {told}" in replay.stdout
     from contack_core.records.table import entry_words
 
     assert entry_words(["p0", "p1"], line) == f"{seat} redraw drawing {' '.join(line['drawn'])}"
@@ -420,3 +420,24 @@ def test_counters_score_a_house_action_and_a_hand_ending_is_checked_after_it(tmp
             ended += 1
             assert after.hand_results[-1].reason == "third_exchange"
     assert ended, "no hand ended at its second exchange"
+
+
+def test_contack_keep_takes_an_exchange_typed_at_the_table(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from contack_core.cli import app
+
+    entries = ["07-03-06 06-07-04 03-07-08 03-04-01 06-02-05", "09-10-01 05-01-04 07-08-02 03-04-05 01-08-09",
+               "exchange 01-08-09", "bob: exchange 1-8-9 drawing 4-5-6", "09-10-01 -1,0"]
+    record = tmp_path / "kept.jsonl"
+    result = CliRunner().invoke(app, ["keep", "exchange-once-a-hand", "--seats", "ann,bob", "--record", str(record)],
+                                input="\n".join(entries) + "\n")
+    assert "Traceback" not in result.output
+    assert "refused: name the tiles drawn: exchange 01-08-09 drawing" in result.output
+    assert "bob (seat 1) exchanges: returns 01-08-09, draws 04-05-06" in result.output
+    assert "ann (seat 0) opens the hand with 03-04-01" in result.output  # the opening needs no entry
+    assert result.output.count("refused:") == 1, result.output[-800:]
+    house = [line for line in read_lines(record) if line.get("event") == "house"]
+    assert house == [{"event": "house", "seat": 1, "rule": "exchange", "tile": "01-08-09", "returned": ["01-08-09"],
+                      "drawn": ["04-05-06"]}]
+    assert audit_record(record).valid
