@@ -253,7 +253,7 @@ class HouseActionRule(TurnRule):
     ``from`` into the seat's zone ``to`` (N a number, an option, or ``returned``: as many as the
     action has returned so far). ``when`` says when it is offered (a formula over the turn values,
     as any turn rule's); ``limit`` how often each seat may take it (``times``, default 1, ``per``
-    ``hand`` or ``game``); ``cost`` adds ``amount`` (negative: a cost) to the seat's ``counter``;
+    ``hand`` or ``game``, the default; no limit: as often as ``when`` allows); ``cost`` adds ``amount`` (negative: a cost) to the seat's ``counter``;
     ``ends_turn`` (default false) passes the turn on after it. It is offered only when each draw
     can be made in full. Its key names it: in typed text (``exchange 03-04-05``), records (a
     ``house`` line) and the wire; several may be declared in one ruleset.
