@@ -331,6 +331,8 @@ def test_two_house_actions_live_in_one_ruleset_and_both_are_played(tmp_path: Pat
     ('[{return: chosen, from: hand, to: stock}, {return: chosen, from: hand, to: stock}]',
      "at turn.swap.effects.1.return: an action returns one chosen tile at most"),
     ('[{draw: many, from: stock, to: hand}]', "at turn.swap.effects.0.draw: unknown name 'many'"),
+    ('[{return: some, from: hand, to: stock}]', "at turn.swap.effects.0.return:"),
+    ('[{return: all, draw: 1, from: hand, to: stock}]', "at turn.swap.effects.0: an effect is either a return"),
 ])
 def test_a_badly_built_house_action_is_one_clear_line(effects: str, message: str, tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"

@@ -268,16 +268,13 @@ class HouseActionRule(TurnRule):
         "type": "object",
         "required": ["effects"],
         "properties": {
-            "effects": {"type": "array", "minItems": 1, "items": {"oneOf": [
-                {"type": "object", "required": ["return", "from", "to"],
-                 "description": "put the chosen tile, or every tile, of the seat's own zone on a pile",
-                 "properties": {"return": {"enum": ["chosen", "all"]}, "from": _ZONE, "to": _ZONE,
-                                "at": {"enum": ["top", "bottom"]}},
-                 "additionalProperties": False},
-                {"type": "object", "required": ["draw", "from", "to"],
-                 "description": "draw N tiles from the top of a pile into the seat's own zone",
-                 "properties": {"draw": _COUNT, "from": _ZONE, "to": _ZONE}, "additionalProperties": False},
-            ]}},
+            "effects": {"type": "array", "minItems": 1, "items": {
+                "type": "object", "required": ["from", "to"],
+                "description": "return (the chosen tile, or every tile, of the seat's own zone onto a pile, at its "
+                               "top or bottom) or draw (N tiles from the top of a pile into the seat's own zone)",
+                "properties": {"return": {"enum": ["chosen", "all"]}, "draw": _COUNT, "from": _ZONE, "to": _ZONE,
+                               "at": {"enum": ["top", "bottom"]}},
+                "additionalProperties": False}},
             "when": _WHEN,
             "limit": {"type": "object", "properties": {"times": _COUNT, "per": {"enum": ["hand", "game"]}},
                       "additionalProperties": False},
@@ -296,6 +293,11 @@ class HouseActionRule(TurnRule):
         self.chosen_zone: str | None = None
         for i, effect in enumerate(self.params["effects"]):
             where = f"effects.{i}"
+            if ("return" in effect) == ("draw" in effect):
+                raise PrimitiveError("an effect is either a return (return: chosen or all, from a zone to a pile) or "
+                                     "a draw (draw: N, from a pile to a zone)", where)
+            if "draw" in effect and "at" in effect:
+                raise PrimitiveError("a draw takes from a pile's top: 'at' belongs to a return", f"{where}.at")
             if "return" in effect:
                 zone = context.zone(effect["from"], f"{where}.from", ("hand",)).key
                 pile = context.zone(effect["to"], f"{where}.to", ("pile",)).key
