@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         Deal,
         Discard,
         Draw,
+        HouseAction,
         IllegalAction,
         Move,
         Pass,
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
         Drew,
         Event,
         HandResult,
+        HouseActed,
         Moved,
         Passed,
         Played,
@@ -57,9 +59,10 @@ if TYPE_CHECKING:
     from contack_core.primitives.loading import load_rules
     from contack_core.engine.notation import action_to_string, parse_action
 
-_ACTIONS = ("CHANCE", "Action", "Deal", "Discard", "Draw", "IllegalAction", "Move", "Pass", "Play", "Shuffle")
-_EVENTS = ("ChipsMoved", "Dealt", "Discarded", "Drew", "Event", "HandResult", "Moved", "Passed", "Played",
-           "Shuffled")
+_ACTIONS = ("CHANCE", "Action", "Deal", "Discard", "Draw", "HouseAction", "IllegalAction", "Move", "Pass", "Play",
+            "Shuffle")
+_EVENTS = ("ChipsMoved", "Dealt", "Discarded", "Drew", "Event", "HandResult", "HouseActed", "Moved", "Passed",
+           "Played", "Shuffled")
 _HOMES = {
     **dict.fromkeys(_ACTIONS, "contack_core.engine.actions"),
     **dict.fromkeys(_EVENTS, "contack_core.engine.events"),
@@ -75,9 +78,9 @@ _HOMES = {
 
 #: Written out, so that a type checker sees what is exported (a test checks it matches ``_HOMES``).
 __all__ = ["Action", "Budget", "CHANCE", "ChipsMoved", "Deal", "Dealt", "Discard", "Discarded", "Draw", "Drew",
-           "Event", "GameState", "HandResult", "IllegalAction", "Move", "Moved", "Pass", "Passed", "Play",
-           "Played", "Player", "Rules", "RulesetError", "Shuffle", "Shuffled", "__version__", "action_to_string",
-           "load_rules", "make_player", "parse_action", "play_game", "printable"]
+           "Event", "GameState", "HandResult", "HouseActed", "HouseAction", "IllegalAction", "Move", "Moved", "Pass",
+           "Passed", "Play", "Played", "Player", "Rules", "RulesetError", "Shuffle", "Shuffled", "__version__",
+           "action_to_string", "load_rules", "make_player", "parse_action", "play_game", "printable"]
 
 
 def __getattr__(name: str) -> object:

@@ -540,6 +540,8 @@ class ExternalPlayer(Player):
         message: dict[str, Any] = {"type": "observe", "seat": seat, "action": action_json(self.rules, action)}
         if event is not None and attrs.has(type(event)):
             message["event"] = event_json(self.rules, event, self.seat, self.seat_count)
+            if "tile" not in message["event"]:  # a tile hidden from this seat (a house action's) is hidden in both
+                message["action"].pop("tile", None)
         self.bot.send(message)
 
     def end_game(self, state: GameState | None) -> None:

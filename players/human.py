@@ -21,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from contack_core import printable
 from contack_core.boards.grid import PieceBoard, board_text
-from contack_core.engine.actions import Discard, Draw, Move, Pass, Play
+from contack_core.engine.actions import Discard, Draw, HouseAction, Move, Pass, Play
 from contack_core.engine.bots import Player
 from contack_core.engine.events import Moved, Played
 from contack_core.engine.notation import NotationError, action_to_string, parse_action, point_to_string
@@ -39,6 +39,7 @@ Type the number of an action from the list, or the action itself:
   discard TILE [PILE]   lay a tile of your hand aside, face up (on PILE, where there are several)
   draw                  draw a tile from the pile
   move X,Y X,Y [X,Y..]  move the piece standing on the first point along the points after it
+  RULE [TILE]           an action of the house rules' own, by its name (exchange 01-02-03)
   pass                  give up the turn
   ?                     this help
   quit                  leave the game (the seat is then handled as a faulty player)"""
@@ -134,6 +135,10 @@ class HumanPlayer(Player):
             return None, self.not_now(f"{names[action.tile]} cannot go on {list(action.cell)} now", state, legal)
         if isinstance(action, Draw) and Draw() in legal:  # a tile named where the person draws blind
             return None, "you draw blind: type draw (which tile comes is not yours to name)"
+        if isinstance(action, HouseAction):
+            if action.drawn is not None:
+                return None, "a player draws blind: name the tile returned, never the tiles drawn"
+            return None, self.not_now(state.rules.explain_forbidden(state, action), state, legal)
         if isinstance(action, Move):
             path = " ".join(point_to_string(p) for p in action.path)
             return None, self.not_now(f"no legal move goes from {list(action.origin)} along {path}", state, legal)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from contack_core.boards.grid import PieceBoard
-from contack_core.engine.events import Drew
+from contack_core.engine.events import Drew, HouseActed
 from contack_core.engine.information import Visibility
 from contack_core.engine.notation import action_to_json, event_to_json
 
@@ -35,13 +35,29 @@ def event_json(rules: Rules, event: Any, observer: int | None = None,
     """An engine event on the wire (:func:`contack_core.engine.notation.event_to_json`).
 
     Told to ``observer``, a tile drawn into a zone the ruleset hides from that seat (a closed hand)
-    is left out: the bot learns that a tile was drawn, not which.
+    is left out: the bot learns that a tile was drawn, not which. Of a house rule's own action it
+    learns which tiles were returned and drawn only if it sees the actor's zones whole: else only how
+    many (the returned tiles go face down on a pile, the drawn ones into a hand it cannot see).
     """
     data = event_to_json(rules, event)
-    if type(event) is Drew and observer is not None and observer != event.seat and not _sees_drawn(
-            rules, event.seat, observer, seat_count):
+    if observer is None or observer == getattr(event, "seat", observer):
+        return data
+    if type(event) is Drew and not _sees_drawn(rules, event.seat, observer, seat_count):
         data.pop("tile", None)
+    elif type(event) is HouseActed and not _sees_whole(rules, event.seat, observer, seat_count):
+        data.pop("tile", None)
+        data["returned"] = [None] * len(event.returned)
+        data["drawn"] = [None] * len(event.drawn)
     return data
+
+
+def _sees_whole(rules: Rules, owner: int, observer: int, seat_count: int | None) -> bool:
+    """True when ``observer`` sees every per-seat zone of ``owner`` whole (without the number of
+    seats, the partners are not known, so only what every seat sees counts)."""
+    visibility = Visibility.of(rules)
+    if seat_count is None:
+        return not visibility.per_seat_hidden
+    return visibility.sees_whole(rules, seat_count, owner, observer)
 
 
 def _sees_drawn(rules: Rules, drawer: int, observer: int, seat_count: int | None) -> bool:

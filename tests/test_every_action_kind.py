@@ -1,5 +1,6 @@
 """Humans and external bots play every ruleset: each kind of action (a Klauber move with its path,
-a discard, a take from a stack, plays, draws, passes) is shown, typed or sent, and accepted, through
+a discard, a take from a stack, plays, draws, passes, a house rule's own exchange) is shown, typed or
+sent, and accepted, through
 whole games that audit sound."""
 
 from __future__ import annotations
@@ -15,14 +16,14 @@ import pytest
 from helpers import read_lines, run_cli
 
 from contack_core import GameState, load_rules
-from contack_core.engine.actions import Discard, Draw, Move, Pass, Play
+from contack_core.engine.actions import Discard, Draw, HouseAction, Move, Pass, Play
 from contack_core.engine.referee import play_game
 from contack_core.records.audit import audit_record
 from players.human import HumanPlayer
 from players.protocol import action_json, event_json, find_action, legal_json, position_json
 from players.random_player import RandomPlayer
 
-RULESETS = ["klauber-1937", "solitaire-1", "solitaire-2", "parker-1939"]
+RULESETS = ["klauber-1937", "solitaire-1", "solitaire-2", "parker-1939", "exchange-once-a-hand"]
 
 
 def typed(state: GameState, action: object) -> str:
@@ -36,6 +37,8 @@ def typed(state: GameState, action: object) -> str:
         return "move " + " ".join(f"{x},{y}" for x, y in (action.origin, *action.path))
     if isinstance(action, Draw):
         return "draw"
+    if isinstance(action, HouseAction):
+        return f"{action.rule} {names[action.tile]}" if action.tile is not None else action.rule
     assert isinstance(action, Pass)
     return "pass"
 
@@ -77,7 +80,8 @@ def test_a_person_types_every_kind_of_action_through_a_whole_game(ruleset: str) 
     shown = person.output.getvalue()
     assert "not understood" not in shown and "the legal actions are" not in shown
     expected = {"klauber-1937": {"move"}, "solitaire-1": {"draw", "discard", "play"},
-                "solitaire-2": {"play"}, "parker-1939": {"play", "draw"}}[ruleset]
+                "solitaire-2": {"play"}, "parker-1939": {"play", "draw"},
+                "exchange-once-a-hand": {"play", "houseaction"}}[ruleset]
     assert expected <= person.typist.kinds
     if ruleset == "klauber-1937":
         assert "tiles left by seat" in shown and " 1. move " in shown
@@ -156,7 +160,8 @@ BOT = textwrap.dedent('''\
 
 
 @pytest.mark.parametrize("ruleset, kinds", [("klauber-1937", ["move"]), ("solitaire-1", ["discard", "draw", "play"]),
-                                            ("solitaire-2", ["play"])])
+                                            ("solitaire-2", ["play"]),
+                                            ("exchange-once-a-hand", ["houseaction", "play"])])
 def test_an_external_bot_plays_a_whole_game_by_naming_its_actions(ruleset: str, kinds: list[str],
                                                                    tmp_path: Path) -> None:
     bot = tmp_path / "bot.py"

@@ -1,7 +1,8 @@
 """Actions: what a seat (or chance) does. Small immutable value types.
 
-Player actions are :class:`Play`, :class:`Draw`, :class:`Discard`, :class:`Pass` and, on a
-board of pieces, :class:`Move`; chance
+Player actions are :class:`Play`, :class:`Draw`, :class:`Discard`, :class:`Pass`, on a
+board of pieces :class:`Move`, and :class:`HouseAction` (an action a ruleset declares for itself);
+chance
 actions are :class:`Shuffle` and :class:`Deal` (and, where a set-up step opens the figure
 with a tile taken at random, a :class:`Play`). ``Draw(None)`` asks to draw the next tile of an
 ordered pile; ``Draw(tile)`` names it (as a record typed in at a real table does).
@@ -57,6 +58,18 @@ class Move:
 
 
 @attrs.frozen(slots=True, weakref_slot=False)
+class HouseAction:
+    """An action of the ruleset's own (a ``house-action`` turn rule, named by its key ``rule``):
+    ``tile`` is the tile of the seat's zone it returns, where the rule has the seat choose one;
+    ``drawn`` names the tiles it draws, as a record typed in at a real table does (None: the top
+    of the pile, as a player always draws: a player never names them)."""
+
+    rule: str
+    tile: int | None = None
+    drawn: tuple[int, ...] | None = None
+
+
+@attrs.frozen(slots=True, weakref_slot=False)
 class Shuffle:
     """Chance: put ``zone`` in the order ``order`` (top of the pile last)."""
 
@@ -74,7 +87,7 @@ class Deal:
     zone: str | None = None
 
 
-Action = Play | Draw | Discard | Pass | Move | Shuffle | Deal
+Action = Play | Draw | Discard | Pass | Move | HouseAction | Shuffle | Deal
 PASS = Pass()
 DRAW = Draw()
 

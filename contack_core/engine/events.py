@@ -76,6 +76,20 @@ class Moved:
 
 
 @attrs.define(slots=True, weakref_slot=False)
+class HouseActed:
+    """A ruleset's own action (its turn rule ``rule``) taken by ``seat``: ``tile`` the tile it chose
+    to return (None when the rule chooses none), ``returned`` every tile it put back on a pile and
+    ``drawn`` every tile it drew, in order, and ``amount`` what its cost added to the rule's counter."""
+
+    seat: int
+    rule: str
+    tile: int | None
+    returned: tuple[int, ...]
+    drawn: tuple[int, ...]
+    amount: int = 0
+
+
+@attrs.define(slots=True, weakref_slot=False)
 class Passed:
     seat: int
 
@@ -105,7 +119,7 @@ class HandResult:
     figure: Position = attrs.field(eq=False, repr=False)
 
 
-Event = Played | Drew | Discarded | ChipsMoved | Moved | Passed | Dealt | Shuffled
+Event = Played | Drew | Discarded | ChipsMoved | Moved | HouseActed | Passed | Dealt | Shuffled
 
 make_played = quick_constructor(Played)
 make_drew = quick_constructor(Drew)

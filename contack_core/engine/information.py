@@ -190,6 +190,14 @@ class Visibility:
             teams = rules.match.teams(seat_count)
         return all(relates(top, owner, observer, teams) for _, _, top in self.per_seat)
 
+    def sees_whole(self, rules: Rules, seat_count: int, owner: int, observer: int) -> bool:
+        """True when ``observer`` sees every per-seat zone of ``owner`` whole (so every tile a house
+        rule's action of ``owner`` returned from them or drew into them)."""
+        teams: list[list[int]] | None = None
+        if any(whole == "partners" for _, whole, _ in self.per_seat):
+            teams = rules.match.teams(seat_count)
+        return all(relates(whole, owner, observer, teams) for _, whole, _ in self.per_seat)
+
     # ------------------------------------------------------------------ the hidden places
     def hidden_runs(self, state: GameState, observer: int) -> list[tuple[list[int], int]]:
         """Where the tiles ``observer`` cannot see lie: each a zone's list and how many of its

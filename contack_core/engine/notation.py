@@ -34,8 +34,19 @@ import attrs
 
 from contack_core.boards.grid import Contact, PieceBoard
 from contack_core.boards.tiles import TileSet, tile_name
-from contack_core.engine.actions import Action, Deal, Discard, Draw, Move, Pass, Play
-from contack_core.engine.events import ChipsMoved, Dealt, Discarded, Drew, Event, HandResult, Moved, Passed, Played
+from contack_core.engine.actions import Action, Deal, Discard, Draw, HouseAction, Move, Pass, Play
+from contack_core.engine.events import (
+    ChipsMoved,
+    Dealt,
+    Discarded,
+    Drew,
+    Event,
+    HandResult,
+    HouseActed,
+    Moved,
+    Passed,
+    Played,
+)
 from contack_core.language.quick import quick_constructor
 
 if TYPE_CHECKING:
@@ -226,8 +237,15 @@ def action_to_string(state: GameState, action: Action) -> str:
     """``action`` as a person types it when ``state`` is due: ``09-02-08 1,0`` (a play),
     ``draw 09-02-08`` (``draw`` when the tile is not named yet), ``discard 09-02-08 to pile``,
     ``pass``, ``6,0 6,1`` (a move: the point it leaves, then each point it steps to); a deal is its
-    tiles (``09-02-08 01-02-03``). :func:`parse_action` reads it back to ``action``."""
+    tiles (``09-02-08 01-02-03``); a house rule's own action is its rule's name, the tile it returns
+    and the tiles it draws when they are named (``exchange 03-04-05 drawing 01-02-03``).
+    :func:`parse_action` reads it back to ``action``."""
     names = state.rules.tiles.names
+    if isinstance(action, HouseAction):
+        words = [action.rule] + ([names[action.tile]] if action.tile is not None else [])
+        if action.drawn is not None:
+            words.extend(["drawing", *(names[tile] for tile in action.drawn)])
+        return " ".join(words)
     if isinstance(action, Play):
         return f"{names[action.tile]} {point_to_string(action.cell)}"
     if isinstance(action, Draw):
@@ -300,6 +318,9 @@ class _Reader:
         if Move in turn_kinds and not turn_kinds & {Play, Draw, Discard}:
             return self.board_action(verb, rest, text)
         kinds = {type(action) for action in state.legal_actions()}
+        house = {rule.key.lower(): rule.key for rule in state.rules.turn if rule.action_type is HouseAction}
+        if verb in house:
+            return self.house_action(house[verb], rest)
         if verb in ("pass", "p"):
             return Pass()
         if verb in ("draw", "d"):
@@ -317,6 +338,18 @@ class _Reader:
         if not where and Play not in kinds and Draw in kinds:
             return Draw(tile)  # drawing is all there is to do: a tile alone is the one drawn
         return self.play_action(tile, where)
+
+    def house_action(self, rule: str, rest: str) -> HouseAction:
+        """A house rule's own action: its name, then the tile it returns (where the seat chooses one),
+        then, optionally, ``drawing`` and the tiles drawn (as a table names them)."""
+        parts = re.split(r"\bdrawing\b", rest, maxsplit=1, flags=re.I)
+        returned = parts[0].strip()
+        tile = read_tile(returned, self.tiles) if returned else None
+        if len(parts) == 1:
+            return HouseAction(rule, tile)
+        if not parts[1].strip():
+            raise NotationError(f"name the tiles drawn after 'drawing': {rule} ... drawing {self.tiles.names[0]}")
+        return HouseAction(rule, tile, tuple(read_tiles(parts[1], self.tiles)))
 
     def seat_named(self, name: str) -> int:
         state = self.state
@@ -516,11 +549,26 @@ def event_to_string(state: GameState, event: Event, who: Callable[[int], str] | 
         return f"   {payer} -> {payee}: {event.count} {rules.term('chips')}{reason}"
     if isinstance(event, Passed):
         return f"{name(event.seat)} {rules.term('pass')}"
+    if isinstance(event, HouseActed):
+        return _house_words(state, event, name(event.seat))
     if isinstance(event, Moved):
         board = state.figure
         assert isinstance(board, PieceBoard)
         return move_words(rules, board, event, name(event.seat))
     return None
+
+
+def _house_words(state: GameState, event: HouseActed, who: str) -> str:
+    """A house rule's own action told: ``alice (seat 0) exchange: returns 03-04-05, draws 01-02-03``,
+    in the ruleset's words for the rule (its ``terms``, else its key)."""
+    rules = state.rules
+    names = rules.tiles.names
+    parts = []
+    if event.returned:
+        parts.append(f"returns {' '.join(names[t] for t in event.returned)}")
+    if event.drawn:
+        parts.append(f"{rules.term('draw')} {' '.join(names[t] for t in event.drawn)}")
+    return f"{who} {rules.term(event.rule)}: {', '.join(parts) or 'nothing changes'}"
 
 
 def contact_words(rules: Rules, colour: str, mine: int, theirs: int, kind: str, points: int) -> str:
@@ -573,6 +621,13 @@ def action_to_record(state: GameState, action: Action) -> dict[str, Any]:
         return _deal_record(names, action.seat, action.tiles, action.zone)
     if isinstance(action, Pass):
         return {"event": "pass", "seat": seat}
+    if isinstance(action, HouseAction):
+        house: dict[str, Any] = {"event": "house", "seat": seat, "rule": action.rule}
+        if action.tile is not None:
+            house["tile"] = names[action.tile]
+        if action.drawn is not None:
+            house["drawn"] = [names[t] for t in action.drawn]
+        return house
     raise ValueError("a record never states a shuffle: the pile is just the unseen tiles")
 
 
@@ -604,13 +659,21 @@ def _move_from_record(tiles: TileSet, line: dict[str, Any]) -> Action:
     return Move((start[0], start[1]), tuple((point[0], point[1]) for point in line["path"]))
 
 
+def _house_from_record(tiles: TileSet, line: dict[str, Any]) -> Action:
+    tile = line.get("tile")
+    drawn = line.get("drawn")
+    return HouseAction(line["rule"], None if tile is None else _tile(tiles, tile),
+                       None if drawn is None else tuple([_tile(tiles, name) for name in drawn]))
+
+
 def _deal_from_record(tiles: TileSet, line: dict[str, Any]) -> Action:
     return _make_deal(line.get("seat"), tuple([_tile(tiles, name) for name in line["tiles"]]), line.get("zone"))
 
 
 #: The action each kind of record line states (a line the schema has checked).
 _FROM_RECORD = {"play": _play_from_record, "draw": _draw_from_record, "discard": _discard_from_record,
-                "pass": _pass_from_record, "move": _move_from_record, "deal": _deal_from_record}
+                "pass": _pass_from_record, "move": _move_from_record, "deal": _deal_from_record,
+                "house": _house_from_record}
 
 
 def action_from_record(tiles: TileSet, line: dict[str, Any]) -> Action | None:
@@ -651,6 +714,15 @@ def event_to_record(state: GameState, event: Event) -> dict[str, Any] | None:
         return {"event": "discard", "seat": event.seat, "tile": names[event.tile], "to": event.zone}
     if isinstance(event, Passed):
         return {"event": "pass", "seat": event.seat}
+    if isinstance(event, HouseActed):
+        house: dict[str, Any] = {"event": "house", "seat": event.seat, "rule": event.rule}
+        if event.tile is not None:
+            house["tile"] = names[event.tile]
+        house["returned"] = [names[t] for t in event.returned]
+        house["drawn"] = [names[t] for t in event.drawn]
+        if event.amount:
+            house["amount"] = event.amount
+        return house
     if isinstance(event, Moved):
         board = state.figure
         assert isinstance(board, PieceBoard)
@@ -688,6 +760,8 @@ def hand_end_record(result: HandResult) -> dict[str, Any]:
 #: Every kind of action and of event by its name on the wire (a new kind joins by joining its union).
 _ACTIONS: dict[str, type] = {kind.__name__.lower(): kind for kind in get_args(Action)}
 _EVENTS: dict[str, type] = {kind.__name__.lower(): kind for kind in get_args(Event)}
+#: The fields that hold several tiles, named on the wire.
+_TILE_LISTS = frozenset({"tiles", "returned", "drawn"})
 
 
 def _json_value(rules: Rules, name: str, value: Any) -> Any:
@@ -695,7 +769,7 @@ def _json_value(rules: Rules, name: str, value: Any) -> Any:
     (a move's contacts) as objects of their fields."""
     if name == "tile" and isinstance(value, int):
         return rules.tiles.names[value]
-    if name == "tiles" and isinstance(value, tuple):
+    if name in _TILE_LISTS and isinstance(value, tuple):
         return [rules.tiles.names[t] for t in value]
     if isinstance(value, (tuple, list)):
         return [_json_value(rules, "", item) for item in value]
@@ -733,7 +807,7 @@ def _from_json(rules: Rules, name: str, value: Any, what: str) -> Any:
     """One field back from the wire: a tile by its name, lists as tuples, a contact as itself."""
     if name == "tile" and isinstance(value, str):
         return rules.tiles.tile(value)
-    if name == "tiles" and isinstance(value, list):
+    if name in _TILE_LISTS and isinstance(value, list):
         return tuple(rules.tiles.tile(item) for item in value)
     if name == "contacts" and isinstance(value, list):
         return tuple(_contact(item, what) for item in value)

@@ -24,7 +24,7 @@ from typing import Protocol, cast
 
 import attrs
 
-from contack_core.engine.actions import Action, Draw, IllegalAction, Pass, Shuffle
+from contack_core.engine.actions import Action, Draw, HouseAction, IllegalAction, Pass, Shuffle
 from contack_core.engine.bots import UNLIMITED, Budget, MoveTimeout, Player
 from contack_core.engine.chance import derived_seed
 from contack_core.engine.events import Event, HandResult
@@ -196,6 +196,8 @@ def _play(state: RefereedGame, players: Sequence[Player], rng: random.Random, ob
             try:
                 if type(chosen) is Draw and chosen.tile is not None:
                     raise IllegalAction("a player draws blind: Draw() names no tile")
+                if type(chosen) is HouseAction and chosen.drawn is not None:
+                    raise IllegalAction("a player draws blind: a house action names no tile drawn")
                 action = cast(Action, chosen)  # whatever the bot returned: apply refuses what is not legal
                 event = state.apply(action)
             except Exception as error:  # noqa: BLE001 - whatever a bot returned, the game goes on

@@ -10,9 +10,9 @@ import attrs
 
 from contack_core.boards.lattice import Figure
 from contack_core.boards.tiles import TileSet
-from contack_core.engine.actions import Action, Play
+from contack_core.engine.actions import Action, HouseAction, Play
 from contack_core.engine.digests import rules_digest
-from contack_core.engine.events import Discarded, Drew, Event, Moved, Passed, Played
+from contack_core.engine.events import Discarded, Drew, Event, HouseActed, Moved, Passed, Played
 from contack_core.engine.slots import (
     Board,
     Counter,
@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     from contack_core.engine.state import GameState
 
 #: The events that follow a seat's action, and the names rulesets give their kinds.
-EVENT_NAMES: Mapping[type, str] = {Played: "play", Drew: "draw", Discarded: "discard", Passed: "pass", Moved: "move"}
+EVENT_NAMES: Mapping[type, str] = {Played: "play", Drew: "draw", Discarded: "discard", Passed: "pass", Moved: "move",
+                                   HouseActed: "house"}
 EVENT_KINDS = tuple(EVENT_NAMES.values())
 
 #: Narration words a ruleset may leave out; English defaults.
@@ -119,7 +120,7 @@ class Rules:
             self.consequences[kind] = compile_consequences(effects, endings, f"after_{name}")
         self.endings_when_stuck = [e for e in self.hand_end if e.when_stuck]
         steps = [TurnStep(when=None if rule.when is None else rule.when.source, can_name=rule.can_name,
-                          generator=rule.generator_source(f"_turn{index}"), action_type=rule.action_type, rule=rule)
+                          generator=rule.generator_source(f"_turn{index}"), action_type=rule.allowed_key, rule=rule)
                  for index, rule in enumerate(self.turn)]
         values = state_values(self.zones, self.counters, board=self.board)
         self.turn_program = compile_turn_program(steps, values, formula_constants(self.options), VALUE_BINDINGS)
@@ -151,6 +152,17 @@ class Rules:
         if state.step < len(self.setup):
             return self.setup[state.step].explain(state)
         what = type(action).__name__.lower()
+        if isinstance(action, HouseAction):
+            what = action.rule
+            rule = next((r for r in self.turn if r.action_type is HouseAction and r.key == action.rule), None)
+            if rule is None:
+                known = [r.key for r in self.turn if r.action_type is HouseAction]
+                own = f" (its own: {', '.join(known)})" if known else ""
+                return f"this ruleset has no action {action.rule!r}{own}"
+            why = rule.explain(state, action)
+            if why is not None:
+                return why
+            return f"{who} may not {what} now: {who} {self.still_possible(state)}"
         rule = next((r for r in self.turn if r.action_type is type(action)), None)
         if rule is None:
             return f"this ruleset has no {what} action"
@@ -172,7 +184,7 @@ class Rules:
     def still_possible(self, state: GameState) -> str:
         """What the seat to act may do now, in words: ``can still play or draw`` (from its legal actions)."""
         order = ("play", "move", "draw", "discard", "pass")
-        kinds = {type(a).__name__.lower() for a in state.legal_actions()}
+        kinds = {a.rule if isinstance(a, HouseAction) else type(a).__name__.lower() for a in state.legal_actions()}
         words = [kind for kind in order if kind in kinds] + sorted(kinds.difference(order))
         if not words:
             return "can do nothing now"

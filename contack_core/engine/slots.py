@@ -239,6 +239,14 @@ class TurnRule(Protocol):
     def ends_turn(self) -> bool:
         """True when the turn passes on after the action."""
 
+    @property
+    def allowed_key(self) -> type | str:
+        """What the state's table of allowed rules finds it by: its action type, or (a kind several
+        rules offer, a house rule's own action) its key."""
+
+    def explain(self, state: GameState, action: Action) -> str | None:
+        """Why it refuses ``action`` now, where it knows (None: the caller says what is still possible)."""
+
     def generate(self, state: GameState) -> list[Action]:
         """The legal actions of this kind for the seat to act."""
 

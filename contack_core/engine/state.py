@@ -13,13 +13,25 @@ from __future__ import annotations
 
 import random
 from operator import add
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from contack_core.engine.actions import CHANCE, PASS, Action, Discard, Draw, IllegalAction, Move, Pass, Play
+from contack_core.engine.actions import (
+    CHANCE,
+    PASS,
+    Action,
+    Discard,
+    Draw,
+    HouseAction,
+    IllegalAction,
+    Move,
+    Pass,
+    Play,
+)
 from contack_core.engine.events import (
     Dealt,
     Event,
     HandResult,
+    HouseActed,
     Moved,
     Passed,
     Played,
@@ -87,8 +99,9 @@ class GameState:
     ledger: dict[str, dict[tuple[int, int | None], int]]
     effects: list[Event]
     _legal: list[Action] | None
-    #: The rule that applies each kind of action legal now, as the turn program found them.
-    _allowed: dict[type, TurnRule | SetupStep | _Agreed]
+    #: The rule that applies each kind of action legal now, as the turn program found them (by the
+    #: action's type; a house rule's own action by its rule's key).
+    _allowed: dict[type | str, TurnRule | SetupStep | _Agreed]
     _sampled: Action | None
     seat_names: tuple[str, ...] | None
     #: The direction of play this hand: 1 round the table (clockwise), -1 the other way.
@@ -255,6 +268,8 @@ class GameState:
             return self._apply_pass()
         if type(action) is Move:  # as kind, but narrowing the action's type
             return self._apply_move(action)
+        if type(action) is HouseAction:
+            return self._apply_house_action(action)
         raise IllegalAction(f"a {kind.__name__.lower()} is a chance outcome; the hand is not being set up")
 
     def apply_agreed(self, action: Action, seat: int | None = None) -> Event:
@@ -546,6 +561,28 @@ class GameState:
             self._end_turn()
             if self.rules.endings_when_stuck:
                 self._check_stuck()
+        return event
+
+    def _apply_house_action(self, action: HouseAction) -> HouseActed:
+        """A ruleset's own action: the rule of that name, if it offers actions now, does its
+        effects; the turn goes on, or (a rule that ends the turn) passes to the next seat."""
+        if self._legal is None:
+            self.legal_actions()
+        rule = self._allowed.get(action.rule)
+        if rule is None:
+            raise IllegalAction(self.rules.explain_forbidden(self, action))
+        event = rule.apply(self, action)  # raises IllegalAction, changing nothing, if not legal
+        assert isinstance(event, HouseActed)
+        self.turns += 1
+        self.passes = 0
+        if self._check_hand_end(event):  # its counters' on_house and transfers, then the hand endings
+            return event
+        if cast("TurnRule", rule).ends_turn:  # a house action's key maps to its turn rule
+            self._end_turn()
+        else:
+            self._legal = None
+        if self.rules.endings_when_stuck:
+            self._check_stuck()
         return event
 
     def _apply_pass(self) -> Passed:

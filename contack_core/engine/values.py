@@ -279,6 +279,7 @@ EVENT_VALUES: Mapping[str, Mapping[str, str]] = {
     "discard": {"tile_total": "_tile_total(_state, _event.tile)"},
     "move": {"captured": "_captured(_state, _event)", "lost": "_lost(_state, _event)",
              "flipped": "_int(_event.flipped)", "contacts": "len(_event.contacts)"},
+    "house": {"returned": "len(_event.returned)", "drawn": "len(_event.drawn)"},
 }
 
 EVENT_MEANINGS: Mapping[str, str] = {
@@ -299,6 +300,8 @@ EVENT_MEANINGS: Mapping[str, str] = {
     "captured": "opponents' pieces the move removed",
     "lost": "the mover's own pieces the move removed",
     "flipped": "1 when the moved piece was turned over",
+    "returned": "how many tiles a house rule's own action returned to a pile",
+    "drawn": "how many tiles a house rule's own action drew",
 }
 
 

@@ -81,7 +81,7 @@ class TurnStep:
     when: str | None
     can_name: str
     generator: Source
-    action_type: type
+    action_type: type | str
     rule: Any
 
 

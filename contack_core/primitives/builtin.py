@@ -23,13 +23,13 @@ from contack_core.primitives.placement import ContactPlacement
 from contack_core.primitives.registry import ENTRY_POINT_GROUP, Primitive, Registry
 from contack_core.primitives.scoring import CollectFromOthers, Counter
 from contack_core.primitives.setup import DealTiles, DealToZones, LowestTileOpens, OpenFromZone, ShuffleZone
-from contack_core.primitives.turn import DiscardTile, DrawTile, PassTurn, PlayTile
+from contack_core.primitives.turn import DiscardTile, DrawTile, HouseActionRule, PassTurn, PlayTile
 from contack_core.primitives.turn_order import AnotherTurn, NextSeat, Reverse, SkipNext
 from contack_core.primitives.zones import Hand, Pile
 
 BUILTIN: tuple[type[Primitive], ...] = (
     TriangleTiles, TriangularLattice, Pile, Hand, ShuffleZone, DealTiles, DealToZones, LowestTileOpens,
-    OpenFromZone, ContactPlacement, PlayTile, DrawTile, DiscardTile, PassTurn, ZoneEmptied, AllPassed,
+    OpenFromZone, ContactPlacement, PlayTile, DrawTile, DiscardTile, PassTurn, HouseActionRule, ZoneEmptied, AllPassed,
     NoLegalCell, NoActionLeft, Condition, TurnLimit, Counter, CollectFromOthers, FixedHands,
     CornerTiles, SquareGrid, StartPositions, MovePiece, OneSideLeft, TwoPieceTie, PiecesLeft, LastSideStanding,
     AnotherTurn, SkipNext, Reverse, NextSeat,

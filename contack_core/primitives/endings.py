@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from contack_core.engine.events import Discarded, Drew, Event, Moved, Passed, Played
+from contack_core.engine.events import Discarded, Drew, Event, HouseActed, Moved, Passed, Played
 from contack_core.engine.rules import EVENT_KINDS, EVENT_NAMES, Rules
 from contack_core.engine.values import EVENT_BINDINGS, VALUE_BINDINGS
 from contack_core.language.programs import Source, formula
@@ -122,7 +122,7 @@ class NoActionLeft(HandEnding):
 
 class Condition(HandEnding):
     """The hand ends when ``when`` holds after an event of the kinds listed in ``after``
-    (default: every kind: play, draw, pass, discard, move). ``when`` reads the state as it
+    (default: every kind: play, draw, pass, discard, move, house). ``when`` reads the state as it
     stands after the event, about the seat whose action it was (``tiles_held``,
     ``hand_count``, ``stock_count``, ``score``, ``highest_score``, ``turns``...).
     With one kind in ``after``, ``when`` also reads what that event did (after a play:
@@ -162,7 +162,7 @@ class TurnLimit(HandEnding):
     reproduces exactly."""
 
     name = "turn-limit"
-    after = (Played, Drew, Discarded, Passed, Moved)
+    after = (Played, Drew, Discarded, Passed, Moved, HouseActed)
     schema = {"type": "object", "required": ["turns"], "properties": {"turns": {"type": ["integer", "string"]}},
               "additionalProperties": False}
 

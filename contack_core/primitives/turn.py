@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from contack_core.engine.actions import DRAW, PASS, Action, Discard, Draw, IllegalAction, Pass, Play
-from contack_core.engine.events import Discarded, Drew, Event, Played, make_drew
+from contack_core.engine.actions import DRAW, PASS, Action, Discard, Draw, HouseAction, IllegalAction, Pass, Play
+from contack_core.engine.events import Discarded, Drew, Event, HouseActed, Played, make_drew
 from contack_core.language.programs import Source, define_from
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
@@ -33,6 +33,17 @@ class TurnRule(Primitive):
     slot = "turn"
     action_type: ClassVar[type]
     ends_turn: ClassVar[bool] = True
+
+    @property
+    def allowed_key(self) -> type | str:
+        """What ``state._allowed`` maps to this rule when it offers actions: its action type (one
+        rule a kind), or, for a kind several rules may offer (house actions), the rule's own key."""
+        return self.action_type
+
+    def explain(self, state: GameState, action: Action) -> str | None:
+        """Why this rule refuses ``action`` now, in words, where it knows better than its ``when``
+        (None: the caller says what the seat may still do)."""
+        return None
 
     def build(self, context: BuildContext) -> None:
         when = self.params.get("when")
@@ -307,10 +318,280 @@ class PassTurn(TurnRule):
         return Source(f"[{prefix}_pass]", {f"{prefix}_pass": PASS})
 
 
+_ZONE = {"type": "string", "minLength": 1}
+_COUNT = {"type": ["integer", "string"]}
+
+
+class HouseActionRule(TurnRule):
+    """An action of the ruleset's own, built from effects on zones, done in order: ``return`` the
+    tile the seat chooses (``chosen``) or every tile (``all``) of its own zone ``from`` to the
+    pile ``to``, at its ``top`` or ``bottom`` (default); ``draw`` N tiles from the top of the pile
+    ``from`` into the seat's zone ``to`` (N a number, an option, or ``returned``: as many as the
+    action has returned so far). ``when`` says when it is offered (a formula over the turn values,
+    as any turn rule's); ``limit`` how often each seat may take it (``times``, default 1, ``per``
+    ``hand`` or ``game``, the default; no limit: as often as ``when`` allows); ``cost`` adds ``amount`` (negative: a cost) to the seat's ``counter``;
+    ``ends_turn`` (default false) passes the turn on after it. It is offered only when each draw
+    can be made in full. Its key names it: in typed text (``exchange 03-04-05``), records (a
+    ``house`` line) and the wire; several may be declared in one ruleset.
+
+    It cannot reshuffle a zone (that needs chance in the middle of a hand) nor take back a tile
+    laid on the figure (the figure has no removal)."""
+
+    name = "house-action"
+    action_type = HouseAction
+    ends_turn = False
+    schema = {
+        "type": "object",
+        "required": ["effects"],
+        "properties": {
+            "effects": {"type": "array", "minItems": 1, "items": {
+                "type": "object", "required": ["from", "to"],
+                "description": "return (the chosen tile, or every tile, of the seat's own zone onto a pile, at its "
+                               "top or bottom) or draw (N tiles from the top of a pile into the seat's own zone)",
+                "properties": {"return": {"enum": ["chosen", "all"]}, "draw": _COUNT, "from": _ZONE, "to": _ZONE,
+                               "at": {"enum": ["top", "bottom"]}},
+                "additionalProperties": False}},
+            "when": _WHEN,
+            "limit": {"type": "object", "properties": {"times": _COUNT, "per": {"enum": ["hand", "game"]}},
+                      "additionalProperties": False},
+            "cost": {"type": "object", "required": ["counter", "amount"],
+                     "properties": {"counter": {"type": "string"}, "amount": _COUNT}, "additionalProperties": False},
+            "ends_turn": {"type": "boolean"},
+        },
+        "additionalProperties": False,
+    }
+
+    def build(self, context: BuildContext) -> None:
+        super().build(context)
+        #: Each effect: ("return", chosen?, zone, pile, at) or ("draw", count or None for
+        #: ``returned``, pile, zone).
+        self.effects: list[tuple[Any, ...]] = []
+        self.chosen_zone: str | None = None
+        for i, effect in enumerate(self.params["effects"]):
+            where = f"effects.{i}"
+            if ("return" in effect) == ("draw" in effect):
+                raise PrimitiveError("an effect is either a return (return: chosen or all, from a zone to a pile) or "
+                                     "a draw (draw: N, from a pile to a zone)", where)
+            if "draw" in effect and "at" in effect:
+                raise PrimitiveError("a draw takes from a pile's top: 'at' belongs to a return", f"{where}.at")
+            if "return" in effect:
+                zone = context.zone(effect["from"], f"{where}.from", ("hand",)).key
+                pile = context.zone(effect["to"], f"{where}.to", ("pile",)).key
+                chosen = effect["return"] == "chosen"
+                if chosen:
+                    if self.chosen_zone is not None:
+                        raise PrimitiveError("an action returns one chosen tile at most", f"{where}.return")
+                    self.chosen_zone = zone
+                self.effects.append(("return", chosen, zone, pile, effect.get("at", "bottom")))
+            else:
+                pile = context.zone(effect["from"], f"{where}.from", ("pile",)).key
+                zone = context.zone(effect["to"], f"{where}.to", ("hand",)).key
+                count = None if effect["draw"] == "returned" else context.constant(effect["draw"], f"{where}.draw")
+                if count is not None and (not isinstance(count, int) or count < 0):
+                    raise PrimitiveError(f"a draw takes a whole number of tiles (0 or more), or 'returned'; "
+                                         f"found {count!r}", f"{where}.draw")
+                self.effects.append(("draw", count, pile, zone))
+        limit = self.params.get("limit")
+        self.times: int | None = None
+        self.per = "game"
+        if limit is not None:
+            self.times = context.constant(limit.get("times", 1), "limit.times")
+            if not isinstance(self.times, int) or self.times < 1:
+                raise PrimitiveError(f"limit.times is a whole number of 1 or more, found {self.times!r}", "limit.times")
+            self.per = limit.get("per", "game")
+        cost = self.params.get("cost")
+        self.counter: str | None = None
+        self.amount = 0
+        if cost is not None:
+            if cost["counter"] not in context.counters:
+                known = ", ".join(sorted(context.counters)) or "none"
+                raise PrimitiveError(f"no counter named {cost['counter']!r} (counters: {known})", "cost.counter")
+            self.counter = cost["counter"]
+            self.amount = context.constant(cost["amount"], "cost.amount")
+        self.ends_turn = self.params.get("ends_turn", False)  # type: ignore[misc]
+        self.book = f"turn.{self.key}"
+        self.plain = HouseAction(self.key)
+
+    @property
+    def allowed_key(self) -> type | str:
+        return self.key
+
+    @property
+    def draws(self) -> bool:
+        """Whether the action draws tiles (then a record names them)."""
+        return any(effect[0] == "draw" and effect[1] != 0 for effect in self.effects)
+
+    # ------------------------------------------------------------------ the limit
+    def _used_key(self, state: GameState, seat: int) -> tuple[int, int]:
+        return (state.hand_number if self.per == "hand" else 0, seat)
+
+    def used(self, state: GameState, seat: int) -> int:
+        """How often ``seat`` has taken this action in the limit's span (this hand, or the game)."""
+        return state.ledger.get(self.book, {}).get(self._used_key(state, seat), 0)  # type: ignore[no-any-return]
+
+    def spent(self, state: GameState, seat: int) -> bool:
+        return self.times is not None and self.used(state, seat) >= self.times
+
+    def limit_words(self) -> str:
+        times = {1: "once", 2: "twice"}.get(self.times or 0, f"{self.times} times")
+        return f"{times} a {self.per}"
+
+    # ------------------------------------------------------------------ offering and applying
+    def _feasible(self, state: GameState, chosen: bool) -> bool:
+        """Whether every draw can be made in full (counting what the returns put on the piles)."""
+        seat = state.current
+        sizes = {name: len(tiles) for name, tiles in state.zones.items()}
+        held = {name: len(per_seat[seat]) for name, per_seat in state.seat_zones.items()}
+        returned = 0
+        for effect in self.effects:
+            if effect[0] == "return":
+                _, one, zone, pile, _ = effect
+                count = (1 if chosen else 0) if one else held[zone]
+                held[zone] -= count
+                sizes[pile] += count
+                returned += count
+            else:
+                _, count, pile, zone = effect
+                count = returned if count is None else count
+                if sizes[pile] < count:
+                    return False
+                sizes[pile] -= count
+                held[zone] += count
+        return True
+
+    def generate(self, state: GameState) -> list[Action]:
+        seat = state.current
+        if self.spent(state, seat):
+            return []
+        if self.chosen_zone is None:
+            return [self.plain] if self._feasible(state, False) else []
+        tiles = state.seat_zones[self.chosen_zone][seat]
+        if not tiles or not self._feasible(state, True):
+            return []
+        return [HouseAction(self.key, tile) for tile in tiles]
+
+    def explain(self, state: GameState, action: Action) -> str | None:
+        """Why ``action`` is refused now, when this rule can say (its limit, its chosen tile)."""
+        if not isinstance(action, HouseAction):
+            return None
+        seat = state.current
+        who = state.who(seat)
+        if self.spent(state, seat):
+            return f"{self.key} may be taken {self.limit_words()}: {who} has taken it already"
+        names = state.rules.tiles.names
+        if self.chosen_zone is None and action.tile is not None:
+            return f"{self.key} chooses no tile (it returns every tile of the zone): name none"
+        if self.chosen_zone is not None:
+            if action.tile is None:
+                held = state.seat_zones[self.chosen_zone][seat]
+                return f"{self.key} returns a tile {who} chooses: name it ({self.key} {names[held[0] if held else 0]})"
+            if action.tile not in state.seat_zones[self.chosen_zone][seat]:
+                return (f"tile {names[action.tile]} is not in {who}'s {self.chosen_zone} "
+                        f"(it is in {state.locate(action.tile)})")
+        return None
+
+    def apply(self, state: GameState, action: HouseAction) -> HouseActed:
+        """Do the effects in order; :class:`IllegalAction` (and nothing changed) if the chosen or
+        named tiles are not where the rule takes them from."""
+        seat = state.current
+        problem = self.explain(state, action)
+        if problem is not None:
+            raise IllegalAction(problem)
+        named = list(action.drawn) if action.drawn is not None else None
+        if named is not None:
+            self._check_named(state, action, named)
+        returned: list[int] = []
+        drawn: list[int] = []
+        for effect in self.effects:
+            if effect[0] == "return":
+                _, one, zone, pile, at = effect
+                tiles = state.seat_zones[zone][seat]
+                moving = [action.tile] if one else list(tiles)
+                for tile in moving:
+                    tiles.remove(tile)  # type: ignore[arg-type]
+                target = state.zones[pile]
+                if at == "top":
+                    target.extend(moving)  # type: ignore[arg-type]
+                else:
+                    target[:0] = reversed(moving)  # type: ignore[arg-type]
+                returned.extend(moving)  # type: ignore[arg-type]
+            else:
+                _, count, pile, zone = effect
+                count = len(returned) if count is None else count
+                source = state.zones[pile]
+                if named is None:
+                    taken = [source.pop() for _ in range(count)]
+                else:
+                    taken, named = named[:count], named[count:]
+                    for tile in taken:
+                        source.remove(tile)
+                state.seat_zones[zone][seat].extend(taken)
+                drawn.extend(taken)
+        book = state.ledger.setdefault(self.book, {})
+        key = self._used_key(state, seat)
+        book[key] = book.get(key, 0) + 1
+        if self.counter is not None:
+            state.hand_gains[self.counter][seat] += self.amount
+        return HouseActed(seat=seat, rule=self.key, tile=action.tile, returned=tuple(returned), drawn=tuple(drawn),
+                          amount=self.amount)
+
+    def _check_named(self, state: GameState, action: HouseAction, named: list[int]) -> None:
+        """Named drawn tiles (a record's) must be what the draws can take: as many as they draw,
+        each unseen in its pile, and the tiles this action put on a pile's top taken first, those it
+        put at the bottom only once the draw reaches them (the order of the rest is hidden)."""
+        seat = state.current
+        names = state.rules.tiles.names
+        if len(set(named)) != len(named):
+            twice = next(tile for tile in named if named.count(tile) > 1)
+            raise IllegalAction(f"tile {names[twice]} is named twice among the tiles drawn")
+        piles = {name: list(tiles) for name, tiles in state.zones.items()}
+        known: dict[str, list[int]] = {name: [] for name in piles}  # tiles this action put on each pile
+        held = {name: list(per_seat[seat]) for name, per_seat in state.seat_zones.items()}
+        returned = 0
+        rest = list(named)
+        for effect in self.effects:
+            if effect[0] == "return":
+                _, one, zone, pile, at = effect
+                moving = [action.tile] if one else list(held[zone])
+                for tile in moving:
+                    held[zone].remove(tile)  # type: ignore[arg-type]
+                piles[pile] = piles[pile] + moving if at == "top" else list(reversed(moving)) + piles[pile]
+                known[pile].extend(moving)  # type: ignore[arg-type]
+                returned += len(moving)
+                continue
+            _, count, pile, zone = effect
+            count = returned if count is None else count
+            if len(rest) < count:
+                raise IllegalAction(f"{self.key} draws {count} tile{'s' if count != 1 else ''} from {pile}: "
+                                    f"name {'them' if count != 1 else 'it'} (only {len(rest)} named)")
+            taken, rest = rest[:count], rest[count:]
+            reached = piles[pile][len(piles[pile]) - count:] if count else []
+            due = [tile for tile in reached if tile in known[pile]]
+            for tile in due:
+                if tile not in taken:
+                    raise IllegalAction(f"the draw from {pile} takes {names[tile]} (just returned on it), "
+                                        f"not {', '.join(names[t] for t in taken if t not in due)}")
+            for tile in taken:
+                if tile not in piles[pile]:
+                    raise IllegalAction(f"tile {names[tile]} cannot be drawn: it is not unseen in {pile}, "
+                                        f"it is in {state.locate(tile)}")
+                if tile in known[pile] and tile not in due:
+                    raise IllegalAction(f"tile {names[tile]} cannot be drawn: {self.key} has just returned it to "
+                                        f"{pile}, where the draw does not reach it")
+                piles[pile].remove(tile)
+                held[zone].append(tile)
+        if rest:
+            count = len(named) - len(rest)
+            raise IllegalAction(f"{self.key} draws {count} tile{'s' if count != 1 else ''}, not {len(named)}")
+
+
 def check_turn_rules(rules: list[TurnRule]) -> None:
-    """Each action kind may be offered by one turn rule only."""
+    """Each action kind may be offered by one turn rule only (house actions, each its own kind,
+    are told apart by their keys)."""
     seen: dict[type, str] = {}
     for rule in rules:
+        if rule.allowed_key is not rule.action_type:
+            continue
         if rule.action_type in seen:
             raise PrimitiveError(f"turn rules {seen[rule.action_type]!r} and {rule.key!r} both offer "
                                  f"{rule.action_type.__name__.lower()} actions", rule.key)

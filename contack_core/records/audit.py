@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 
 from contack_core.boards.tiles import UnknownTile
-from contack_core.engine.actions import IllegalAction, Move, Play, Shuffle
+from contack_core.engine.actions import HouseAction, IllegalAction, Move, Play, Shuffle
 from contack_core.engine.digests import text_digest
 from contack_core.engine.events import ChipsMoved, Event, Moved, Played
 from contack_core.engine.notation import action_from_record, chips_to_record, event_to_record, recorded_action
@@ -220,7 +220,7 @@ class _Auditor:
         self.exceptions: list[dict[str, Any]] = []  # the agreed lines: {"line": N, "rule": what it breaks}
         self.scores: ScoresGame | None = None  # a scores-only record's hands so far
         self.handlers = {"hand": self._hand, "deal": self._deal, "play": self._play_line, "draw": self._turn_line,
-                         "discard": self._turn_line, "pass": self._turn_line, "move": self._move,
+                         "discard": self._turn_line, "pass": self._turn_line, "move": self._move, "house": self._house,
                          "chips": self._chips, "hand_end": self._hand_end, "game_end": self._game_end,
                          "fault": self._fault}
 
@@ -381,6 +381,28 @@ class _Auditor:
         if state.effects:
             self.effects = list(state.effects)
             state.effects.clear()
+
+    def _house(self, data: dict[str, Any]) -> None:
+        """A house rule's own action: its rule offers it now (its ``when`` and its limit), its tiles
+        are where the rule takes them, the tiles it draws are named, and its stated returns and
+        cost are right."""
+        state = self.state
+        assert state is not None
+        self.acted_in_hand = state.hand_number
+        self._expect_seat(data, chance=False)
+        action = action_from_record(self.tiles, data)
+        assert isinstance(action, HouseAction)
+        rule = next((r for r in state.rules.turn if r.action_type is HouseAction and r.key == action.rule), None)
+        if rule is not None and action.drawn is None and rule.draws:
+            raise IllegalAction(f"{action.rule} draws tiles: a record names them (\"drawn\": [...])")
+        event = state.apply(action)
+        due = event_to_record(state, event)
+        assert due is not None
+        if "returned" in data and data["returned"] != due["returned"]:
+            raise IllegalAction(f"{action.rule} returns {', '.join(due['returned']) or 'nothing'}, "
+                                f"not {', '.join(data['returned']) or 'nothing'}")
+        if "amount" in data and data["amount"] != due.get("amount", 0):
+            raise IllegalAction(f"{action.rule} adds {due.get('amount', 0)} to its counter, not {data['amount']}")
 
     def _skip_shuffles(self) -> None:
         """A record never states a shuffle: the pile is just the unseen tiles."""

@@ -123,8 +123,8 @@ def header_for(rules: Any, seats: list[str], seed: int | None, players: list[str
 
 
 #: The kinds of line a record may hold, each a definition in record.schema.json.
-LINE_KINDS = ("header", "hand", "deal", "play", "draw", "discard", "pass", "move", "chips", "hand_end", "game_end",
-              "fault")
+LINE_KINDS = ("header", "hand", "deal", "play", "draw", "discard", "pass", "move", "house", "chips", "hand_end",
+              "game_end", "fault")
 _EVENT_KINDS = frozenset(LINE_KINDS[1:])
 
 #: The most a record's line may hold (a header or a deal takes well under a kilobyte).

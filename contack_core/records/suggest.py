@@ -35,8 +35,9 @@ FIELD_COST = 2.0  # any other field
 
 #: The keys every line of a kind states (the rest are optional, shown only if the typed line has them).
 _REQUIRED = {"play": ("seat", "tile", "cell"), "draw": ("seat", "tile"), "discard": ("seat", "tile"),
-             "pass": ("seat",), "move": ("seat", "from", "path"), "deal": ("seat", "zone", "tiles"),
-             "hand": ("number",), "hand_end": ("number", "scores"), "game_end": ("totals", "winners")}
+             "house": ("seat", "rule"), "pass": ("seat",), "move": ("seat", "from", "path"),
+             "deal": ("seat", "zone", "tiles"), "hand": ("number",), "hand_end": ("number", "scores"),
+             "game_end": ("totals", "winners")}
 
 
 @attrs.frozen

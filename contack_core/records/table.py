@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from contack_core.boards.grid import PieceBoard
 from contack_core.boards.lattice import Figure
-from contack_core.engine.actions import Action, Deal, Discard, Draw, IllegalAction, Move, Pass, Play
+from contack_core.engine.actions import Action, Deal, Discard, Draw, HouseAction, IllegalAction, Move, Pass, Play
 from contack_core.engine.notation import (
     MAX_ENTRY_CHARS,
     PICK,
@@ -30,10 +30,12 @@ from contack_core.engine.notation import (
     NotationError,
     Unfinished,
     action_to_record,
+    action_to_string,
     parse_action,
     piece_name,
     read_points,
     read_tile,
+    read_tiles,
     tile_readings,
 )
 from contack_core.engine.state import GameState
@@ -390,6 +392,8 @@ class Table:
             return
         if word.lower() in (name.lower() for name in self.keeper.seats):
             return
+        if word.lower() in (rule.key.lower() for rule in self.state.rules.turn if rule.action_type is HouseAction):
+            return  # a house rule's own action, by its name
         meant = difflib.get_close_matches(word.lower(), _WORDS, n=1, cutoff=0.6)
         if meant:
             raise NotationError(f"{word!r} is not an entry: did you mean {meant[0]}? (help lists the entries)")
@@ -404,9 +408,17 @@ class Table:
         if due.kind != "turn":
             return None
         legal = self.state.legal_actions()
-        if len(legal) == 1 and not (type(legal[0]) is Draw and legal[0].tile is None):
+        if len(legal) == 1 and not (type(legal[0]) is Draw and legal[0].tile is None or self._draws_unnamed(legal[0])):
             return legal[0]
         return None
+
+    def _draws_unnamed(self, action: Action) -> bool:
+        """Whether ``action`` is a house rule's own action that draws tiles not named yet (at a table
+        the tiles drawn are named, as a draw's tile is)."""
+        if type(action) is not HouseAction or action.drawn is not None:
+            return False
+        rule = next((r for r in self.state.rules.turn if r.action_type is HouseAction and r.key == action.rule), None)
+        return rule is not None and bool(rule.draws)
 
     def take(self, action: Action, agreed: bool = False, seat: int | None = None) -> None:
         """Enter ``action`` (asking which tile, for a draw picked from a list), or refuse it;
@@ -418,6 +430,13 @@ class Table:
             if len(answer) > MAX_ENTRY_CHARS:
                 raise NotationError(f"an entry is at most {MAX_ENTRY_CHARS:,} characters; this one has more")
             action = Draw(read_tile(answer, self.state.rules.tiles))
+        if type(action) is HouseAction and self._draws_unnamed(action):
+            answer = self.ask("which tiles were drawn? ")
+            if answer is None:
+                raise Refused(f"no tiles named for {action.rule}")
+            if len(answer) > MAX_ENTRY_CHARS:
+                raise NotationError(f"an entry is at most {MAX_ENTRY_CHARS:,} characters; this one has more")
+            action = HouseAction(action.rule, action.tile, tuple(read_tiles(answer, self.state.rules.tiles)))
         hands = len(self.state.hand_results)
         broken = self.keeper.broken_rule(action, seat) if agreed else None
         try:
@@ -448,6 +467,10 @@ class Table:
             raise self.unfinished(unfinished) from None
         if type(action) is Draw and action.tile is None:
             raise Refused("name the tile drawn: draw 09-02-08")
+        if type(action) is HouseAction and self._draws_unnamed(action):
+            names = self.state.rules.tiles.names
+            typed = action_to_string(self.state, action)
+            raise Refused(f"name the tiles drawn: {typed} drawing {names[0]}")
         return action
 
     def unfinished(self, entry: Unfinished) -> Exception:
@@ -510,6 +533,8 @@ class Table:
             action = candidate.action
             if type(action) is Draw:  # one draw stands for all: which tile comes is not the person's choice
                 action = Draw()
+            if type(action) is HouseAction:  # the tiles drawn are not the person's choice either
+                action = HouseAction(action.rule, action.tile)
             if action not in chosen:
                 chosen.append(action)
             if len(chosen) == 3:
@@ -538,6 +563,9 @@ class Table:
             return f"{rules.term('discards')} {names[action.tile]}" + (f" on {action.zone}" if action.zone else "")
         if type(action) is Pass:
             return "pass"
+        if type(action) is HouseAction:
+            return action_to_string(state, action) + (" (then name the tiles drawn)" if self._draws_unnamed(action)
+                                                      else "")
         if type(action) is Move:
             board = state.figure
             piece = board.tile_at.get(action.origin)
@@ -570,7 +598,8 @@ class Table:
     def legal_words(self) -> str:
         kinds = []
         for action in self.state.legal_actions():
-            word = {Play: "play", Draw: "draw", Discard: "discard", Pass: "pass", Move: "move"}[type(action)]
+            word = action.rule if type(action) is HouseAction else \
+                {Play: "play", Draw: "draw", Discard: "discard", Pass: "pass", Move: "move"}[type(action)]
             if word not in kinds:
                 kinds.append(word)
         return " or ".join(kinds) or "nothing"
@@ -678,7 +707,9 @@ def entry_words(seats: Sequence[str], line: dict[str, Any]) -> str:
     detail = {"play": lambda: f"{line['tile']} on {line['cell']}", "draw": lambda: f"draws {line['tile']}",
               "discard": lambda: f"lays aside {line['tile']}", "pass": lambda: "passes",
               "deal": lambda: f"dealt {' '.join(line['tiles'])}",
-              "move": lambda: " -> ".join(str(p) for p in [line["from"], *line["path"]])}
+              "move": lambda: " -> ".join(str(p) for p in [line["from"], *line["path"]]),
+              "house": lambda: " ".join([line["rule"], *([line["tile"]] if "tile" in line else []),
+                                         *(["drawing", *line["drawn"]] if line.get("drawn") else [])])}
     return f"{who} {detail[kind]()}" if kind in detail else str(line)
 
 

@@ -262,6 +262,16 @@ def _pass(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any
     return f"{seat_label(seats, data['seat'])} {rules.term('pass')}"
 
 
+def _house(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any, state: GameState | None) -> str:
+    """A house rule's own action, as the narrator tells it: ``ann exchange: returns 03-04-05, draws 01-02-03``."""
+    returned = data.get("returned", [data["tile"]] if "tile" in data else [])
+    parts = ([f"returns {' '.join(returned)}"] if returned else []) + \
+        ([f"{rules.term('draw')} {' '.join(data['drawn'])}"] if data.get("drawn") else [])
+    cost = f" ({data['amount']:+d})" if data.get("amount") else ""
+    told = ", ".join(parts) or "nothing changes"
+    return f"{seat_label(seats, data['seat'])} {rules.term(data['rule'])}: {told}{cost}"
+
+
 def _move(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any, state: GameState | None) -> str:
     walk = " -> ".join(str(list(point)) for point in [data["from"], *data["path"]])
     text = f"{seat_label(seats, data['seat'])} moves {data.get('piece', 'the piece')} {walk}"
@@ -297,7 +307,7 @@ def _game_end(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board:
 
 
 DESCRIBERS: Mapping[str, Describer] = MappingProxyType({
-    "hand": _hand, "deal": _deal, "play": _play, "draw": _draw, "pass": _pass, "move": _move,
+    "hand": _hand, "deal": _deal, "play": _play, "draw": _draw, "pass": _pass, "move": _move, "house": _house,
     "hand_end": _hand_end, "game_end": _game_end,
 })
 

@@ -35,13 +35,14 @@ from collections.abc import Mapping
 from types import SimpleNamespace
 from typing import Any
 
-from contack_core.engine.events import ChipsMoved, Discarded, Drew, Event, Moved, Passed, Played
+from contack_core.engine.events import ChipsMoved, Discarded, Drew, Event, HouseActed, Moved, Passed, Played
 from contack_core.engine.rules import Rules
 from contack_core.engine.values import EVENT_BINDINGS, VALUE_BINDINGS, captured, lost, play_facts
 from contack_core.language.expressions import Expression, ExpressionError, compile_expression
 
 #: The kind of each event a seat's action makes, as counters name them (``on_<kind>``).
-EVENT_KIND: dict[type, str] = {Played: "play", Drew: "draw", Passed: "pass", Discarded: "discard", Moved: "move"}
+EVENT_KIND: dict[type, str] = {Played: "play", Drew: "draw", Passed: "pass", Discarded: "discard", Moved: "move",
+                               HouseActed: "house"}
 #: The facts of each kind of event that count something, as a formula reads them, with what one is.
 COUNTED_FACTS: dict[str, dict[str, str]] = {
     "play": {"opportunity": "opportunity plays", "counting": "counting contacts", "matching": "matching contacts"},
@@ -49,7 +50,7 @@ COUNTED_FACTS: dict[str, dict[str, str]] = {
 }
 #: When a counter changes, in words.
 WHEN_WORDS = {"play": "plays", "draw": "draws", "pass": "passes", "discard": "discards", "move": "moves",
-              "hand_end": "hand ends", "game_end": "the game's end"}
+              "house": "house rules' own actions", "hand_end": "hand ends", "game_end": "the game's end"}
 
 
 def counter_whens(counter: Any) -> list[str]:

@@ -1,0 +1,445 @@
+"""Actions of a house rule's own (the ``house-action`` turn primitive, docs/house-rules.md): the two
+examples take effect in played games exactly as their rules say (the exchange, the redraw, their
+limits and cost), their records audit sound and a record that breaks a rule is refused naming the
+line, the keeper and the human player take them typed, the wire hides what a seat cannot see,
+and two house actions live in one ruleset."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from helpers import play_recorded_game, read_lines, run_cli, write_lines
+
+from contack_core import Action, GameState, HouseActed, HouseAction, IllegalAction, load_rules
+from contack_core.engine.notation import action_to_string, event_to_string, parse_action
+from contack_core.engine.rules import Rules
+from contack_core.records.audit import audit_record
+from contack_core.records.keeper import Keeper
+from contack_core.records.table import Refused, Table
+from players.human import HumanPlayer
+from players.protocol import event_json
+
+EXCHANGE = load_rules("exchange-once-a-hand")
+REDRAW = load_rules("redraw-once-a-game")
+
+
+def running(state: GameState, counter: str = "score") -> list[int]:
+    return [t + g for t, g in zip(state.totals[counter], state.hand_gains[counter])]
+
+
+def house_steps(rules: Rules, seats: int, seeds: range) -> list[tuple[GameState, HouseAction, GameState, HouseActed]]:
+    """Every house action of random games: the state before, the action, the state after, the event."""
+    found = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = GameState(rules, seats)
+        while not state.is_over():
+            if state.is_chance_node():
+                state.apply(state.sample_chance(rng))
+                continue
+            action = rng.choice(state.legal_actions())
+            before = state.clone()
+            event = state.apply(action)
+            if isinstance(action, HouseAction):
+                assert isinstance(event, HouseActed)
+                found.append((before, action, state.clone(), event))
+    return found
+
+
+def ready(rules: Rules, seats: int, seed: int) -> GameState:
+    """A game past its set-up (dealt, the figure opened): the first seat's turn."""
+    rng = random.Random(seed)
+    state = GameState(rules, seats)
+    while state.is_chance_node() or state.setup_step is not None:
+        state.apply(state.sample_chance(rng) if state.is_chance_node() else state.legal_actions()[0])
+    return state
+
+
+# ---------------------------------------------------------------------------- the exchange
+def test_the_exchange_puts_the_chosen_tile_under_the_pile_and_draws_the_top_once_a_hand() -> None:
+    steps = house_steps(EXCHANGE, 3, range(6))
+    assert len(steps) >= 10, "the random players never exchanged"
+    for before, action, after, event in steps:
+        seat = before.current
+        top = before.zones["stock"][-1]
+        hand = list(before.seat_zones["hand"][seat])
+        assert action.tile in hand
+        hand.remove(action.tile)  # type: ignore[arg-type]
+        assert after.seat_zones["hand"][seat] == [*hand, top]
+        assert after.zones["stock"] == [action.tile, *before.zones["stock"][:-1]]  # bottom is index 0
+        assert (event.returned, event.drawn, event.amount) == ((action.tile,), (top,), 0)
+        assert after.current == seat  # the turn goes on: the seat plays on
+        assert running(after) == running(before)  # it costs nothing
+        # Once a hand: the seat is not offered it again in this hand.
+        assert not [a for a in after.legal_actions() if isinstance(a, HouseAction)]
+    for seed in range(6):
+        game = house_steps(EXCHANGE, 3, range(seed, seed + 1))
+        uses = Counter((before.hand_number, before.current) for before, _, _, _ in game)
+        assert not uses or max(uses.values()) == 1
+    # ...and again in the next hand: seats exchange in more than one hand of a game.
+    assert len({before.hand_number for before, _, _, _ in steps}) > 1
+
+
+def test_the_exchange_is_refused_a_second_time_in_a_hand_and_says_why() -> None:
+    state = ready(EXCHANGE, 2, 4)
+    seat = state.current
+    state.apply(HouseAction("exchange", state.seat_zones["hand"][seat][0]))
+    with pytest.raises(IllegalAction, match=r"exchange may be taken once a hand: seat \d has taken it already"):
+        state.apply(HouseAction("exchange", state.seat_zones["hand"][seat][0]))
+    with pytest.raises(IllegalAction, match="this ruleset has no action 'swap' \\(its own: exchange\\)"):
+        state.apply(HouseAction("swap", 0))
+
+
+def test_the_exchange_is_not_offered_when_the_pile_is_empty() -> None:
+    state = ready(EXCHANGE, 2, 4)
+    state.zones["stock"].clear()
+    state._legal = None
+    assert not [a for a in state.legal_actions() if isinstance(a, HouseAction)]
+
+
+# ---------------------------------------------------------------------------- the redraw
+def test_the_redraw_returns_the_whole_hand_draws_as_many_and_costs_10_once_a_game() -> None:
+    steps = house_steps(REDRAW, 3, range(6))
+    assert len(steps) >= 6, "the random players never redrew"
+    for before, action, after, event in steps:
+        seat = before.current
+        hand = before.seat_zones["hand"][seat]
+        stock = before.zones["stock"]
+        drawn = list(reversed(stock[len(stock) - len(hand):]))  # the top tiles, top first
+        assert action.tile is None and after.seat_zones["hand"][seat] == drawn
+        assert after.zones["stock"][: len(hand)] == list(reversed(hand))  # under the pile
+        assert event.amount == -10
+        gained = [a - b for a, b in zip(running(after), running(before))]
+        assert gained == [-10 if s == seat else 0 for s in range(3)]
+        assert not [a for a in after.legal_actions() if isinstance(a, HouseAction)]
+    # Once a game: each seat redraws at most once in each game.
+    for seed in range(6):
+        seen = [before.current for before, _, _, _ in house_steps(REDRAW, 3, range(seed, seed + 1))]
+        assert len(seen) == len(set(seen)) <= 3
+
+
+def test_the_cost_follows_its_option() -> None:
+    free = load_rules("redraw-once-a-game", {"redraw_cost": 0})
+    for before, _, after, event in house_steps(free, 2, range(3)):
+        assert event.amount == 0 and running(after) == running(before)
+
+
+# ---------------------------------------------------------------------------- records
+@pytest.mark.parametrize(("rules", "rule"), [(EXCHANGE, "exchange"), (REDRAW, "redraw")], ids=["exchange", "redraw"])
+def test_a_record_names_every_tile_and_audits_sound(rules: Rules, rule: str, tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    state = play_recorded_game(3, 2, path, rules=rules)
+    lines = read_lines(path)
+    house = [line for line in lines if line.get("event") == "house"]
+    assert house and all(line["rule"] == rule and line["drawn"] for line in house)
+    assert all(len(line["returned"]) == len(line["drawn"]) for line in house)
+    verdict = audit_record(path)
+    assert verdict.valid and verdict.finished and verdict.totals == state.scores(), verdict
+    # The keeper's seedless game replays: the header without a seed audits the same.
+    lines[0].pop("seed", None)
+    write_lines(path, lines)
+    assert audit_record(path).valid
+
+
+def exchange_record(tmp_path: Path) -> tuple[Path, list[dict], int]:
+    """A recorded game of the exchange, and the index of its first exchange line."""
+    path = tmp_path / "game.jsonl"
+    play_recorded_game(2, 3, path, rules=EXCHANGE)
+    lines = read_lines(path)
+    first = next(i for i, line in enumerate(lines) if line.get("event") == "house")
+    return path, lines, first
+
+
+def verdict_of(path: Path, lines: list[dict]) -> tuple[int | None, str | None]:
+    write_lines(path, lines)
+    verdict = audit_record(path)
+    assert not verdict.valid
+    return verdict.line, verdict.error
+
+
+def test_a_record_that_exchanges_twice_in_a_hand_is_refused_at_that_line(tmp_path: Path) -> None:
+    path, lines, first = exchange_record(tmp_path)
+    again = dict(lines[first])
+    again["tile"] = again["drawn"][0]  # the tile just drawn is in the hand now
+    again["returned"] = [again["tile"]]
+    again["drawn"] = [lines[first]["returned"][0]]
+    line, error = verdict_of(path, lines[: first + 1] + [again] + lines[first + 1:])
+    assert line == first + 2  # lines count from 1
+    assert error is not None and "exchange may be taken once a hand" in error
+
+
+def test_a_record_drawing_what_the_exchange_put_under_the_pile_is_refused(tmp_path: Path) -> None:
+    path, lines, first = exchange_record(tmp_path)
+    bad = dict(lines[first], drawn=lines[first]["returned"])
+    line, error = verdict_of(path, lines[:first] + [bad] + lines[first + 1:])
+    assert line == first + 1 and error is not None and "where the draw does not reach it" in error
+
+
+def test_a_record_must_name_the_tiles_drawn_and_state_the_right_cost(tmp_path: Path) -> None:
+    path, lines, first = exchange_record(tmp_path)
+    unnamed = {k: v for k, v in lines[first].items() if k != "drawn"}
+    line, error = verdict_of(path, lines[:first] + [unnamed] + lines[first + 1:])
+    assert line == first + 1 and error is not None and "a record names them" in error
+    costly = dict(lines[first], amount=-10)
+    line, error = verdict_of(path, lines[:first] + [costly] + lines[first + 1:])
+    assert line == first + 1 and error is not None and "adds 0 to its counter, not -10" in error
+    seen = dict(lines[first], drawn=[lines[first]["tile"]])
+    line, error = verdict_of(path, lines[:first] + [seen] + lines[first + 1:])
+    assert line == first + 1 and error is not None
+
+
+def test_a_redraw_record_states_its_cost_and_a_wrong_one_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    play_recorded_game(2, 1, path, rules=REDRAW)
+    lines = read_lines(path)
+    first = next(i for i, line in enumerate(lines) if line.get("event") == "house")
+    assert lines[first]["amount"] == -10
+    line, error = verdict_of(path, lines[:first] + [dict(lines[first], amount=-5)] + lines[first + 1:])
+    assert line == first + 1 and error is not None and "adds -10 to its counter, not -5" in error
+
+
+# ---------------------------------------------------------------------------- typed, told, sent
+def test_the_notation_writes_and_reads_a_house_action() -> None:
+    state = ready(EXCHANGE, 2, 4)
+    names = EXCHANGE.tiles.names
+    tile = state.seat_zones["hand"][state.current][1]
+    action = HouseAction("exchange", tile)
+    assert action_to_string(state, action) == f"exchange {names[tile]}"
+    assert parse_action(state, f"EXCHANGE {names[tile]}") == action
+    named = HouseAction("exchange", tile, (state.zones["stock"][0],))
+    assert parse_action(state, action_to_string(state, named)) == named
+    event = state.apply(action)
+    told = event_to_string(state, event)
+    assert told == f"seat 0 exchanges: returns {names[tile]}, draws {names[event.drawn[0]]}".replace(
+        "seat 0", state.who(event.seat))
+
+
+def test_the_keeper_takes_a_typed_exchange_with_the_tile_drawn_named(tmp_path: Path) -> None:
+    path = tmp_path / "kept.jsonl"
+    keeper = Keeper.start(EXCHANGE, ["ann", "bob"], path, lambda text: None)
+    table = Table(keeper, lambda prompt: None, lambda text: None, interactive=False)
+    rng = random.Random(4)
+    names = EXCHANGE.tiles.names
+    try:
+        while keeper.due().kind != "turn" or keeper.state.setup_step is not None:
+            state = keeper.state
+            keeper.enter(state.clone().sample_chance(rng) if state.is_chance_node() else state.legal_actions()[0])
+        state = keeper.state
+        tile = state.seat_zones["hand"][state.current][0]
+        due = keeper.due()
+        with pytest.raises(Refused, match="name the tiles drawn"):
+            table.turn_action(f"exchange {names[tile]}", due)
+        unseen = state.zones["stock"][3]  # at a table any unseen tile may come off the pile
+        table.take(table.turn_action(f"exchange {names[tile]} drawing {names[unseen]}", due))
+        assert unseen in keeper.state.seat_zones["hand"][state.current]
+    finally:
+        keeper.close()
+    house = [line for line in read_lines(path) if line.get("event") == "house"]
+    assert house == [{"event": "house", "seat": state.current, "rule": "exchange", "tile": names[tile],
+                      "returned": [names[tile]], "drawn": [names[unseen]]}]
+    assert audit_record(path).valid
+
+
+def test_the_human_player_types_an_exchange() -> None:
+    state = ready(EXCHANGE, 2, 4)
+    person = HumanPlayer(0)
+    person.output = io.StringIO()
+    legal = state.legal_actions()
+    tile = state.seat_zones["hand"][state.current][0]
+    name = EXCHANGE.tiles.names[tile]
+    assert person.interpret(f"exchange {name}", state, legal) == (HouseAction("exchange", tile), "")
+    assert f"exchange {name}" in person.list_actions(state, legal)
+    action, answer = person.interpret(f"exchange {name} drawing {name}", state, legal)
+    assert action is None and "draws blind" in answer
+
+
+HIDDEN = """\
+format: contack-ruleset/1
+id: closed-exchange
+title: The exchange with closed hands
+extends: examples/exchange-once-a-hand
+zones:
+  hand: {primitive: hand, visible: owner}
+"""
+
+
+def test_the_wire_and_observations_hide_what_an_exchange_returns_and_draws(tmp_path: Path) -> None:
+    (tmp_path / "closed.yaml").write_text(HIDDEN, encoding="utf-8")
+    rules = load_rules(tmp_path / "closed.yaml")
+    state = ready(rules, 2, 4)
+    seat = state.current
+    other = 1 - seat
+    event = state.apply(HouseAction("exchange", state.seat_zones["hand"][seat][0]))
+    own = event_json(rules, event, seat, 2)
+    assert own["drawn"] == [rules.tiles.names[event.drawn[0]]] and own["tile"] == rules.tiles.names[event.tile]
+    told = event_json(rules, event, other, 2)
+    assert told["drawn"] == [None] and told["returned"] == [None] and "tile" not in told
+    seen = state.observation(other)
+    assert set(seen["hand"][seat]) == {None} and set(seen["stock"]) == {None}  # type: ignore[arg-type]
+    # Open hands (the example's own): every seat is told every tile.
+    open_state = ready(EXCHANGE, 2, 4)
+    opened = open_state.apply(HouseAction("exchange", open_state.seat_zones["hand"][open_state.current][0]))
+    assert event_json(EXCHANGE, opened, 1 - open_state.current, 2)["drawn"] == [EXCHANGE.tiles.names[opened.drawn[0]]]
+
+
+# ---------------------------------------------------------------------------- composing and refusing
+BOTH = """\
+format: contack-ruleset/1
+id: both
+title: Exchange once a hand and redraw once a game
+extends: examples/exchange-once-a-hand
+turn:
+  redraw:
+    primitive: house-action
+    effects:
+      - {return: all, from: hand, to: stock, at: top}
+      - {draw: 2, from: stock, to: hand}
+    limit: {times: 2, per: game}
+    cost: {counter: score, amount: 5}
+    ends_turn: true
+"""
+
+
+def test_two_house_actions_live_in_one_ruleset_and_both_are_played(tmp_path: Path) -> None:
+    (tmp_path / "both.yaml").write_text(BOTH, encoding="utf-8")
+    rules = load_rules(tmp_path / "both.yaml")
+    steps = house_steps(rules, 2, range(4))
+    used = Counter(action.rule for _, action, _, _ in steps)
+    assert used["exchange"] and used["redraw"]
+    for before, action, after, event in steps:
+        if action.rule == "redraw":
+            seat = before.current
+            hand = before.seat_zones["hand"][seat]
+            # Returned on top, so the draw takes back the last two returned (the top first), then the pile's.
+            pile = [*before.zones["stock"], *hand]
+            assert after.seat_zones["hand"][seat] == list(reversed(pile))[:2]
+            assert event.amount == 5
+            assert after.current != seat or after.hand_number != before.hand_number  # it ends the turn
+    record = tmp_path / "game.jsonl"
+    play_recorded_game(2, 1, record, rules=rules)
+    assert {line.get("rule") for line in read_lines(record) if line.get("event") == "house"} <= {"exchange", "redraw"}
+    assert audit_record(record).valid
+
+
+@pytest.mark.parametrize(("effects", "message"), [
+    ('[{return: chosen, from: stock, to: stock}]',
+     "at turn.swap.effects.0.from: zone 'stock' is a pile; expected hand"),
+    ('[{return: chosen, from: hand, to: stock}, {return: chosen, from: hand, to: stock}]',
+     "at turn.swap.effects.1.return: an action returns one chosen tile at most"),
+    ('[{draw: many, from: stock, to: hand}]', "at turn.swap.effects.0.draw: unknown name 'many'"),
+    ('[{return: some, from: hand, to: stock}]', "at turn.swap.effects.0.return:"),
+    ('[{return: all, draw: 1, from: hand, to: stock}]', "at turn.swap.effects.0: an effect is either a return"),
+])
+def test_a_badly_built_house_action_is_one_clear_line(effects: str, message: str, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(f"format: contack-ruleset/1\nid: bad\ntitle: Bad\nextends: parker-1939\nturn:\n  swap:\n"
+                   f"    primitive: house-action\n    effects: {effects}\n", encoding="utf-8")
+    result = run_cli("rulesets", "validate", bad)
+    assert result.exit_code == 1
+    assert message in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_bot_may_not_choose_the_tiles_it_draws() -> None:
+    from contack_core.engine.bots import Player
+    from contack_core.engine.referee import play_game
+    from players.random_player import RandomPlayer
+
+    class Cheat(Player):
+        name = "cheat"
+
+        def choose(self, state: GameState) -> Action:
+            legal = state.legal_actions()
+            offered = [a for a in legal if isinstance(a, HouseAction)]
+            if not offered:
+                return legal[0]
+            return HouseAction("exchange", offered[0].tile, (state.zones["stock"][0],))  # the bottom tile, chosen
+
+    state = play_game(EXCHANGE, [RandomPlayer(1), Cheat(2)], 3)
+    assert state.faults and all("draws blind" in fault.reason for fault in state.faults), state.faults
+
+
+@pytest.mark.parametrize("bot", ["greedy", "cautious", "mcts:iterations=12,depth=8"])
+@pytest.mark.parametrize("example", ["exchange-once-a-hand", "redraw-once-a-game"])
+def test_the_bots_take_the_house_actions_unchanged(bot: str, example: str, tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    result = run_cli("play", example, "--seats", f"{bot},random", "--seed", "11", "--record", record, "--quiet",
+                     "--time-limit", "0")
+    assert result.exit_code == 0, result.output
+    assert [line for line in read_lines(record) if line.get("event") == "house" and line["seat"] == 0]
+    assert audit_record(record).valid
+
+
+def test_the_replay_and_the_keeper_s_undo_tell_a_house_action_in_words(tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    play_recorded_game(2, 1, record, rules=REDRAW)
+    line = next(line for line in read_lines(record) if line.get("event") == "house")
+    replay = run_cli("replay", record)
+    assert replay.exit_code == 0, replay.output
+    seat = f"p{line['seat']}"
+    told = f"returns {' '.join(line['returned'])}, draws {' '.join(line['drawn'])} (-10)"
+    assert f"{seat} (seat {line['seat']}) redraws: {told}" in replay.stdout
+    from contack_core.records.table import entry_words
+
+    assert entry_words(["p0", "p1"], line) == f"{seat} redraw drawing {' '.join(line['drawn'])}"
+
+
+COUNTED = """\
+format: contack-ruleset/1
+id: counted
+title: The exchange counted, and the hand ended by it
+extends: examples/exchange-once-a-hand
+scoring:
+  score:
+    on_house: "-3 * drawn"
+  exchanges:
+    primitive: counter
+    on_house: 1
+hand_end:
+  third_exchange:
+    primitive: condition
+    after: [house]
+    when: "exchanges >= 2"
+"""
+
+
+def test_counters_score_a_house_action_and_a_hand_ending_is_checked_after_it(tmp_path: Path) -> None:
+    (tmp_path / "counted.yaml").write_text(COUNTED, encoding="utf-8")
+    rules = load_rules(tmp_path / "counted.yaml")
+    steps = house_steps(rules, 2, range(4))
+    assert steps
+    ended = 0
+    for before, _, after, event in steps:
+        seat = before.current
+        if len(after.hand_results) == len(before.hand_results):
+            assert [a - b for a, b in zip(running(after), running(before))] == [-3 if s == seat else 0 for s in (0, 1)]
+            assert running(after, "exchanges")[seat] == running(before, "exchanges")[seat] + 1 < 2
+        else:
+            ended += 1
+            assert after.hand_results[-1].reason == "third_exchange"
+    assert ended, "no hand ended at its second exchange"
+
+
+def test_contack_keep_takes_an_exchange_typed_at_the_table(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from contack_core.cli import app
+
+    entries = ["07-03-06 06-07-04 03-07-08 03-04-01 06-02-05", "09-10-01 05-01-04 07-08-02 03-04-05 01-08-09",
+               "exchange 01-08-09", "bob: exchange 1-8-9 drawing 4-5-6", "09-10-01 -1,0"]
+    record = tmp_path / "kept.jsonl"
+    result = CliRunner().invoke(app, ["keep", "exchange-once-a-hand", "--seats", "ann,bob", "--record", str(record)],
+                                input="\n".join(entries) + "\n")
+    assert "Traceback" not in result.output
+    assert "refused: name the tiles drawn: exchange 01-08-09 drawing" in result.output
+    assert "bob (seat 1) exchanges: returns 01-08-09, draws 04-05-06" in result.output
+    assert "ann (seat 0) opens the hand with 03-04-01" in result.output  # the opening needs no entry
+    assert result.output.count("refused:") == 1, result.output[-800:]
+    house = [line for line in read_lines(record) if line.get("event") == "house"]
+    assert house == [{"event": "house", "seat": 1, "rule": "exchange", "tile": "01-08-09", "returned": ["01-08-09"],
+                      "drawn": ["04-05-06"]}]
+    assert audit_record(record).valid
