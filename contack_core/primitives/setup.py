@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from contack_core.boards.lattice import Cell
 from contack_core.engine.actions import Action, Deal, IllegalAction, Play, Shuffle, make_deal, make_shuffle

@@ -7,7 +7,7 @@ turn rule listed before it (true when that rule offers at least one action now).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from contack_core.engine.actions import DRAW, PASS, Action, Discard, Draw, HouseAction, IllegalAction, Pass, Play
 from contack_core.engine.events import Discarded, Drew, Event, HouseActed, Played, make_drew

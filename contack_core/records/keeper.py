@@ -330,7 +330,7 @@ class Keeper:
         """Apply the entries ``later`` in turn, adding their lines to ``lines``, up to the first
         that no longer holds: (it, its line number and why; it and those after it; how many held)."""
         for index, (number, data) in enumerate(later):
-            action = action_of(data, self.rules.tiles)
+            action = action_from_record(self.rules.tiles, data)
             assert action is not None
             marked = bool(data.get("agreed"))
             try:
