@@ -275,6 +275,17 @@ def parse_action(state: GameState, text: str) -> Action:
     return _Reader(state).action(text.strip())
 
 
+def seat_named(state: GameState, name: str) -> int:
+    """The seat a person names: by its name (any case) or its number."""
+    seats = list(state.seat_names or (f"seat {seat}" for seat in range(state.seat_count)))
+    lowered = [seat.lower() for seat in seats]
+    if name.lower() in lowered:
+        return lowered.index(name.lower())
+    if name.isdigit() and int(name) < len(lowered):
+        return int(name)
+    raise NotationError(f"no seat {name!r}: the seats are {', '.join(seats)}")
+
+
 class _Reader:
     """Reading one entry against one state."""
 
@@ -352,14 +363,7 @@ class _Reader:
         return HouseAction(rule, tile, tuple(read_tiles(parts[1], self.tiles)))
 
     def seat_named(self, name: str) -> int:
-        state = self.state
-        seats = list(state.seat_names or (f"seat {seat}" for seat in range(state.seat_count)))
-        lowered = [seat.lower() for seat in seats]
-        if name.lower() in lowered:
-            return lowered.index(name.lower())
-        if name.isdigit() and int(name) < len(lowered):
-            return int(name)
-        raise NotationError(f"no seat {name!r}: the seats are {', '.join(seats)}")
+        return seat_named(self.state, name)
 
     def split_tile(self, text: str) -> tuple[int, str]:
         """The tile an entry begins with, and the rest of it."""

@@ -347,6 +347,8 @@ class Match(Protocol):
     hands: int
     #: True when the seats with the highest total win (False: the lowest).
     highest: bool
+    #: True when the result adds up hands' scores (False: it is decided on the board).
+    scored_by_hands: bool
 
     def teams(self, seat_count: int) -> list[list[int]]:
         """The sides of a game of ``seat_count`` seats (raises ValueError if they cannot form)."""

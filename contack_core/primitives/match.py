@@ -35,6 +35,8 @@ class SidesMatch(Primitive):
     highest: bool = True
     #: The most hands a game takes (one unless the match says more).
     hands: int = 1
+    #: True when the result adds up hands' scores (False: it is decided on the board).
+    scored_by_hands: bool = True
 
     def build_hand_winner(self, context: BuildContext) -> None:
         """``hand_winner``: a formula about each seat of a hand just played, true for the seats

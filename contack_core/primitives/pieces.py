@@ -649,6 +649,7 @@ class LastSideStanding(SidesMatch):
     """
 
     name = "last-side-standing"
+    scored_by_hands = False
     schema = {
         "type": "object",
         "required": ["counter"],

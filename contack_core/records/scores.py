@@ -55,7 +55,7 @@ class Arithmetic:
 
     def __init__(self, rules: Rules, seats: int) -> None:
         match = rules.match
-        if not isinstance(getattr(match, "hands", None), int) or not hasattr(match, "game_over"):
+        if not match.scored_by_hands:
             raise ScoresOnlyUnsupported(f"{rules.id} is not scored by hands (its result is decided on the board): "
                                         f"keep it entry by entry, without --scores-only")
         self.rules = rules

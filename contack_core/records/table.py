@@ -36,6 +36,7 @@ from contack_core.engine.notation import (
     read_points,
     read_tile,
     read_tiles,
+    seat_named,
     tile_readings,
 )
 from contack_core.engine.state import GameState
@@ -249,7 +250,7 @@ class Table:
         seat = due.seat
         named = re.match(r"^([^:,\[\]()]+):\s*(.*)$", text)
         if named:
-            seat = self.seat_named(named.group(1).strip())
+            seat = seat_named(self.state, named.group(1).strip())
             text = named.group(2)
         try:
             return self.read_entry(text, due, picks=False), seat
