@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from contack_core.boards.grid import DIRECTION_NAMES, PieceBoard, PieceKind, Square
+from contack_core.boards.grid import DIRECTION_NAMES, DIRECTIONS, PieceBoard, PieceKind, Square, diamond
 from contack_core.boards.tiles import TileSet
 from contack_core.engine.actions import IllegalAction, Move
 from contack_core.engine.events import Event, Moved
@@ -55,6 +55,47 @@ def require_square_grid(context: BuildContext, name: str) -> None:
         found = getattr(context.board, "name", None)
         raise PrimitiveError(f"{name} works on a square-grid board of pieces; this ruleset's board is "
                              f"{'a ' + found if found else 'missing'}")
+
+
+class _WalkTable:
+    """Every one- or two-step walk from every point of a ``size`` board, worked out once per
+    rule and board size: for a point and the set of its first steps that are blocked (off the
+    board, taken, or to be avoided on the way), the ends in the order :meth:`PieceBoard.walks`
+    finds them, each with its move and the points beside it (where an opponent forbids ending)."""
+
+    def __init__(self, size: int, steps: int, straight: bool) -> None:
+        self.size, self.steps, self.straight = size, steps, straight
+        #: point -> (its four first steps, None off the board; blocked mask -> ends)
+        self.points: dict[Square, tuple[tuple[Square | None, ...], dict[int, list[tuple[Square, Move, tuple[Square, ...]]]]]] = {}
+        for x in range(size):
+            for y in range(size):
+                firsts = tuple((x + dx, y + dy) if self.on((x + dx, y + dy)) else None for dx, dy in DIRECTIONS)
+                self.points[(x, y)] = (firsts, {})
+
+    def on(self, point: Square) -> bool:
+        return 0 <= point[0] < self.size and 0 <= point[1] < self.size
+
+    def ends(self, origin: Square, blocked: int) -> list[tuple[Square, Move, tuple[Square, ...]]]:
+        """The ends of the walks from ``origin`` whose first step is not in ``blocked`` (a bit a
+        direction), first found first, as :meth:`PieceBoard._short_walks` finds them."""
+        found: dict[Square, tuple[Square, Move, tuple[Square, ...]]] = {}
+        for direction, (dx, dy) in enumerate(DIRECTIONS):
+            if blocked >> direction & 1:
+                continue
+            first = (origin[0] + dx, origin[1] + dy)
+            if self.steps == 1:
+                found[first] = (first, Move(origin, (first,)), self.beside(first))
+                continue
+            for ex, ey in DIRECTIONS:
+                if self.straight and (ex == 0) != (dx == 0):
+                    continue
+                second = (first[0] + ex, first[1] + ey)
+                if self.on(second) and second not in found:
+                    found[second] = (second, Move(origin, (first, second)), self.beside(second))
+        return list(found.values())
+
+    def beside(self, point: Square) -> tuple[Square, ...]:
+        return tuple(n for n in ((point[0] + dx, point[1] + dy) for dx, dy in DIRECTIONS) if self.on(n))
 
 
 class CornerTiles(Primitive):
@@ -373,6 +414,8 @@ class MovePiece(TurnRule):
         self.danger_from_any_opponent = self.params.get("danger_from", "any-opponent") == "any-opponent"
         self.endgame_to_the_end = self.params.get("endgame_lasts", "to-the-end") == "to-the-end"
         self.endgame_steps = context.constant(self.params.get("endgame_steps", 0), "endgame_steps")
+        #: (board size, steps) -> every walk of that many steps from every point.
+        self._walk_tables: dict[tuple[int, int], _WalkTable] = {}
         for key, value in (("turn_after", self.turn_after), ("endgame_steps", self.endgame_steps)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise PrimitiveError(f"{key} must be a whole number, found {value!r}", key)
@@ -399,31 +442,97 @@ class MovePiece(TurnRule):
         return own + [(p, True) for s in partners for p in board.pieces_of(s)]
 
     def generate(self, state: GameState) -> list[Any]:
+        """Every legal move, piece by piece in piece order.
+
+        A piece's own moves depend only on the points within its steps plus one (where it passes,
+        ends, or would end beside an opponent): they are kept on the board
+        (:attr:`PieceBoard.moves_cache`) until something changes there, so a turn works out again
+        only the pieces near the last moves, not some fifty moves. A partner's piece, whose moves
+        depend on threats from anywhere, is worked out every time."""
         board: PieceBoard = state.figure  # type: ignore[assignment]
+        cache = board.moves_cache
         moves: list[Any] = []
-        # The points beside an opponent, worked out once a side (not once a walk: every playout step).
-        beside: dict[int, set[Square]] = {}
-        for piece, partners in self.movable(board, state.current):
+        endgame = board.endgame_moves is not None
+        seat = state.current
+        if self.partners_move == "never":
+            movable: list[Any] = board.pieces_of(seat)
+        else:
+            movable = self.movable(board, seat)
+        for item in movable:
+            piece, partners = (item, False) if type(item) is int else item
+            if not partners:
+                entry = cache.get(piece)
+                if entry is not None and entry[0] is endgame:
+                    moves.extend(entry[4])
+                    continue
+            steps = self.endgame_steps if endgame else board.kinds[board.kind[piece]].steps
             origin = board.square[piece]
             assert origin is not None
-            in_danger: bool | None = None  # worked out once per partner's piece, when needed
-            attackers: list[int] = []
-            walks = board.walks(piece, self.steps(board, piece), self.straight, self.avoid(board, piece))
-            side = board.side[board.owner[piece]]
-            forbidden = beside.get(side)
-            if forbidden is None:
-                forbidden = beside[side] = board.points_beside_opponents(side) if self.no_side_contact else set()
-            for end, walk in walks.items():
-                if end in forbidden:
-                    continue
-                if partners and self.partners_move == "to-save-or-take":
-                    if in_danger is None:
-                        attackers = self.attackers(state, piece)
-                        in_danger = self.threatened(board, piece, attackers)
-                    if not self.saves_or_takes(board, piece, end, attackers, in_danger):
-                        continue
-                moves.append(Move(origin, walk))
+            if steps <= 2 and not partners:
+                found = self._short_moves(board, piece, origin, steps)
+            else:
+                found = self._moves(state, board, piece, origin, steps, partners)
+            if not partners:
+                cache[piece] = (endgame, board.side[board.owner[piece]], diamond(origin, steps),
+                                diamond(origin, steps + 1), found)
+            moves.extend(found)
         return moves
+
+    def _moves(self, state: GameState, board: PieceBoard, piece: int, origin: Square, steps: int,
+               partners: bool) -> list[Move]:
+        """The moves of one piece, any number of steps (a partner's: only those that save or take)."""
+        in_danger: bool | None = None  # worked out once per partner's piece, when needed
+        attackers: list[int] = []
+        walks = board.walks(piece, steps, self.straight, self.avoid(board, piece))
+        no_side_contact, side_contact = self.no_side_contact, board.side_contact
+        found = []
+        for end, walk in walks.items():
+            if no_side_contact and side_contact(piece, end) is not None:
+                continue
+            if partners and self.partners_move == "to-save-or-take":
+                if in_danger is None:
+                    attackers = self.attackers(state, piece)
+                    in_danger = self.threatened(board, piece, attackers)
+                if not self.saves_or_takes(board, piece, end, attackers, in_danger):
+                    continue
+            found.append(Move(origin, walk))
+        return found
+
+    def _short_moves(self, board: PieceBoard, piece: int, origin: Square, steps: int) -> list[Move]:
+        """:meth:`_moves` of a piece's own one- or two-step moves, from a table of every walk from
+        every point built once (the same moves in the same order, no walk searched, no move built)."""
+        table = self._walk_tables.get((board.size, steps))
+        if table is None:
+            table = self._walk_tables[(board.size, steps)] = _WalkTable(board.size, steps, self.straight)
+        tile_at, sides, owner = board.tile_at, board.side, board.owner
+        avoid = self.avoid(board, piece) if steps > 1 else _NOWHERE
+        firsts, by_blocked = table.points[origin]
+        blocked = 0
+        bit = 1
+        for first in firsts:
+            if first is None or first in tile_at or first in avoid:
+                blocked |= bit
+            bit <<= 1
+        ends = by_blocked.get(blocked)
+        if ends is None:
+            ends = by_blocked[blocked] = table.ends(origin, blocked)
+        check_sides = self.no_side_contact
+        mine = sides[owner[piece]]
+        occupied = tile_at.keys()
+        found = []
+        for end, move, beside in ends:
+            if end != origin and end in tile_at:
+                continue
+            if check_sides and not occupied.isdisjoint(beside):
+                for point in beside:
+                    other = tile_at.get(point)
+                    if other is not None and other != piece and sides[owner[other]] != mine:
+                        break
+                else:
+                    found.append(move)
+            else:
+                found.append(move)
+        return found
 
     def avoid(self, board: PieceBoard, piece: int) -> frozenset[Square]:
         """The points ``piece`` may not pass on its way (side by side with an opponent, when
@@ -515,10 +624,16 @@ class MovePiece(TurnRule):
         return None
 
     def apply(self, state: GameState, action: Move) -> Moved:
-        why = self.fault(state, action)
-        if why is not None:
-            raise IllegalAction(why)
         board: PieceBoard = state.figure  # type: ignore[assignment]
+        piece = board.tile_at.get(action.origin)
+        entry = board.moves_cache.get(piece) if piece is not None and board.owner[piece] == state.current else None
+        # A move taken from the memo of the mover's own piece (the very object: what legal_actions
+        # offered) is legal as it stands; any other is checked rule by rule.
+        if entry is None or entry[0] is not (board.endgame_moves is not None) \
+                or not any(m is action for m in entry[4]):
+            why = self.fault(state, action)
+            if why is not None:
+                raise IllegalAction(why)
         piece = board.tile_at[action.origin]
         endgame_move = board.endgame_moves is not None
         end = action.path[-1]
@@ -544,6 +659,8 @@ class MovePiece(TurnRule):
 
     @staticmethod
     def _endgame_begins(board: PieceBoard) -> bool:
+        if sum(board.alive) != 2:  # the count first: listing the pieces is the slow part
+            return False
         left = board.on_board_pieces()
         if len(left) != 2 or not board.opponents(*left):
             return False
@@ -582,6 +699,8 @@ class TwoPieceTie(HandEnding):
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
         board: PieceBoard = state.figure  # type: ignore[assignment]
+        if sum(board.alive) != 2:
+            return False
         left = board.on_board_pieces()
         if len(left) != 2 or not board.opponents(*left):
             return False
