@@ -212,6 +212,26 @@ class PieceBoard:
                 points.update((x + dx, y + dy) for dx, dy in DIRECTIONS)
         return points
 
+    def contact_distances(self) -> tuple[list[int], list[int]]:
+        """Per seat: the fewest single steps along the lines between a piece of its side and a piece
+        of another side, and the sum over its side's pieces of each one's steps to the nearest piece
+        of another side (both 0 when nothing of another side, or of its own, is on the board)."""
+        by_side: dict[int, list[Square]] = {}
+        for piece, square in enumerate(self.square):
+            if square is not None:
+                by_side.setdefault(self.side[self.owner[piece]], []).append(square)
+        nearest = [0] * len(self.side)
+        total = [0] * len(self.side)
+        for seat in range(len(self.side)):
+            side = self.side[seat]
+            others = [square for other, squares in by_side.items() if other != side for square in squares]
+            if not others or side not in by_side:
+                continue
+            mine = [min(abs(x - u) + abs(y - v) for u, v in others) for x, y in by_side[side]]
+            nearest[seat] = min(mine)
+            total[seat] = sum(mine)
+        return nearest, total
+
     def sides_left(self) -> set[int]:
         return {self.side[seat] for seat, count in enumerate(self.alive) if count}
 

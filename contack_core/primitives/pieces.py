@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from contack_core.boards.grid import DIRECTION_NAMES, DIRECTIONS, PieceBoard, PieceKind, Square, diamond
+from contack_core.boards.grid import CORNER_OFFSETS, DIRECTION_NAMES, DIRECTIONS, PieceBoard, PieceKind, Square, diamond
 from contack_core.boards.tiles import TileSet
 from contack_core.engine.actions import IllegalAction, Move
 from contack_core.engine.events import Event, Moved
+from contack_core.engine.features import Feature
 from contack_core.primitives.endings import HandEnding
 from contack_core.primitives.match import SidesMatch
 from contack_core.language.limits import MAX_STEPS, MAX_TILES, shown_number as _shown
@@ -57,6 +58,10 @@ def require_square_grid(context: BuildContext, name: str) -> None:
                              f"{'a ' + found if found else 'missing'}")
 
 
+#: One end of a walk: the point, the move, and the points beside it.
+_End = tuple[Square, Move, tuple[Square, ...]]
+
+
 class _WalkTable:
     """Every one- or two-step walk from every point of a ``size`` board, worked out once per
     rule and board size: for a point and the set of its first steps that are blocked (off the
@@ -66,7 +71,7 @@ class _WalkTable:
     def __init__(self, size: int, steps: int, straight: bool) -> None:
         self.size, self.steps, self.straight = size, steps, straight
         #: point -> (its four first steps, None off the board; blocked mask -> ends)
-        self.points: dict[Square, tuple[tuple[Square | None, ...], dict[int, list[tuple[Square, Move, tuple[Square, ...]]]]]] = {}
+        self.points: dict[Square, tuple[tuple[Square | None, ...], dict[int, list[_End]]]] = {}
         for x in range(size):
             for y in range(size):
                 firsts = tuple((x + dx, y + dy) if self.on((x + dx, y + dy)) else None for dx, dy in DIRECTIONS)
@@ -75,10 +80,10 @@ class _WalkTable:
     def on(self, point: Square) -> bool:
         return 0 <= point[0] < self.size and 0 <= point[1] < self.size
 
-    def ends(self, origin: Square, blocked: int) -> list[tuple[Square, Move, tuple[Square, ...]]]:
+    def ends(self, origin: Square, blocked: int) -> list[_End]:
         """The ends of the walks from ``origin`` whose first step is not in ``blocked`` (a bit a
         direction), first found first, as :meth:`PieceBoard._short_walks` finds them."""
-        found: dict[Square, tuple[Square, Move, tuple[Square, ...]]] = {}
+        found: dict[Square, _End] = {}
         for direction, (dx, dy) in enumerate(DIRECTIONS):
             if blocked >> direction & 1:
                 continue
@@ -208,6 +213,17 @@ class SquareGrid(Primitive):
         self.components: CornerTiles | None = None
         pieces = [c for c in context.components.values() if isinstance(c, CornerTiles)]
         self.components = pieces[0] if pieces else None
+
+    def features(self, state: GameState) -> dict[str, Feature]:
+        """``contact_distance``: the fewest single steps between a piece of each seat's side and a
+        piece of another side (0 when either has none left): pieces take by touching, so a side
+        that does not close this distance never takes anything."""
+        board: PieceBoard = state.figure  # type: ignore[assignment]
+        nearest, total = board.contact_distances()
+        return {"contact_distance": Feature(tuple(nearest), "lower",
+                                            "steps between the seat's side and the nearest opposing piece"),
+                "total_distance": Feature(tuple(total), "lower", "the steps of each piece of the seat's side "
+                                          "to its nearest opposing piece, summed")}
 
     def new_position(self, rules: Rules, seat_count: int) -> PieceBoard:
         """An empty board; the set-up lays the pieces out."""
@@ -464,21 +480,61 @@ class MovePiece(TurnRule):
                 entry = cache.get(piece)
                 if entry is not None and entry[0] is endgame:
                     moves.extend(entry[4])
-                    continue
+                else:
+                    moves.extend(self.own_moves(board, piece))
+                continue
             steps = self.endgame_steps if endgame else board.kinds[board.kind[piece]].steps
             origin = board.square[piece]
             assert origin is not None
-            if steps <= 2 and not partners:
-                found = self._short_moves(board, piece, origin, steps)
-            else:
-                found = self._moves(state, board, piece, origin, steps, partners)
-            if not partners:
-                cache[piece] = (endgame, board.side[board.owner[piece]], diamond(origin, steps),
-                                diamond(origin, steps + 1), found)
-            moves.extend(found)
+            moves.extend(self._moves(state, board, piece, origin, steps, partners))
         return moves
 
-    def _moves(self, state: GameState, board: PieceBoard, piece: int, origin: Square, steps: int,
+    def own_moves(self, board: PieceBoard, piece: int) -> list[Move]:
+        """The moves of ``piece`` by its owner, from the board's memo or worked out and kept there."""
+        endgame = board.endgame_moves is not None
+        entry = board.moves_cache.get(piece)
+        if entry is not None and entry[0] is endgame:
+            return entry[4]
+        steps = self.endgame_steps if endgame else board.kinds[board.kind[piece]].steps
+        origin = board.square[piece]
+        assert origin is not None
+        if steps <= 2:
+            found = self._short_moves(board, piece, origin, steps)
+        else:
+            found = self._moves(None, board, piece, origin, steps, False)
+        board.moves_cache[piece] = (endgame, board.side[board.owner[piece]], diamond(origin, steps),
+                                    diamond(origin, steps + 1), found)
+        return found
+
+    # ------------------------------------------------------------------ what a bot may weigh
+    def features(self, state: GameState) -> dict[str, Feature]:
+        """``under_attack``: each seat's pieces that a piece of another side could take with one
+        move of its own now (whoever moves next; a partner's moves are not counted)."""
+        board: PieceBoard = state.figure  # type: ignore[assignment]
+        tile_at, sides, owner, square = board.tile_at, board.side, board.owner, board.square
+        taken: set[int] = set()
+        for piece in board.on_board_pieces():
+            mine = sides[owner[piece]]
+            turn = board.turn[piece] + self.turn_after
+            for move in self.own_moves(board, piece):
+                x, y = move.path[-1]
+                for dx, dy in CORNER_OFFSETS:
+                    other = tile_at.get((x + dx, y + dy))
+                    if other is not None and other != piece and sides[owner[other]] != mine:
+                        break
+                else:
+                    continue  # touches no opponent there: takes nothing
+                for gone in board.settle(piece, (x, y), turn, self.pooled).removed:
+                    if gone != piece:
+                        taken.add(gone)
+        attacked = [0] * state.seat_count
+        for piece in taken:
+            if square[piece] is not None:
+                attacked[owner[piece]] += 1
+        return {"under_attack": Feature(tuple(attacked), "lower",
+                                        "the seat's pieces another side could take with one move now", contested=True)}
+
+    def _moves(self, state: GameState | None, board: PieceBoard, piece: int, origin: Square, steps: int,
                partners: bool) -> list[Move]:
         """The moves of one piece, any number of steps (a partner's: only those that save or take)."""
         in_danger: bool | None = None  # worked out once per partner's piece, when needed
@@ -491,6 +547,7 @@ class MovePiece(TurnRule):
                 continue
             if partners and self.partners_move == "to-save-or-take":
                 if in_danger is None:
+                    assert state is not None
                     attackers = self.attackers(state, piece)
                     in_danger = self.threatened(board, piece, attackers)
                 if not self.saves_or_takes(board, piece, end, attackers, in_danger):
