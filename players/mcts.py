@@ -237,7 +237,7 @@ class MctsPlayer(Player):
         rng = self.rng
         greedy = self.params["rollout"] == "greedy"
         depth, width = self.params["depth"], self.params["width"]
-        left = depth - taken if depth else -1
+        left = max(depth - taken, 0) if depth else -1  # the tree's own actions count towards the depth
         cap = world.rules.turn_cap  # a hand the rules never end (every seat may always pass) ends a playout here
         while left and not world.over and not world.chance and world.hand_number == hand and world.turns < cap:
             legal = world.legal_actions()

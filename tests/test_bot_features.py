@@ -129,3 +129,27 @@ def test_bots_do_not_change_the_state_they_judge():
     for spec in ("greedy", "cautious", "mcts:iterations=10"):
         make_player(spec, seed=1).choose(state)
     assert str(state) == before  # the features are read, never written
+
+
+def test_a_playout_begun_below_its_depth_takes_no_action():
+    """``depth`` counts the tree's actions too: a playout starting two actions down a tree with
+    depth 1 plays nothing (it used to play on to the end of the game, every step tried greedily)."""
+    state = position(CAPTURE)
+    bot = MctsPlayer(seed=1, depth=1)
+    world = state.clone()
+    bot._playout(world, world.hand_number, 2)
+    assert world.turns == state.turns
+    bot._playout(world, world.hand_number, 0)
+    assert world.turns == state.turns + 1
+
+
+def test_a_small_mcts_finishes_klauber_games_against_random_well_before_the_cap():
+    rules = load_rules("klauber-1937")
+    for mcts_seat in (0, 1):
+        specs = ["random", "random"]
+        specs[mcts_seat] = "mcts:iterations=20,depth=2"
+        players = [make_player(spec, seat_seed(3, seat), rules=rules) for seat, spec in enumerate(specs)]
+        state = play_game(rules, players, 3)
+        assert state.hand_results[-1].reason == "one_side_left"
+        assert state.winners() == [mcts_seat]
+        assert state.turns < 500
