@@ -2,7 +2,7 @@
 
 The built-in bots know no variant. They judge a position by what its ruleset counts: the
 counter the match is decided on (``match.counter``: points in Parker, chips in Club Contack,
-Triangles placed in a solitaire, pieces left on the board in Klauber's game), taken as the
+Triangles placed in a solitaire, pieces left in a board game of pieces), taken as the
 ruleset would count it if the hand ended now, and, once the game is over, by the outcome the
 match rule declares. Sides are the match's teams (partners pool their counts). A bot judges an
 action by applying it to a copy of the state and reading these again; the copy is resampled

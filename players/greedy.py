@@ -17,8 +17,11 @@ if TYPE_CHECKING:
 class GreedyPlayer(Player):
     """Tries every legal action on a copy of the state resampled for its seat and keeps the one
     whose result is worth most (see :mod:`players.evaluation`): a game won, then the side's
-    lead in the counter the match is decided on; ties go to the action that sheds the heaviest
-    tile, then to a coin seeded by the position; alone at the table (a solitaire), to the first
+    lead in the counter the match is decided on (a game tied by a move cap ranks below playing
+    on with a lead: :func:`players.evaluation.standing`); ties go to what the position's features
+    then say (:func:`players.evaluation.feature_score`: on a board of pieces, out of reach, then
+    towards contact), then to the action that sheds the heaviest tile, then to a coin seeded by
+    the position; alone at the table (a solitaire), to the first
     action the ruleset lists instead (its order of cells keeps the figure close: 25.2 Triangles
     placed a game in Solitaire No. 1 against 23.8 with the coin, over 300 deals)."""
 

@@ -16,7 +16,7 @@ ruleset counts:
 - a finished game of several sides by its outcome (1 won, 0 lost, a shared or tied game between);
 - otherwise by its side's lead in the match's counter as the ruleset would count it if the hand
   ended now (:mod:`players.evaluation`), standardised by the leads this search has seen, so a
-  lead of ten points in Parker and of one piece in Klauber weigh alike, then squashed by a
+  lead of ten points in Parker and of one piece on a board of pieces weigh alike, then squashed by a
   logistic into (0, 1). A solitaire's lead is its own count, Triangles placed, and a solitaire
   completed is worth 1.
 
