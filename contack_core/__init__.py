@@ -3,7 +3,8 @@
 The public API, what a program embedding contack needs: :func:`load_rules` compiles a ruleset
 (an id or a YAML path); :class:`GameState` runs it (``GameState(rules, seats)``,
 ``legal_actions``, ``apply``, ``clone``, ``observation``, ``resample``, ``is_over``,
-``scores``; ``str(state)`` draws the position); :func:`play_game` plays a whole game between
+``scores``, ``features``: generic measures of the position a bot may weigh, each a
+:class:`Feature`; ``str(state)`` draws the position); :func:`play_game` plays a whole game between
 :class:`Player` bots (:func:`make_player` builds one by name) within a :class:`Budget`;
 :func:`action_to_string` names an action as a person types it into ``contack keep`` (or plays it as
 the ``human`` player), :func:`parse_action` reads it back (both from
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
         Shuffle,
     )
     from contack_core.engine.bots import Budget, Player, make_player
+    from contack_core.engine.features import Feature
     from contack_core.engine.events import (
         ChipsMoved,
         Dealt,
@@ -68,6 +70,7 @@ _HOMES = {
     **dict.fromkeys(_EVENTS, "contack_core.engine.events"),
     **dict.fromkeys(("Budget", "Player", "make_player"), "contack_core.engine.bots"),
     "play_game": "contack_core.engine.referee",
+    "Feature": "contack_core.engine.features",
     "Rules": "contack_core.engine.rules",
     "GameState": "contack_core.engine.state",
     "RulesetError": "contack_core.language.problems",
@@ -78,7 +81,7 @@ _HOMES = {
 
 #: Written out, so that a type checker sees what is exported (a test checks it matches ``_HOMES``).
 __all__ = ["Action", "Budget", "CHANCE", "ChipsMoved", "Deal", "Dealt", "Discard", "Discarded", "Draw", "Drew",
-           "Event", "GameState", "HandResult", "HouseActed", "HouseAction", "IllegalAction", "Move", "Moved", "Pass",
+           "Event", "Feature", "GameState", "HandResult", "HouseActed", "HouseAction", "IllegalAction", "Move", "Moved", "Pass",
            "Passed", "Play", "Played", "Player", "Rules", "RulesetError", "Shuffle", "Shuffled", "__version__",
            "action_to_string", "load_rules", "make_player", "parse_action", "play_game", "printable"]
 

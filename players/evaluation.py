@@ -2,7 +2,7 @@
 
 The built-in bots know no variant. They judge a position by what its ruleset counts: the
 counter the match is decided on (``match.counter``: points in Parker, chips in Club Contack,
-Triangles placed in a solitaire, pieces left on the board in Klauber's game), taken as the
+Triangles placed in a solitaire, pieces left in a board game of pieces), taken as the
 ruleset would count it if the hand ended now, and, once the game is over, by the outcome the
 match rule declares. Sides are the match's teams (partners pool their counts). A bot judges an
 action by applying it to a copy of the state and reading these again; the copy is resampled
@@ -68,6 +68,31 @@ def leads(state: GameState, values: list[int] | None = None) -> list[float]:
     return result
 
 
+def feature_score(state: GameState, seat: int) -> float:
+    """What the position's features (:meth:`GameState.features`) say for ``seat``, in (-1, 1).
+
+    Each is signed so that more is better for the seat; a contested one (what is good for one
+    side is bad for the others) is taken as a lead, the seat's side's value less the best other
+    side's, the way the score is. Each is squashed into (-1, 1) and weighs half as much as the one
+    before it (the engine lists the most telling first). 0 for a ruleset whose positions have no
+    features. A tie-break below the score: it says which way to go while nothing is being scored
+    (a board of pieces where no piece touches another), never that a point is worth giving up."""
+    score, weight = 0.0, 0.5
+    teams = None
+    for feature in state.features().values():
+        if feature.contested:
+            teams = sides(state) if teams is None else teams
+            pooled = [sum(feature.good(member) for member in team) for team in teams]
+            mine = next(index for index, team in enumerate(teams) if seat in team)
+            others = [total for index, total in enumerate(pooled) if index != mine]
+            value = pooled[mine] - max(others) if others else pooled[mine]
+        else:
+            value = feature.good(seat)
+        score += weight * value / (1.0 + abs(value))
+        weight /= 2
+    return score
+
+
 def outcome(state: GameState, seat: int) -> float:
     """What the finished game gave ``seat``'s side: 1 won alone, 1/k for a win shared by k sides, 0
     lost. When nobody wins, a game of one side is lost and a game of n sides is an n-way tie."""
@@ -80,11 +105,26 @@ def outcome(state: GameState, seat: int) -> float:
     return 1.0 / sum(1 for team in teams if winners.intersection(team))
 
 
+def standing(state: GameState, seat: int, lead: float) -> float:
+    """How a game ``state`` ranks for ``seat`` before its lead is compared: the outcome once it is
+    over; while it goes on, what a tie would give (1/2 alone at the table), a little more for a seat
+    that leads and a little less for one behind. A game that ends tied (a move cap, a blocked
+    board) thus ranks below playing on with a lead, and above playing on behind."""
+    if state.over:
+        return outcome(state, seat)
+    teams = len(sides(state))
+    tie = 0.5 if teams == 1 else 1.0 / teams
+    return tie + (_EDGE if lead > 0 else -_EDGE if lead < 0 and teams > 1 else 0.0)
+
+
+#: How much a lead (or a deficit) moves a game still going away from a tie: less than any outcome apart.
+_EDGE = 1e-3
+
+
 def worth(state: GameState, seat: int) -> tuple[float, float]:
-    """How good ``state`` is for ``seat``, to compare: (the outcome once the game is over, 1/2
-    while it goes on; the seat's lead)."""
+    """How good ``state`` is for ``seat``, to compare: (its :func:`standing`; the seat's lead)."""
     lead = leads(state)[seat]
-    return (outcome(state, seat) if state.over else 0.5), lead
+    return standing(state, seat, lead), lead
 
 
 def tile_weight(state: GameState, action: Action) -> int:

@@ -6,7 +6,7 @@ import random
 from typing import TYPE_CHECKING
 
 from contack_core.engine.bots import Player, keeps_deadline
-from players.evaluation import cannot_judge, tile_weight, worth
+from players.evaluation import cannot_judge, feature_score, leads, standing, tile_weight
 
 if TYPE_CHECKING:
     from contack_core.engine.actions import Action
@@ -17,8 +17,11 @@ if TYPE_CHECKING:
 class GreedyPlayer(Player):
     """Tries every legal action on a copy of the state resampled for its seat and keeps the one
     whose result is worth most (see :mod:`players.evaluation`): a game won, then the side's
-    lead in the counter the match is decided on; ties go to the action that sheds the heaviest
-    tile, then to a coin seeded by the position; alone at the table (a solitaire), to the first
+    lead in the counter the match is decided on (a game tied by a move cap ranks below playing
+    on with a lead: :func:`players.evaluation.standing`); ties go to what the position's features
+    then say (:func:`players.evaluation.feature_score`: on a board of pieces, out of reach, then
+    towards contact), then to the action that sheds the heaviest tile, then to a coin seeded by
+    the position; alone at the table (a solitaire), to the first
     action the ruleset lists instead (its order of cells keeps the figure close: 25.2 Triangles
     placed a game in Solitaire No. 1 against 23.8 with the coin, over 300 deals)."""
 
@@ -46,8 +49,9 @@ class GreedyPlayer(Player):
         for action in legal:
             after = world.clone()
             after.apply(action)
-            won, lead = worth(after, seat)
-            key = (won, lead - self.cost(after, seat), tile_weight(state, action), 0.0 if alone else coin.random())
+            net = leads(after)[seat] - self.cost(after, seat)
+            key = (standing(after, seat, net), net, feature_score(after, seat), tile_weight(state, action),
+                   0.0 if alone else coin.random())
             if best_key is None or key > best_key:
                 best, best_key = action, key
         return best

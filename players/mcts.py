@@ -16,7 +16,7 @@ ruleset counts:
 - a finished game of several sides by its outcome (1 won, 0 lost, a shared or tied game between);
 - otherwise by its side's lead in the match's counter as the ruleset would count it if the hand
   ended now (:mod:`players.evaluation`), standardised by the leads this search has seen, so a
-  lead of ten points in Parker and of one piece in Klauber weigh alike, then squashed by a
+  lead of ten points in Parker and of one piece on a board of pieces weigh alike, then squashed by a
   logistic into (0, 1). A solitaire's lead is its own count, Triangles placed, and a solitaire
   completed is worth 1.
 
@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from contack_core.engine.bots import Parameter, Player, PlayerSpecError, keeps_deadline
 from contack_core.engine.information import Visibility
-from players.evaluation import cannot_judge, leads, measure, outcome, sides, tile_weight
+from players.evaluation import cannot_judge, feature_score, leads, outcome, sides, tile_weight
 
 if TYPE_CHECKING:
     from contack_core.engine.actions import Action
@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 _TIME_SHARE = 0.7
 #: Standardised leads beyond this many deviations all count as won (or lost) outright.
 _CLAMP = 30.0
+#: What a game ended with nobody winning takes from a leading seat's reward (and gives one behind).
+_TIED = 0.1
 
 
 def _widening(visits: int) -> int:
@@ -187,7 +189,7 @@ class MctsPlayer(Player):
             if untried and len(legal) <= width:
                 action = untried[int(rng.random() * len(untried))]
             elif untried and (len(children) < _widening(node.visits) or len(untried) == len(legal)):
-                action = self._most_promising(node, world, untried)
+                action = self._most_promising(node, world, untried, node is root)
             else:
                 action = None
             if action is not None:
@@ -216,8 +218,11 @@ class MctsPlayer(Player):
             visited.visits += 1
             visited.reward += rewards[visited.seat]
 
-    def _most_promising(self, node: _Node, world: GameState, untried: list[Action]) -> Action:
-        """The untried action that adds most to the mover's lead at once (ties by a coin)."""
+    def _most_promising(self, node: _Node, world: GameState, untried: list[Action], root: bool) -> Action:
+        """The untried action that adds most to the mover's lead at once; ties at the root (the
+        choice being made) by what the position's features then say for the mover
+        (:func:`players.evaluation.feature_score`: on a board of pieces, towards contact, out of
+        reach), below it (the replies: their captures come first either way) and then by a coin."""
         gains = node.gains
         seat = world.current
         rng = self.rng
@@ -225,49 +230,65 @@ class MctsPlayer(Player):
             if action not in gains:
                 after = world.clone()
                 after.apply(action)
-                gains[action] = (leads(after)[seat], rng.random())
+                gains[action] = (leads(after)[seat], feature_score(after, seat) if root else 0.0, rng.random())
         return max(untried, key=gains.__getitem__)
 
     def _playout(self, world: GameState, hand: int, taken: int) -> None:
         rng = self.rng
         greedy = self.params["rollout"] == "greedy"
         depth, width = self.params["depth"], self.params["width"]
-        left = depth - taken if depth else -1
+        left = max(depth - taken, 0) if depth else -1  # the tree's own actions count towards the depth
         cap = world.rules.turn_cap  # a hand the rules never end (every seat may always pass) ends a playout here
         while left and not world.over and not world.chance and world.hand_number == hand and world.turns < cap:
             legal = world.legal_actions()
-            if greedy and 1 < len(legal) <= width:
+            if greedy and len(legal) > 1:
+                if len(legal) > width:  # a board of many moves: the best of ``width`` drawn at random
+                    legal = rng.sample(legal, width)
                 world.apply(self._greedy_pick(world, legal))
             else:
                 world.apply(legal[int(rng.random() * len(legal))])
             left -= 1
 
     def _greedy_pick(self, world: GameState, legal: list[Action]) -> Action:
-        """The action that adds most to the mover's own count now."""
+        """The action that adds most to the mover's lead now (its side's count against the best
+        other side's: in a game where counts only fall, such as pieces left on a board, its own
+        count would never favour a capture), ties by a coin."""
         seat = world.current
         rng = self.rng
         best, best_key = legal[0], None
         for action in legal:
             after = world.clone()
             after.apply(action)
-            key = (measure(after)[seat], rng.random())
+            key = (leads(after)[seat], rng.random())
             if best_key is None or key > best_key:
                 best, best_key = action, key
         return best
 
     def _rewards(self, world: GameState, spread: _Spread) -> list[float]:
-        """Each seat's reward in [0, 1]: the outcome of a game of several sides once it is over,
-        else its standardised lead squashed; a game of one side won outright is worth 1."""
-        values = leads(world)
+        """Each seat's reward in [0, 1]: the outcome of a game of several sides won or lost, else its
+        standardised value squashed: its lead, plus what the position's features say for it (less
+        than one unit of the count: :func:`players.evaluation.feature_score`); a game of one side
+        won outright is worth 1. A game of several sides ended with nobody winning (a move cap, a
+        blocked board) is worth what its standing lead would be worth, less ``_TIED`` for a seat
+        that leads (a tie throws its lead away) and more for one behind."""
+        lead = leads(world)
+        has_features = bool(world.features()) if not world.over else False
+        values = [value + (feature_score(world, seat) if has_features else 0.0) for seat, value in enumerate(lead)]
         spread.add(values)
         over = world.over
-        if over and len(sides(world)) > 1:
+        several = len(sides(world)) > 1
+        if over and several and world.winners():
             return [outcome(world, seat) for seat in range(world.seat_count)]
         rewards = []
         for seat, value in enumerate(values):
-            if over and outcome(world, seat) == 1.0:
+            if over and outcome(world, seat) == 1.0 and not several:
                 rewards.append(1.0)
                 continue
             z = max(-_CLAMP, min(_CLAMP, spread.standardised(seat, value)))
-            rewards.append(1.0 / (1.0 + math.exp(-z)))
+            reward = 1.0 / (1.0 + math.exp(-z))
+            if over and several:  # nobody won
+                tied = outcome(world, seat)
+                reward = max(0.0, reward - _TIED) if lead[seat] > 0 else min(1.0, max(tied, reward + _TIED)) \
+                    if lead[seat] < 0 else tied
+            rewards.append(reward)
         return rewards

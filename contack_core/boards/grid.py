@@ -15,7 +15,9 @@ are in :mod:`contack_core.primitives.pieces`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 
@@ -27,6 +29,14 @@ DIRECTION_NAMES = ("north", "east", "south", "west")
 #: Offsets to the diagonal neighbour touching each corner: NW, NE, SE, SW.
 CORNER_OFFSETS: tuple[Square, ...] = ((-1, 1), (1, 1), (1, -1), (-1, -1))
 CORNER_NAMES = ("north-west", "north-east", "south-east", "south-west")
+
+
+@functools.lru_cache(maxsize=4096)
+def diamond(point: Square, reach: int) -> frozenset[Square]:
+    """The points at most ``reach`` single steps from ``point`` (on the board or off it)."""
+    x, y = point
+    return frozenset((x + dx, y + dy) for dx in range(-reach, reach + 1)
+                     for dy in range(abs(dx) - reach, reach - abs(dx) + 1))
 
 
 def parse_square(value: object) -> Square:
@@ -85,7 +95,7 @@ class PieceBoard:
     """
 
     __slots__ = ("size", "kinds", "owner", "colour", "kind", "side", "tile_at", "square", "turn", "flipped",
-                 "alive", "endgame_moves", "last", "ringed", "home_edge")
+                 "alive", "endgame_moves", "last", "ringed", "home_edge", "moves_cache", "_owned")
 
     def __init__(self, size: int, kinds: Sequence[PieceKind], side: Sequence[int]) -> None:
         self.size = size
@@ -105,6 +115,16 @@ class PieceBoard:
         self.ringed: list[frozenset[Square]] = [frozenset()] * len(side)
         #: Per seat, the edge it starts from (a direction name of the edge), or None.
         self.home_edge: list[str | None] = [None] * len(side)
+        #: The move rule's memo of each piece's moves: piece -> (endgame, side, near, far, moves), where
+        #: ``endgame`` says whether they were worked out for an endgame's moves. An
+        #: entry holds while no piece of its own ``side`` comes to or leaves a point of ``near`` (the
+        #: points its moves pass and end on) and no other piece one of ``far`` (those and the points
+        #: beside them, where an opponent forbids ending); :meth:`add`, :meth:`move` and
+        #: :meth:`remove` drop the entries a change could touch. Between two turns of a seat most
+        #: of its pieces stand where nothing changed, so their moves are not worked out again.
+        self.moves_cache: dict[int, tuple[bool, int, frozenset[Square], frozenset[Square], list[Any]]] = {}
+        #: Each seat's pieces on the board (None: to be listed again, after a piece came or went).
+        self._owned: list[list[int]] | None = None
 
     def clone(self) -> PieceBoard:
         other = PieceBoard.__new__(PieceBoard)
@@ -118,6 +138,8 @@ class PieceBoard:
         other.alive = list(self.alive)
         other.endgame_moves = self.endgame_moves
         other.last = self.last
+        other.moves_cache = dict(self.moves_cache)
+        other._owned = self._owned  # never changed in place: dropped when a piece comes or goes
         return other
 
     # ------------------------------------------------------------------ setting out
@@ -136,6 +158,8 @@ class PieceBoard:
         self.flipped.append(False)
         self.tile_at[square] = piece
         self.alive[owner] += 1
+        self._owned = None
+        self._forget_near(square)
         return piece
 
     # ------------------------------------------------------------------ questions
@@ -160,7 +184,14 @@ class PieceBoard:
         return self.side[self.owner[a]] != self.side[self.owner[b]]
 
     def pieces_of(self, seat: int) -> list[int]:
-        return [p for p, square in enumerate(self.square) if square is not None and self.owner[p] == seat]
+        """``seat``'s pieces on the board, in piece order."""
+        owned = self._owned
+        if owned is None:
+            owned = self._owned = [[] for _ in self.side]
+            for p, square in enumerate(self.square):
+                if square is not None:
+                    owned[self.owner[p]].append(p)
+        return list(owned[seat])
 
     def on_board_pieces(self) -> list[int]:
         return [p for p, square in enumerate(self.square) if square is not None]
@@ -194,6 +225,26 @@ class PieceBoard:
                 x, y = square
                 points.update((x + dx, y + dy) for dx, dy in DIRECTIONS)
         return points
+
+    def contact_distances(self) -> tuple[list[int], list[int]]:
+        """Per seat: the fewest single steps along the lines between a piece of its side and a piece
+        of another side, and the sum over its side's pieces of each one's steps to the nearest piece
+        of another side (both 0 when nothing of another side, or of its own, is on the board)."""
+        by_side: dict[int, list[Square]] = {}
+        for piece, square in enumerate(self.square):
+            if square is not None:
+                by_side.setdefault(self.side[self.owner[piece]], []).append(square)
+        nearest = [0] * len(self.side)
+        total = [0] * len(self.side)
+        for seat in range(len(self.side)):
+            side = self.side[seat]
+            others = [square for other, squares in by_side.items() if other != side for square in squares]
+            if not others or side not in by_side:
+                continue
+            mine = [min(abs(x - u) + abs(y - v) for u, v in others) for x, y in by_side[side]]
+            nearest[seat] = min(mine)
+            total[seat] = sum(mine)
+        return nearest, total
 
     def sides_left(self) -> set[int]:
         return {self.side[seat] for seat, count in enumerate(self.alive) if count}
@@ -348,6 +399,13 @@ class PieceBoard:
         self.square[piece] = square
         self.turn[piece] = turn % 4
         self.last = piece
+        cache = self.moves_cache
+        if cache:  # one pass for both points (what a move changes)
+            side = self.side[self.owner[piece]]
+            stale = [p for p, (_, own_side, near, far, _) in cache.items()
+                     if ((old in near or square in near) if own_side == side else (old in far or square in far))]
+            for p in stale:
+                del cache[p]
 
     def remove(self, piece: int) -> None:
         square = self.square[piece]
@@ -356,6 +414,17 @@ class PieceBoard:
         del self.tile_at[square]
         self.square[piece] = None
         self.alive[self.owner[piece]] -= 1
+        self._owned = None
+        self._forget_near(square)
+
+    def _forget_near(self, point: Square) -> None:
+        """Drop the memo of every piece whose moves a change on ``point`` could alter."""
+        cache = self.moves_cache
+        if not cache:
+            return
+        stale = [piece for piece, (_, _, _, far, _) in cache.items() if point in far]
+        for piece in stale:
+            del cache[piece]
 
 
 def board_legend(colour_names: dict[str, str]) -> list[str]:

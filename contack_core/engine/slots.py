@@ -29,6 +29,7 @@ from contack_core.language.expressions import Expression
 from contack_core.language.programs import Source
 
 if TYPE_CHECKING:
+    from contack_core.engine.features import Feature
     from contack_core.engine.rules import Rules
     from contack_core.engine.state import GameState
 
@@ -98,6 +99,9 @@ class Board(Protocol):
     def state_values(self) -> Mapping[str, str]:
         """What formulas may read of the position, each name with the engine's expression for it
         (see :mod:`contack_core.engine.values`); empty when the board offers nothing."""
+
+    def features(self, state: GameState) -> Mapping[str, Feature]:
+        """What a bot may weigh of the position (empty: nothing)."""
 
 
 @runtime_checkable
@@ -246,6 +250,9 @@ class TurnRule(Protocol):
 
     def explain(self, state: GameState, action: Action) -> str | None:
         """Why it refuses ``action`` now, where it knows (None: the caller says what is still possible)."""
+
+    def features(self, state: GameState) -> Mapping[str, Feature]:
+        """What a bot may weigh of what its actions can do now (empty: nothing)."""
 
     def generate(self, state: GameState) -> list[Action]:
         """The legal actions of this kind for the seat to act."""

@@ -42,6 +42,7 @@ from contack_core.engine.events import (
     make_shuffled,
 )
 from contack_core.boards.lattice import Cell, Figure
+from contack_core.engine.features import Feature, position_features
 from contack_core.engine.information import Visibility, ZoneView
 from contack_core.engine.ruleset_faults import RulesetFault, figure_fault
 from contack_core.language.limits import MAX_FIGURE
@@ -361,6 +362,13 @@ class GameState:
     def winners(self) -> list[int]:
         """The seats the match rule ranks first (final once :meth:`is_over`)."""
         return self.rules.match.winners(self)
+
+    def features(self) -> dict[str, Feature]:
+        """Generic measures of the position a bot may weigh beside the score, by name, most telling
+        first (see :mod:`contack_core.engine.features`): on a board of pieces, say, how many of each
+        seat's pieces an opponent could take with one move, and how far its side stands from the
+        nearest opponent. Empty where the ruleset's primitives offer none."""
+        return position_features(self)
 
     def __str__(self) -> str:
         """The position in plain text, as an observer who sees every seat's tiles sees it: who is

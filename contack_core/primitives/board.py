@@ -10,7 +10,9 @@ from contack_core.language.limits import MAX_COORDINATE, shown_number
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
+    from contack_core.engine.features import Feature
     from contack_core.engine.rules import Rules
+    from contack_core.engine.state import GameState
     from contack_core.engine.slots import Position
 
 
@@ -25,6 +27,10 @@ class Board(Primitive):
 
     def state_values(self) -> Mapping[str, str]:
         """What formulas may read of the position: nothing unless a board says."""
+        return {}
+
+    def features(self, state: GameState) -> Mapping[str, Feature]:
+        """What a bot may weigh of the position (distances, pieces in reach): nothing unless a board says."""
         return {}
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from contack_core.boards.grid import DIRECTION_NAMES, PieceBoard, PieceKind, Square, Verdict
+from contack_core.boards.grid import CORNER_OFFSETS, DIRECTION_NAMES, DIRECTIONS, PieceBoard, PieceKind, Square, Verdict, diamond
 from contack_core.boards.tiles import TileSet
 from contack_core.engine.actions import Action, IllegalAction, Move
 from contack_core.engine.events import Event, Moved
+from contack_core.engine.features import Feature
 from contack_core.primitives.board import Board
 from contack_core.primitives.endings import HandEnding
 from contack_core.primitives.match import SidesMatch
@@ -57,6 +58,51 @@ def require_square_grid(context: BuildContext, name: str) -> None:
         found = context.board.name if context.board is not None else None
         raise PrimitiveError(f"{name} works on a square-grid board of pieces; this ruleset's board is "
                              f"{'a ' + found if found else 'missing'}")
+
+
+#: One end of a walk: the point, the move, and the points beside it.
+_End = tuple[Square, Move, tuple[Square, ...]]
+
+
+class _WalkTable:
+    """Every one- or two-step walk from every point of a ``size`` board, worked out once per
+    rule and board size: for a point and the set of its first steps that are blocked (off the
+    board, taken, or to be avoided on the way), the ends in the order :meth:`PieceBoard.walks`
+    finds them, each with its move and the points beside it (where an opponent forbids ending)."""
+
+    def __init__(self, size: int, steps: int, straight: bool) -> None:
+        self.size, self.steps, self.straight = size, steps, straight
+        #: point -> (its four first steps, None off the board; blocked mask -> ends)
+        self.points: dict[Square, tuple[tuple[Square | None, ...], dict[int, list[_End]]]] = {}
+        for x in range(size):
+            for y in range(size):
+                firsts = tuple((x + dx, y + dy) if self.on((x + dx, y + dy)) else None for dx, dy in DIRECTIONS)
+                self.points[(x, y)] = (firsts, {})
+
+    def on(self, point: Square) -> bool:
+        return 0 <= point[0] < self.size and 0 <= point[1] < self.size
+
+    def ends(self, origin: Square, blocked: int) -> list[_End]:
+        """The ends of the walks from ``origin`` whose first step is not in ``blocked`` (a bit a
+        direction), first found first, as :meth:`PieceBoard._short_walks` finds them."""
+        found: dict[Square, _End] = {}
+        for direction, (dx, dy) in enumerate(DIRECTIONS):
+            if blocked >> direction & 1:
+                continue
+            first = (origin[0] + dx, origin[1] + dy)
+            if self.steps == 1:
+                found[first] = (first, Move(origin, (first,)), self.beside(first))
+                continue
+            for ex, ey in DIRECTIONS:
+                if self.straight and (ex == 0) != (dx == 0):
+                    continue
+                second = (first[0] + ex, first[1] + ey)
+                if self.on(second) and second not in found:
+                    found[second] = (second, Move(origin, (first, second)), self.beside(second))
+        return list(found.values())
+
+    def beside(self, point: Square) -> tuple[Square, ...]:
+        return tuple(n for n in ((point[0] + dx, point[1] + dy) for dx, dy in DIRECTIONS) if self.on(n))
 
 
 class CornerTiles(Primitive):
@@ -169,6 +215,17 @@ class SquareGrid(Board):
         self.components: CornerTiles | None = None
         pieces = [c for c in context.components.values() if isinstance(c, CornerTiles)]
         self.components = pieces[0] if pieces else None
+
+    def features(self, state: GameState) -> dict[str, Feature]:
+        """``contact_distance``: the fewest single steps between a piece of each seat's side and a
+        piece of another side (0 when either has none left): pieces take by touching, so a side
+        that does not close this distance never takes anything."""
+        board: PieceBoard = state.figure  # type: ignore[assignment]
+        nearest, total = board.contact_distances()
+        return {"contact_distance": Feature(tuple(nearest), "lower",
+                                            "steps between the seat's side and the nearest opposing piece"),
+                "total_distance": Feature(tuple(total), "lower", "the steps of each piece of the seat's side "
+                                          "to its nearest opposing piece, summed")}
 
     def new_position(self, rules: Rules, seat_count: int) -> PieceBoard:
         """An empty board; the set-up lays the pieces out."""
@@ -380,6 +437,8 @@ class MovePiece(TurnRule):
         self.endgame_to_the_end = self.params.get("endgame_lasts", "to-the-end") == "to-the-end"
         self.endgame_steps = context.constant(self.params.get("endgame_steps", 0), "endgame_steps")
         self.verdict = self._verdict(context)
+        #: (board size, steps) -> every walk of that many steps from every point.
+        self._walk_tables: dict[tuple[int, int], _WalkTable] = {}
         for key, value in (("turn_after", self.turn_after), ("endgame_steps", self.endgame_steps)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise PrimitiveError(f"{key} must be a whole number, found {value!r}", key)
@@ -425,32 +484,139 @@ class MovePiece(TurnRule):
         partners = [s for s in range(len(board.side)) if s != seat and board.side[s] == mine]
         return own + [(p, True) for s in partners for p in board.pieces_of(s)]
 
-    def generate(self, state: GameState) -> list[Action]:
+    def generate(self, state: GameState) -> list[Any]:
+        """Every legal move, piece by piece in piece order.
+
+        A piece's own moves depend only on the points within its steps plus one (where it passes,
+        ends, or would end beside an opponent): they are kept on the board
+        (:attr:`PieceBoard.moves_cache`) until something changes there, so a turn works out again
+        only the pieces near the last moves, not some fifty moves. A partner's piece, whose moves
+        depend on threats from anywhere, is worked out every time."""
         board: PieceBoard = state.figure  # type: ignore[assignment]
-        moves: list[Action] = []
-        # The points beside an opponent, worked out once a side (not once a walk: every playout step).
-        beside: dict[int, set[Square]] = {}
-        for piece, partners in self.movable(board, state.current):
+        cache = board.moves_cache
+        moves: list[Any] = []
+        endgame = board.endgame_moves is not None
+        seat = state.current
+        if self.partners_move == "never":
+            movable: list[Any] = board.pieces_of(seat)
+        else:
+            movable = self.movable(board, seat)
+        for item in movable:
+            piece, partners = (item, False) if type(item) is int else item
+            if not partners:
+                entry = cache.get(piece)
+                if entry is not None and entry[0] is endgame:
+                    moves.extend(entry[4])
+                else:
+                    moves.extend(self.own_moves(board, piece))
+                continue
+            steps = self.endgame_steps if endgame else board.kinds[board.kind[piece]].steps
             origin = board.square[piece]
             assert origin is not None
-            in_danger: bool | None = None  # worked out once per partner's piece, when needed
-            attackers: list[int] = []
-            walks = board.walks(piece, self.steps(board, piece), self.straight, self.avoid(board, piece))
-            side = board.side[board.owner[piece]]
-            forbidden = beside.get(side)
-            if forbidden is None:
-                forbidden = beside[side] = board.points_beside_opponents(side) if self.no_side_contact else set()
-            for end, walk in walks.items():
-                if end in forbidden:
-                    continue
-                if partners and self.partners_move == "to-save-or-take":
-                    if in_danger is None:
-                        attackers = self.attackers(state, piece)
-                        in_danger = self.threatened(board, piece, attackers)
-                    if not self.saves_or_takes(board, piece, end, attackers, in_danger):
-                        continue
-                moves.append(Move(origin, walk))
+            moves.extend(self._moves(state, board, piece, origin, steps, partners))
         return moves
+
+    def own_moves(self, board: PieceBoard, piece: int) -> list[Move]:
+        """The moves of ``piece`` by its owner, from the board's memo or worked out and kept there."""
+        endgame = board.endgame_moves is not None
+        entry = board.moves_cache.get(piece)
+        if entry is not None and entry[0] is endgame:
+            return entry[4]
+        steps = self.endgame_steps if endgame else board.kinds[board.kind[piece]].steps
+        origin = board.square[piece]
+        assert origin is not None
+        if steps <= 2:
+            found = self._short_moves(board, piece, origin, steps)
+        else:
+            found = self._moves(None, board, piece, origin, steps, False)
+        board.moves_cache[piece] = (endgame, board.side[board.owner[piece]], diamond(origin, steps),
+                                    diamond(origin, steps + 1), found)
+        return found
+
+    # ------------------------------------------------------------------ what a bot may weigh
+    def features(self, state: GameState) -> dict[str, Feature]:
+        """``under_attack``: each seat's pieces that a piece of another side could take with one
+        move of its own now (whoever moves next; a partner's moves are not counted)."""
+        board: PieceBoard = state.figure  # type: ignore[assignment]
+        tile_at, sides, owner, square = board.tile_at, board.side, board.owner, board.square
+        taken: set[int] = set()
+        for piece in board.on_board_pieces():
+            mine = sides[owner[piece]]
+            turn = board.turn[piece] + self.turn_after
+            for move in self.own_moves(board, piece):
+                x, y = move.path[-1]
+                for dx, dy in CORNER_OFFSETS:
+                    other = tile_at.get((x + dx, y + dy))
+                    if other is not None and other != piece and sides[owner[other]] != mine:
+                        break
+                else:
+                    continue  # touches no opponent there: takes nothing
+                for gone in board.settle(piece, (x, y), turn, self.pooled, self.verdict).removed:
+                    if gone != piece:
+                        taken.add(gone)
+        attacked = [0] * state.seat_count
+        for piece in taken:
+            if square[piece] is not None:
+                attacked[owner[piece]] += 1
+        return {"under_attack": Feature(tuple(attacked), "lower",
+                                        "the seat's pieces another side could take with one move now", contested=True)}
+
+    def _moves(self, state: GameState | None, board: PieceBoard, piece: int, origin: Square, steps: int,
+               partners: bool) -> list[Move]:
+        """The moves of one piece, any number of steps (a partner's: only those that save or take)."""
+        in_danger: bool | None = None  # worked out once per partner's piece, when needed
+        attackers: list[int] = []
+        walks = board.walks(piece, steps, self.straight, self.avoid(board, piece))
+        no_side_contact, side_contact = self.no_side_contact, board.side_contact
+        found = []
+        for end, walk in walks.items():
+            if no_side_contact and side_contact(piece, end) is not None:
+                continue
+            if partners and self.partners_move == "to-save-or-take":
+                if in_danger is None:
+                    assert state is not None
+                    attackers = self.attackers(state, piece)
+                    in_danger = self.threatened(board, piece, attackers)
+                if not self.saves_or_takes(board, piece, end, attackers, in_danger):
+                    continue
+            found.append(Move(origin, walk))
+        return found
+
+    def _short_moves(self, board: PieceBoard, piece: int, origin: Square, steps: int) -> list[Move]:
+        """:meth:`_moves` of a piece's own one- or two-step moves, from a table of every walk from
+        every point built once (the same moves in the same order, no walk searched, no move built)."""
+        table = self._walk_tables.get((board.size, steps))
+        if table is None:
+            table = self._walk_tables[(board.size, steps)] = _WalkTable(board.size, steps, self.straight)
+        tile_at, sides, owner = board.tile_at, board.side, board.owner
+        avoid = self.avoid(board, piece) if steps > 1 else _NOWHERE
+        firsts, by_blocked = table.points[origin]
+        blocked = 0
+        bit = 1
+        for first in firsts:
+            if first is None or first in tile_at or first in avoid:
+                blocked |= bit
+            bit <<= 1
+        ends = by_blocked.get(blocked)
+        if ends is None:
+            ends = by_blocked[blocked] = table.ends(origin, blocked)
+        check_sides = self.no_side_contact
+        mine = sides[owner[piece]]
+        occupied = tile_at.keys()
+        found = []
+        for end, move, beside in ends:
+            if end != origin and end in tile_at:
+                continue
+            if check_sides and not occupied.isdisjoint(beside):
+                for point in beside:
+                    other = tile_at.get(point)
+                    if other is not None and other != piece and sides[owner[other]] != mine:
+                        break
+                else:
+                    found.append(move)
+            else:
+                found.append(move)
+        return found
 
     def avoid(self, board: PieceBoard, piece: int) -> frozenset[Square]:
         """The points ``piece`` may not pass on its way (side by side with an opponent, when
@@ -542,10 +708,16 @@ class MovePiece(TurnRule):
         return None
 
     def apply(self, state: GameState, action: Move) -> Moved:
-        why = self.fault(state, action)
-        if why is not None:
-            raise IllegalAction(why)
         board: PieceBoard = state.figure  # type: ignore[assignment]
+        piece = board.tile_at.get(action.origin)
+        entry = board.moves_cache.get(piece) if piece is not None and board.owner[piece] == state.current else None
+        # A move taken from the memo of the mover's own piece (the very object: what legal_actions
+        # offered) is legal as it stands; any other is checked rule by rule.
+        if entry is None or entry[0] is not (board.endgame_moves is not None) \
+                or not any(m is action for m in entry[4]):
+            why = self.fault(state, action)
+            if why is not None:
+                raise IllegalAction(why)
         piece = board.tile_at[action.origin]
         endgame_move = board.endgame_moves is not None
         end = action.path[-1]
@@ -571,6 +743,8 @@ class MovePiece(TurnRule):
 
     @staticmethod
     def _endgame_begins(board: PieceBoard) -> bool:
+        if sum(board.alive) != 2:  # the count first: listing the pieces is the slow part
+            return False
         left = board.on_board_pieces()
         if len(left) != 2 or not board.opponents(*left):
             return False
@@ -609,6 +783,8 @@ class TwoPieceTie(HandEnding):
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
         board: PieceBoard = state.figure  # type: ignore[assignment]
+        if sum(board.alive) != 2:
+            return False
         left = board.on_board_pieces()
         if len(left) != 2 or not board.opponents(*left):
             return False

@@ -7,6 +7,7 @@ turn rule listed before it (true when that rule offers at least one action now).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from contack_core.engine.actions import DRAW, PASS, Action, Discard, Draw, HouseAction, IllegalAction, Pass, Play
@@ -15,6 +16,7 @@ from contack_core.language.programs import Source, define_from
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
+    from contack_core.engine.features import Feature
     from contack_core.engine.slots import Placement
     from contack_core.engine.state import GameState
     from contack_core.language.expressions import Expression
@@ -44,6 +46,11 @@ class TurnRule(Primitive):
         """Why this rule refuses ``action`` now, in words, where it knows better than its ``when``
         (None: the caller says what the seat may still do)."""
         return None
+
+    def features(self, state: GameState) -> Mapping[str, Feature]:
+        """What a bot may weigh of what this rule's actions can do now (pieces a move could take):
+        nothing unless a rule says."""
+        return {}
 
     def build(self, context: BuildContext) -> None:
         when = self.params.get("when")

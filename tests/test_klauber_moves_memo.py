@@ -1,0 +1,71 @@
+"""The move rule's memo of each piece's moves (``PieceBoard.moves_cache``): the same moves, in the
+same order, as working every piece out afresh, for much less work a turn."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from contack_core import GameState, load_rules
+from contack_core.engine.actions import IllegalAction, Move
+from contack_core.primitives.pieces import MovePiece
+
+CASES = [
+    (2, {}),
+    (3, {}),
+    (4, {"partners": "on"}),
+    (4, {"partners": "on", "partner_moves": "always"}),
+    (2, {"two_step_turns": "false"}),
+    (2, {"side_contact": "every-point"}),
+    (2, {"two_players_tiles": "6", "move_cap": "0"}),  # plays on to the seven-step endgame
+    (3, {"move_cap": "0", "endgame_lasts": "while-alike"}),
+]
+
+
+def afresh(state: GameState) -> list:
+    """The legal moves worked out with the memo emptied."""
+    copy = state.clone()
+    copy.figure.moves_cache.clear()
+    copy._legal = None
+    return copy.legal_actions()
+
+
+@pytest.mark.parametrize(("seats", "options"), CASES)
+def test_the_memo_offers_the_moves_a_fresh_board_offers(seats, options):
+    rules = load_rules("klauber-1937", options)
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = GameState(rules, seats)
+        while not state.is_over() and state.turns < 1500:
+            legal = state.legal_actions()
+            assert legal == afresh(state), f"seed {seed}, turn {state.turns}"
+            state.apply(legal[rng.randrange(len(legal))])
+
+
+def test_a_turn_works_out_again_only_the_pieces_near_the_last_moves(monkeypatch):
+    """Twelve pieces a seat: without the memo every turn works all twelve out."""
+    worked = []
+    for name in ("_short_moves", "_moves"):
+        original = getattr(MovePiece, name)
+        monkeypatch.setattr(MovePiece, name, lambda self, *args, _f=original: (worked.append(1), _f(self, *args))[1])
+    rules = load_rules("klauber-1937")
+    rng = random.Random(1)
+    state = GameState(rules, 2)
+    turns = 0
+    while not state.is_over():
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+        turns += 1
+    assert len(worked) / turns < 3
+
+
+def test_a_move_the_memo_does_not_offer_is_checked_rule_by_rule():
+    rules = load_rules("klauber-1937")
+    state = GameState(rules, 2)
+    legal = state.legal_actions()
+    copy = Move(legal[0].origin, legal[0].path)  # equal, not the object offered: checked, and legal
+    assert copy is not legal[0]
+    state.clone().apply(copy)
+    with pytest.raises(IllegalAction, match="one step along a line"):
+        state.apply(Move(legal[0].origin, ((legal[0].origin[0] + 1, legal[0].origin[1] + 1),)))
