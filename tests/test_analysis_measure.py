@@ -96,9 +96,9 @@ def test_a_game_made_by_hand() -> None:
     summary = measure.summary()
     assert summary["hands"] == [
         {"number": 1, "reason": "went_out", "opener": 1, "scores": [20, 5], "decisions": 4, "plays": 3, "draws": 1,
-         "passes": 0, "discards": 0, "moves": 0},
+         "passes": 0, "discards": 0, "moves": 0, "house actions": 0},
         {"number": 2, "reason": "went_out", "opener": 0, "scores": [-10, 35], "decisions": 3, "plays": 2, "draws": 0,
-         "passes": 1, "discards": 0, "moves": 0},
+         "passes": 1, "discards": 0, "moves": 0, "house actions": 0},
     ]
     assert summary["legal"] == 3 + 1 + 2 + 1 + 2 + 4 + 1
     assert summary["legal_squares"] == 9 + 1 + 4 + 1 + 4 + 16 + 1
@@ -317,7 +317,7 @@ def test_every_decision_of_every_ruleset_is_measured(ruleset: str) -> None:
         assert measures["unseen"] == 0
         decisions = sum(hand["decisions"] for hand in measures["hands"])
         assert decisions == sum(hand[kind] for hand in measures["hands"]
-                                for kind in ("plays", "draws", "passes", "discards", "moves"))
+                                for kind in ("plays", "draws", "passes", "discards", "moves", "house actions"))
         assert measures["legal"] >= decisions > 0
         assert measures["legal_squares"] >= measures["legal"]
         if measures["sides"] > 1:
@@ -331,6 +331,6 @@ def test_every_decision_of_every_ruleset_is_measured(ruleset: str) -> None:
         record_decisions = sum(1 for line in (result.record or "").splitlines()[1:]
                                if '"event": "play"' in line or '"event": "draw"' in line
                                or '"event": "pass"' in line or '"event": "discard"' in line
-                               or '"event": "move"' in line)
+                               or '"event": "move"' in line or '"event": "house"' in line)
         # The record also holds each hand's opening tile when set-up lays it (at most one a hand).
         assert 0 <= record_decisions - decisions <= len(measures["hands"])

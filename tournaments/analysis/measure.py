@@ -27,7 +27,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from contack_core.engine.events import ChipsMoved, Discarded, Drew, Event, HandResult, Moved, Passed, Played
+from contack_core.engine.events import ChipsMoved, Discarded, Drew, Event, HandResult, HouseActed, Moved, Passed, Played
 from contack_core.engine.rules import Rules
 from players.evaluation import leads, measure
 
@@ -37,7 +37,8 @@ CLARITY_DECISIONS = 16
 NEAR_THE_BEST = 0.75
 
 #: The kind of decision each event stands for, as the summary counts them.
-KINDS: dict[type, str] = {Played: "plays", Drew: "draws", Passed: "passes", Discarded: "discards", Moved: "moves"}
+KINDS: dict[type, str] = {Played: "plays", Drew: "draws", Passed: "passes", Discarded: "discards", Moved: "moves",
+                          HouseActed: "house actions"}
 
 
 class GameMeasure:
