@@ -6,7 +6,7 @@ import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from contack_core.engine.bots import Parameter
-from players.evaluation import leads
+from players.evaluation import lead
 from players.greedy import GreedyPlayer
 
 if TYPE_CHECKING:
@@ -45,12 +45,12 @@ class CautiousPlayer(GreedyPlayer):
 def best_reply_gain(state: GameState) -> float:
     """The most the seat to move in ``state`` can add to its lead with one action."""
     seat = state.current
-    before = leads(state)[seat]
+    before = lead(state, seat)
     best = None
     for action in state.legal_actions():
         after = state.clone()
         after.apply(action)
-        gain = leads(after)[seat] - before
+        gain = lead(after, seat) - before
         if best is None or gain > best:
             best = gain
     return best or 0

@@ -68,6 +68,20 @@ def leads(state: GameState, values: list[int] | None = None) -> list[float]:
     return result
 
 
+def lead(state: GameState, seat: int) -> float:
+    """``seat``'s entry of :func:`leads`, worked out alone (the step a playout or a greedy choice
+    weighs once for every action it tries)."""
+    values = measure(state)
+    teams = sides(state)
+    if len(teams) == 1:
+        return float(values[seat])
+    if len(teams) == state.seat_count:  # each seat alone: its count less the best other's
+        return float(values[seat] - max(value for other, value in enumerate(values) if other != seat))
+    pooled = [sum(values[member] for member in team) for team in teams]
+    mine = next(index for index, team in enumerate(teams) if seat in team)
+    return float(pooled[mine] - max(total for index, total in enumerate(pooled) if index != mine))
+
+
 def feature_score(state: GameState, seat: int) -> float:
     """What the position's features (:meth:`GameState.features`) say for ``seat``, in (-1, 1).
 

@@ -6,7 +6,7 @@ import random
 from typing import TYPE_CHECKING
 
 from contack_core.engine.bots import Player, keeps_deadline
-from players.evaluation import cannot_judge, feature_score, leads, standing, tile_weight
+from players.evaluation import cannot_judge, feature_score, lead, standing, tile_weight
 
 if TYPE_CHECKING:
     from contack_core.engine.actions import Action
@@ -49,7 +49,7 @@ class GreedyPlayer(Player):
         for action in legal:
             after = world.clone()
             after.apply(action)
-            net = leads(after)[seat] - self.cost(after, seat)
+            net = lead(after, seat) - self.cost(after, seat)
             key = (standing(after, seat, net), net, feature_score(after, seat), tile_weight(state, action),
                    0.0 if alone else coin.random())
             if best_key is None or key > best_key:

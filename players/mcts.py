@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from contack_core.engine.bots import Parameter, Player, PlayerSpecError, keeps_deadline
 from contack_core.engine.information import Visibility
-from players.evaluation import cannot_judge, feature_score, leads, outcome, sides, tile_weight
+from players.evaluation import cannot_judge, feature_score, lead, leads, outcome, sides, tile_weight
 
 if TYPE_CHECKING:
     from contack_core.engine.actions import Action
@@ -259,7 +259,7 @@ class MctsPlayer(Player):
         for action in legal:
             after = world.clone()
             after.apply(action)
-            key = (leads(after)[seat], rng.random())
+            key = (lead(after, seat), rng.random())
             if best_key is None or key > best_key:
                 best, best_key = action, key
         return best

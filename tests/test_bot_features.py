@@ -4,6 +4,8 @@ knowing nothing of the variant."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from test_klauber import TWO, position
 
@@ -11,7 +13,7 @@ from contack_core import Feature, GameState, load_rules
 from contack_core.engine.actions import Move
 from contack_core.engine.bots import make_player
 from contack_core.engine.referee import play_game, seat_seed
-from players.evaluation import feature_score, measure, standing, worth
+from players.evaluation import feature_score, lead, leads, measure, standing, worth
 from players.greedy import GreedyPlayer
 from players.mcts import MctsPlayer
 
@@ -153,3 +155,21 @@ def test_a_small_mcts_finishes_klauber_games_against_random_well_before_the_cap(
         assert state.hand_results[-1].reason == "one_side_left"
         assert state.winners() == [mcts_seat]
         assert state.turns < 500
+
+
+@pytest.mark.parametrize(("ruleset", "options", "seats"), [
+    ("parker-1939", {}, 3), ("contactack", {"partnerships": "on"}, 4), ("solitaire-1", {}, 1), ("klauber-1937", {}, 2)])
+def test_one_seats_lead_is_its_entry_of_every_seats_leads(ruleset: str, options: dict[str, str], seats: int) -> None:
+    """lead(state, seat), the playouts' and greedy choices' shortcut, says what leads(state) says."""
+    rules = load_rules(ruleset, options)
+    rng = random.Random(5)
+    state = GameState(rules, seats)
+    checked = 0
+    while not state.is_over() and checked < 60:
+        if state.is_chance_node():
+            state.apply(state.sample_chance(rng))
+            continue
+        assert [lead(state, seat) for seat in range(seats)] == leads(state)
+        checked += 1
+        state.apply(rng.choice(state.legal_actions()))
+    assert checked
