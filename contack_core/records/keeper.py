@@ -55,6 +55,24 @@ class KeeperError(Exception):
         self.code = code
 
 
+def open_held(path: Path, new: bool) -> BinaryIO:
+    """The record at ``path`` opened for one keeper to write (``new``: created, and refused if it
+    exists), held against any other writer (a second keeper is refused, naming the first)."""
+    try:
+        stream = path.open("x+b" if new else "r+b")
+    except FileExistsError:
+        raise KeeperError(f"{path} exists already: carry it on with --resume {path}, or name another record",
+                          2) from None
+    except OSError as error:
+        raise KeeperError(f"cannot {'write' if new else 'open'} {path}: {error.strerror or error}", 2) from None
+    try:
+        hold(stream, path)
+    except RecordInUse as error:  # another keeper holds it, or came upon the new file before this one locked it
+        stream.close()
+        raise KeeperError(str(error)) from None
+    return stream
+
+
 @attrs.frozen
 class Fixed:
     """What a fix changed: the entries replayed after the fixed one, the first that no longer
@@ -117,18 +135,7 @@ class Keeper:
         low, high = rules.players
         if not low <= len(seats) <= high:
             raise KeeperError(f"{rules.id} is for {low} to {high} players; --seats names {len(seats)}")
-        try:
-            stream = path.open("x+b")
-        except FileExistsError:
-            raise KeeperError(f"{path} exists already: carry it on with --resume {path}, or name another record",
-                              2) from None
-        except OSError as error:
-            raise KeeperError(f"cannot write {path}: {error.strerror or error}", 2) from None
-        try:
-            hold(stream, path)
-        except RecordInUse as error:  # another keeper came upon the new file before this one locked it
-            stream.close()
-            raise KeeperError(str(error)) from None
+        stream = open_held(path, new=True)
         keeper = cls(rules, seats, path, stream, say)
         header = {"record": "contack-record/1", **header_for(rules, list(seats), None, None, path)}
         keeper._write([header])
@@ -139,15 +146,7 @@ class Keeper:
     def resume(cls, path: Path, say: Callable[[str], None]) -> Keeper:
         """Carry on the record at ``path``: it must audit sound (a last line cut short by a kill is dropped)
         and no other process may be writing it (a second keeper is refused, naming the first)."""
-        try:
-            stream = path.open("r+b")
-        except OSError as error:
-            raise KeeperError(f"cannot open {path}: {error.strerror or error}", 2) from None
-        try:
-            hold(stream, path)
-        except RecordInUse as error:
-            stream.close()
-            raise KeeperError(str(error)) from None
+        stream = open_held(path, new=False)
         try:
             return cls._resume(path, stream, say)
         except BaseException:

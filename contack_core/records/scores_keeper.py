@@ -24,8 +24,8 @@ from contack_core.language.problems import RulesetError
 from contack_core.primitives.loading import load_rules
 from contack_core.records.audit import RulesetUnavailable, audit_record
 from contack_core.records.format import UnreadableRecord, header_for
-from contack_core.records.keeper import KeeperError
-from contack_core.records.lock import RecordInUse, hold, release
+from contack_core.records.keeper import KeeperError, open_held
+from contack_core.records.lock import release
 from contack_core.records.scores import Arithmetic, HandFigures, ScoresGame, ScoresOnlyUnsupported, figures_of, \
     hand_line, read_hand
 
@@ -75,18 +75,7 @@ class ScoresKeeper:
             Arithmetic(rules, len(seats))
         except ScoresOnlyUnsupported as error:
             raise KeeperError(str(error), 2) from None
-        try:
-            stream = path.open("x+b")
-        except FileExistsError:
-            raise KeeperError(f"{path} exists already: carry it on with --resume {path}, or name another record",
-                              2) from None
-        except OSError as error:
-            raise KeeperError(f"cannot write {path}: {error.strerror or error}", 2) from None
-        try:
-            hold(stream, path)
-        except RecordInUse as error:
-            stream.close()
-            raise KeeperError(str(error)) from None
+        stream = open_held(path, new=True)
         keeper = cls(rules, seats, path, stream)
         header = {"record": "contack-record/1", **header_for(rules, list(seats), None, None, path), "scores_only": True}
         keeper._write([header])
@@ -94,15 +83,7 @@ class ScoresKeeper:
 
     @classmethod
     def resume(cls, path: Path) -> ScoresKeeper:
-        try:
-            stream = path.open("r+b")
-        except OSError as error:
-            raise KeeperError(f"cannot open {path}: {error.strerror or error}", 2) from None
-        try:
-            hold(stream, path)
-        except RecordInUse as error:
-            stream.close()
-            raise KeeperError(str(error)) from None
+        stream = open_held(path, new=False)
         try:
             try:
                 verdict = audit_record(path)
