@@ -175,3 +175,31 @@ def test_ctrl_c_stops_the_workers_and_leaves_nothing_behind(archive: Path) -> No
     verdicts = [line for line in (first + rest).splitlines() if line.startswith("{")]
     assert 0 < len(verdicts) < len(many) * len(EXPECTED), f"{len(verdicts)} verdicts: the work was not stopped"
     assert started.returncode != 0 and "Traceback" not in err, err
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads a process's signal masks from /proc")
+def test_workers_are_born_ignoring_ctrl_c() -> None:
+    """A Ctrl-C that reaches a worker still importing (on a busy machine, while another worker
+    already audits) must not interrupt it: the workers ignore SIGINT from their first instruction,
+    not only once their own code runs (a CI run printed a worker's KeyboardInterrupt traceback)."""
+    import time
+    from multiprocessing import get_context
+
+    from contack_core.records.batch import _started_ignoring_ctrl_c
+
+    process = get_context("spawn").Process(target=time.sleep, args=(HANG,), daemon=True)
+    _started_ignoring_ctrl_c([process])
+    sigint = 1 << 1  # bit (signal number - 1) in /proc's hexadecimal masks
+    try:
+        deadline = time.monotonic() + HANG
+        while time.monotonic() < deadline:  # until the child runs Python, which catches SIGINT unless ignored
+            status = dict(line.split(":\t", 1) for line in Path(f"/proc/{process.pid}/status").read_text().splitlines()
+                          if ":\t" in line)
+            ignored, caught = (int(status[key], 16) & sigint for key in ("SigIgn", "SigCgt"))
+            if ignored or caught:
+                break
+            time.sleep(0.01)
+        assert ignored and not caught, status
+    finally:
+        process.kill()
+        process.join()

@@ -12,6 +12,7 @@ import glob
 import os
 import queue
 import signal
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -107,11 +108,30 @@ def _audit_here(paths: Sequence[Path], ruleset: Path | None) -> Iterator[AuditRe
 
 def _worker(tasks: Any, results: Any, ruleset: Path | None) -> None:
     """A worker process: audit chunks of records until told to stop, with one auditor. A
-    Ctrl-C reaches the whole process group: the main process answers it and stops the workers."""
+    Ctrl-C reaches the whole process group: the main process answers it and stops the workers
+    (which were born ignoring it: see ``_started_ignoring_ctrl_c``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     auditor = RecordAuditor()
     for index, names in iter(tasks.get, None):
         results.put((index, [audit_one(auditor, Path(name), ruleset) for name in names]))
+
+
+def _started_ignoring_ctrl_c(processes: Sequence[Any]) -> None:
+    """Start the workers with SIGINT ignored from their first instruction: an ignored signal stays
+    ignored across exec, and Python then installs no KeyboardInterrupt handler, so a Ctrl-C cannot
+    interrupt a worker still importing (a traceback on stderr). The main process ignores it only
+    while the workers start; off the main thread it cannot change handlers, and the workers
+    ignore it once they run."""
+    if threading.current_thread() is not threading.main_thread():
+        for process in processes:
+            process.start()
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        for process in processes:
+            process.start()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _audit_in_workers(paths: Sequence[Path], workers: int, ruleset: Path | None) -> Iterator[AuditResult]:
@@ -127,8 +147,7 @@ def _audit_in_workers(paths: Sequence[Path], workers: int, ruleset: Path | None)
     for _ in range(workers):
         tasks.put(None)
     processes = [context.Process(target=_worker, args=(tasks, results, ruleset), daemon=True) for _ in range(workers)]
-    for process in processes:
-        process.start()
+    _started_ignoring_ctrl_c(processes)
     try:
         waiting: dict[int, list[AuditResult]] = {}
         for index in range(len(chunks)):
