@@ -88,7 +88,7 @@ class SoloResult:
         return mean, mean - half, mean + half
 
 
-def wilson(successes: float, trials: int, z: float = Z_95) -> tuple[float, float]:
+def wilson(successes: float, trials: float, z: float = Z_95) -> tuple[float, float]:
     """The Wilson score interval of a proportion (sound near 0 and 1, unlike the normal one)."""
     if trials == 0:
         return 0.0, 1.0

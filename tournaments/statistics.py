@@ -25,6 +25,8 @@ from statistics import NormalDist
 import attrs
 import numpy as np
 
+from players.strength import wilson
+
 #: The confidence of every interval and verdict.
 CONFIDENCE = 0.95
 #: The false alarm rate of a verdict: 1 - CONFIDENCE (rounded: 1 - 0.95 is 0.050000000000000044 in floating point).
@@ -89,11 +91,8 @@ def wilson_interval(successes: float, trials: float) -> Interval:
     ``trials`` may be an effective number (:func:`share_interval`)."""
     if trials <= 0:
         return Interval(None, None, None)
-    z = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)
     p = min(1.0, max(0.0, successes / trials))
-    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+    return Interval(p, *wilson(p * trials, trials, NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)))
 
 
 def share_interval(successes: np.ndarray, trials: np.ndarray) -> Interval:
@@ -156,25 +155,32 @@ def mean_of_deals_interval(per_deal: np.ndarray, counts: np.ndarray) -> Interval
     """
     deals = len(per_deal)
     ratio, error = _ratio_and_error(np.ones((1, deals)), per_deal)
-    value = float(ratio[0]) if deals and np.isfinite(ratio[0]) else None
-    if value is None:
+    if not deals or not np.isfinite(ratio[0]):
         return Interval(None, None, None)
+    return _t_and_bootstrap_t(float(ratio[0]), float(error[0]), deals, counts,
+                              lambda weights: _ratio_and_error(weights, per_deal))
+
+
+def _t_and_bootstrap_t(seen: float, spread: float, deals: int, counts: np.ndarray,
+                       resampled: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]) -> Interval:
+    """The union of Student's t interval and the studentised bootstrap's around ``seen`` (its
+    standard error ``spread`` over ``deals``); ``resampled`` gives the figure and its error for each
+    row of deal weights in ``counts``. None from fewer than MIN_DEALS deals or with no spread."""
     if deals < MIN_DEALS:
-        return Interval(value, None, None, too_few(deals))
-    spread = float(error[0])
-    if not spread > _tolerance(value) * 1e-3:
-        return Interval(value, None, None, no_spread(deals))
+        return Interval(seen, None, None, too_few(deals))
+    if not spread > _tolerance(seen) * 1e-3:
+        return Interval(seen, None, None, no_spread(deals))
     half = t_quantile(0.5 + CONFIDENCE / 2, deals - 1) * spread
-    low, high = value - half, value + half
+    low, high = seen - half, seen + half
     if len(counts):
-        samples, errors = _ratio_and_error(counts, per_deal)
+        samples, errors = resampled(counts)
         with np.errstate(invalid="ignore", divide="ignore"):
-            studentised = (samples - value) / errors
+            studentised = (samples - seen) / errors
         studentised = studentised[np.isfinite(studentised)]
         if len(studentised):
             below, above = np.percentile(studentised, [100 * ERROR_RATE / 2, 100 * (1 - ERROR_RATE / 2)])
-            low, high = min(low, value - float(above) * spread), max(high, value - float(below) * spread)
-    return Interval(value, low, high)
+            low, high = min(low, seen - float(above) * spread), max(high, seen - float(below) * spread)
+    return Interval(seen, low, high)
 
 
 # --------------------------------------------------------------------------- the deal bootstrap
@@ -366,23 +372,8 @@ def mean_difference_interval(first: np.ndarray, second: np.ndarray, counts: np.n
     value, error = _difference_and_error(np.ones((1, deals)), first, second)
     if not deals or not np.isfinite(value[0]):
         return Interval(None, None, None)
-    seen = float(value[0])
-    if deals < MIN_DEALS:
-        return Interval(seen, None, None, too_few(deals))
-    spread = float(error[0])
-    if not spread > _tolerance(seen) * 1e-3:
-        return Interval(seen, None, None, no_spread(deals))
-    half = t_quantile(0.5 + CONFIDENCE / 2, deals - 1) * spread
-    low, high = seen - half, seen + half
-    if len(counts):
-        samples, errors = _difference_and_error(counts, first, second)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            studentised = (samples - seen) / errors
-        studentised = studentised[np.isfinite(studentised)]
-        if len(studentised):
-            below, above = np.percentile(studentised, [100 * ERROR_RATE / 2, 100 * (1 - ERROR_RATE / 2)])
-            low, high = min(low, seen - float(above) * spread), max(high, seen - float(below) * spread)
-    return Interval(seen, low, high)
+    return _t_and_bootstrap_t(float(value[0]), float(error[0]), deals, counts,
+                              lambda weights: _difference_and_error(weights, first, second))
 
 
 def jackknife_correlation(first: np.ndarray, second: np.ndarray) -> float | None:
