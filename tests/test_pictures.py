@@ -13,15 +13,12 @@ from pathlib import Path
 import pytest
 from helpers import run_cli
 from keeping import played_lines
+from test_replay_browser import browser  # noqa: F401 - the fixture: chromium, or a skip saying why
 
 from contack_core import load_rules
 from contack_core.engine.state import GameState
 from contack_core.records.board_words import state_board_text
 from contack_core.replay.terminal import state_picture
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 def record_of(tmp_path: Path, ruleset: str, seats: int, seed: int, name: str) -> Path:
@@ -75,17 +72,6 @@ def test_the_human_player_sees_the_figure_drawn(tmp_path: Path) -> None:
     assert player.picture is None  # a bot-side player without the command line: the tiles listed, as before
     player.picture = state_picture
     assert "Triangles: -" in player.describe(state, [])
-
-
-@pytest.fixture(scope="module")
-def browser():  # type: ignore[no-untyped-def]
-    playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    if not CHROMIUM.exists():
-        pytest.skip(f"no chromium at {CHROMIUM}: `make browser` installs it (apt-get, as root)")
-    with playwright_api.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
 
 
 def test_klaubers_page_is_readable_at_1200_px(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
