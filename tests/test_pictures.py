@@ -10,7 +10,6 @@ import os
 import re
 from pathlib import Path
 
-import pytest
 from helpers import run_cli
 from keeping import played_lines
 from test_replay_browser import browser  # noqa: F401 - the fixture: chromium, or a skip saying why
