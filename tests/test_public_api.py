@@ -17,6 +17,7 @@ import contack_core
 from contack_core.boards.grid import board_text
 from contack_core.engine import actions, events
 from contack_core.engine.notation import read_tiles
+from contack_core.language.documents import shipped_example_ids, shipped_ruleset_ids
 from contack_core.records.keeper import Keeper
 from contack_core.records.table import Table
 
@@ -83,6 +84,43 @@ def test_str_draws_the_figure_and_every_seats_hand() -> None:
         hand = " ".join(names[t] for t in state.seat_zones["hand"][seat])
         assert f"seat {seat}: hand: {hand}\n" in text  # every seat's tiles, as an omniscient observer sees them
     assert f"stock: {len(state.zones['stock'])}" in text  # a face-down pile by its size, never its order
+
+
+def test_observation_string_hides_what_the_seat_cannot_see() -> None:
+    """OpenSpiel's ObservationString: partners see each other's hands, never the opponents'."""
+    state = _dealt("rulesets/examples/partners-see-each-other.yaml", 4, seed=3)
+    names = state.rules.tiles.names
+    text = state.observation_string(0)
+    hands = state.seat_zones["hand"]
+    for seat in (0, 2):
+        assert f"seat {seat}: hand: {' '.join(names[t] for t in hands[seat])}\n" in text
+    for seat in (1, 3):
+        assert f"seat {seat}: hand: {' '.join('?' * len(hands[seat]))}\n" in text
+        assert not any(names[t] in text for t in hands[seat])
+    assert text.split("\n")[0] == str(state).split("\n")[0] and f"stock: {len(state.zones['stock'])}" in text
+
+
+@pytest.mark.parametrize("rules_id", [*shipped_ruleset_ids(), *shipped_example_ids()])
+def test_observation_string_shows_exactly_the_observation(rules_id: str) -> None:
+    """Every tile the observation hides is a ?, every tile it shows is named (a pile's top too)."""
+    rules = contack_core.load_rules(rules_id)
+    state = _dealt(rules_id, rules.players[0], seed=5)
+    rng = random.Random(5)
+    for _ in range(6):
+        if state.is_over():
+            break
+        state.apply(state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+    for seat in range(state.seat_count):
+        views = state.observation(seat)
+        text = state.observation_string(seat)
+        hidden = sum(owners_view.count(None) for key in state.seat_zones for owners_view in views[key])
+        assert sum(line.split(": ", 1)[1].split().count("?") for line in text.splitlines()
+                   if line.startswith(tuple(f"{state.who(s)}: " for s in range(state.seat_count)))) == hidden
+        names = state.rules.tiles.names
+        for key in state.zones:
+            seen = [names[t] for t in views[key] if t is not None]
+            assert (f"{key}: {len(state.zones[key])} ({' '.join(seen)})" if seen
+                    else f"{key}: {len(state.zones[key])}") in text
 
 
 def test_str_draws_a_board_of_pieces() -> None:

@@ -12,6 +12,7 @@ the ruleset's compiled primitives what is legal and what an action does.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from operator import add
 from typing import TYPE_CHECKING, cast
 
@@ -373,8 +374,21 @@ class GameState:
     def __str__(self) -> str:
         """The position in plain text, as an observer who sees every seat's tiles sees it: who is
         to act, the figure or board, each seat's zones, the size of each shared zone, the scores."""
+        return self._text(None)
+
+    def observation_string(self, seat: int) -> str:
+        """The position in plain text as ``seat`` sees it (OpenSpiel's ``ObservationString``): as
+        :meth:`__str__`, but a tile the ruleset hides from ``seat`` is a ``?`` and a shared zone
+        shows the tiles ``seat`` sees of it (a discard pile's top) after its size."""
+        return self._text(self.observation(seat))
+
+    def _text(self, views: dict[str, ZoneView | tuple[ZoneView, ...]] | None) -> str:
         rules = self.rules
         names = rules.tiles.names
+
+        def shown(view: Sequence[int | None]) -> str:
+            return " ".join("?" if tile is None else names[tile] for tile in view)
+
         if self.over:
             to_act = "the game is over"
         elif self.chance:
@@ -384,11 +398,15 @@ class GameState:
         lines = [f"{rules.id} · {rules.term('hand')} {self.hand_number} · {to_act}"]
         lines.extend(self._plain_picture())
         for seat in range(self.seat_count if self.seat_zones else 0):
-            held = [f"{zone}: {' '.join(names[t] for t in per_seat[seat]) or '-'}"
+            held = [f"{zone}: {shown(per_seat[seat] if views is None else cast(tuple[ZoneView, ...], views[zone])[seat]) or '-'}"
                     for zone, per_seat in self.seat_zones.items()]
             lines.append(f"{self.who(seat)}: " + (" · ".join(held) or "-"))
         if self.zones:
-            lines.append(" · ".join(f"{name}: {len(tiles)}" for name, tiles in self.zones.items()))
+            sizes = []
+            for name, tiles in self.zones.items():
+                seen = () if views is None else [t for t in cast(ZoneView, views[name]) if t is not None]
+                sizes.append(f"{name}: {len(tiles)}" + (f" ({shown(seen)})" if seen else ""))
+            lines.append(" · ".join(sizes))
         lines.append(f"{rules.term('total').capitalize()}: "
                      + " · ".join(f"{self.who(s)} {v}" for s, v in enumerate(self.scores())))
         return "\n".join(lines)
