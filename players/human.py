@@ -21,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from contack_core import printable
 from contack_core.boards.grid import PieceBoard, board_text
-from contack_core.engine.actions import Discard, Draw, HouseAction, Move, Pass, Play
+from contack_core.engine.actions import Discard, Draw, HouseAction, Move, Play
 from contack_core.engine.bots import Player
 from contack_core.engine.events import Moved, Played
 from contack_core.engine.notation import NotationError, action_to_string, parse_action, point_to_string

@@ -16,7 +16,6 @@ from keeping import entries_for, played_lines, record_lines
 from contack_core import load_rules
 from contack_core.records.audit import audit_record
 from contack_core.records.keeper import Keeper
-from contack_core.records.table import Table
 from contack_core.web.game import WebGame
 
 PARKER_ONE_HAND = load_rules("parker-1939", {"hands": 1})

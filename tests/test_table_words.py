@@ -12,7 +12,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 
 from helpers import run_cli
 from keeping import entries_for, played_lines, record_lines
@@ -169,7 +168,7 @@ def test_ctrl_c_at_the_terminal_clears_the_line_and_twice_stops(tmp_path: Path) 
         read_until(rb"y$")
         _wait_until_reading(child.pid)
         os.write(master, b"\x03")
-        seen = read_until(rb"stopped; the record so far is")
+        read_until(rb"stopped; the record so far is")
         assert child.wait(timeout=HANG) == 0
     finally:
         if child.poll() is None:

@@ -33,7 +33,6 @@ from contack_core.engine.events import (
     Event,
     HandResult,
     HouseActed,
-    Moved,
     Passed,
     Played,
     Shuffled,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from contack_core.boards.grid import CORNER_OFFSETS, DIRECTION_NAMES, DIRECTIONS, PieceBoard, PieceKind, Square, Verdict, diamond
 from contack_core.boards.tiles import TileSet
-from contack_core.engine.actions import Action, IllegalAction, Move
+from contack_core.engine.actions import IllegalAction, Move
 from contack_core.engine.events import Event, Moved
 from contack_core.engine.features import Feature
 from contack_core.primitives.board import Board

@@ -12,7 +12,7 @@ record schema once; :func:`audit_record` and :func:`audit_lines` audit one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 

@@ -16,9 +16,7 @@ from typing import Any
 
 import attrs
 
-from contack_core.boards.grid import parse_square
-from contack_core.boards.lattice import parse_cell
-from contack_core.engine.actions import PASS, Action, Deal, Discard, Draw, IllegalAction, Move, Play, Shuffle, make_deal
+from contack_core.engine.actions import Action, Deal, Draw, IllegalAction, Play, Shuffle
 from contack_core.engine.state import GameState
 from contack_core.engine.events import Played
 from contack_core.engine.notation import event_to_record, hand_end_record, name_distance, recorded_action
