@@ -154,7 +154,7 @@ def test_ctrl_c_at_the_terminal_clears_the_line_and_twice_stops(tmp_path: Path) 
         read_until(rb"08-09$")
         _wait_until_reading(child.pid)
         os.write(master, b"\x03")
-        seen = read_until(rb"the line is cleared.*deal to alice \(5 tiles\)> $")
+        read_until(rb"the line is cleared.*deal to alice \(5 tiles\)> $")
         assert child.poll() is None
         os.write(master, DEAL[0].encode() + b"\n")
         read_until(rb"deal to bob \(5 tiles\)> $")

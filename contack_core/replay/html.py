@@ -44,8 +44,8 @@ def _figure(timeline: Timeline) -> tuple[str, list[str]]:
         for element in picture.elements:
             shown.setdefault(element.markup, (element.layer, []))[1].append(step.index)
     layers: list[list[str]] = [[] for _ in range(LAYER_COUNT)]
-    for markup, (layer, indices) in shown.items():
-        layers[layer].append(f'<g data-s="{step_ranges(indices)}">{markup}</g>')
+    for element_markup, (layer, indices) in shown.items():
+        layers[layer].append(f'<g data-s="{step_ranges(indices)}">{element_markup}</g>')
     svg = "\n".join(f'<g class="layer-{n}">{"".join(items)}</g>' for n, items in enumerate(layers))
     default = Bounds(-60, -80, 60, 20)
     boxes = [hand_bounds.get(step.hand, default).padded(MARGIN).view_box() for step in timeline.steps]
