@@ -347,6 +347,28 @@ class PieceBoard:
             point, axis = target, step_axis
         return None
 
+    def path_fault(self, piece: int, path: Sequence[Square]) -> str | None:
+        """Why ``piece`` cannot be walked along ``path`` at all, whatever the rules allow (None when it
+        can): each step goes to one of the eight points around (along a line or diagonally across a
+        square), on the board, over and onto empty points. A move the table agrees to let stand must
+        still be one a hand can make on the board; how many steps and which way are the rules' concern
+        (:meth:`walk_fault`)."""
+        start = self.square[piece]
+        assert start is not None
+        point = start
+        if not path:
+            return "a move goes at least one step"
+        for target in path:
+            if max(abs(target[0] - point[0]), abs(target[1] - point[1])) != 1:
+                return (f"{list(point)} to {list(target)} is no step: a piece steps from a point to one next to "
+                        f"it, so name every point it passes")
+            if not self.on_board(target):
+                return f"point {list(target)} is off the board"
+            if target != start and target in self.tile_at:
+                return f"point {list(target)} is taken: a piece moves only over and onto empty points"
+            point = target
+        return None
+
     # ------------------------------------------------------------------ contacts
     def settle(self, piece: int, square: Square, turn: int, pooled: bool = True,
                verdict: Verdict | None = None) -> Settlement:
