@@ -19,6 +19,8 @@ from keeping import entries_for, played_lines, record_lines
 from processes import HANG
 
 from contack_core import load_rules
+from contack_core.engine.actions import Play
+from contack_core.engine.notation import action_to_string
 from contack_core.records.keeper import Keeper
 from contack_core.records.table import Table
 
@@ -123,56 +125,160 @@ def _wait_until_reading(pid: int) -> None:
     raise AssertionError("the keeper never waited for a key")
 
 
-def test_ctrl_c_at_the_terminal_clears_the_line_and_twice_stops(tmp_path: Path) -> None:
-    import pty
-    import select
+class _Terminal:
+    """``contack keep ARGS`` at a pseudo-terminal of its own: what it shows, and keys typed to it."""
 
-    record = tmp_path / "game.jsonl"
-    master, slave = pty.openpty()
-    env = {**os.environ, "TERM": "dumb", "COLUMNS": "120"}
-    child = subprocess.Popen([sys.executable, "-m", "contack_core.cli", "keep", "parker-1939", "--seats",
-                              "alice,bob,carol", "--record", str(record)],
-                             stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True,
-                             preexec_fn=_controlling_terminal)
-    os.close(slave)
+    def __init__(self, *args: object) -> None:
+        import pty
 
-    def read_until(pattern: bytes) -> bytes:
+        self.master, slave = pty.openpty()
+        env = {**os.environ, "TERM": "dumb", "COLUMNS": "120"}
+        self.child = subprocess.Popen([sys.executable, "-m", "contack_core.cli", "keep", *map(str, args)],
+                                      stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True,
+                                      preexec_fn=_controlling_terminal)
+        os.close(slave)
+
+    def read_until(self, pattern: bytes) -> bytes:
+        import select
+
         seen = bytearray()
         deadline = time.monotonic() + HANG
         while not re.search(pattern, bytes(seen), re.S):
             assert time.monotonic() < deadline, seen.decode(errors="replace")
-            ready, _, _ = select.select([master], [], [], 0.5)
+            ready, _, _ = select.select([self.master], [], [], 0.5)
             if ready:
                 try:
-                    seen.extend(os.read(master, 65536))
+                    seen.extend(os.read(self.master, 65536))
                 except OSError:
                     break
         return bytes(seen)
 
+    def type(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    def ctrl_c(self, after: str) -> None:
+        """Type ``after`` (half an entry), then Ctrl-C once the keeper waits for the next key."""
+        self.type(after)
+        self.read_until(re.escape(after.encode()) + b"$")
+        _wait_until_reading(self.child.pid)
+        self.type("\x03")
+
+    def close(self) -> None:
+        if self.child.poll() is None:
+            self.child.kill()
+        os.close(self.master)
+
+
+def test_ctrl_c_at_the_terminal_clears_the_line_and_twice_stops(tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    terminal = _Terminal("parker-1939", "--seats", "alice,bob,carol", "--record", record)
     try:
-        read_until(rb"deal to alice \(5 tiles\)> $")
-        os.write(master, b"06-02-05 08-09")  # half an entry, then Ctrl-C (the terminal sends SIGINT)
-        read_until(rb"08-09$")
-        _wait_until_reading(child.pid)
-        os.write(master, b"\x03")
-        seen = read_until(rb"the line is cleared.*deal to alice \(5 tiles\)> $")
-        assert child.poll() is None
-        os.write(master, DEAL[0].encode() + b"\n")
-        read_until(rb"deal to bob \(5 tiles\)> $")
+        terminal.read_until(rb"deal to alice \(5 tiles\)> $")
+        terminal.ctrl_c("06-02-05 08-09")  # half an entry, then Ctrl-C (the terminal sends SIGINT)
+        terminal.read_until(rb"the line is cleared.*deal to alice \(5 tiles\)> $")
+        assert terminal.child.poll() is None
+        terminal.type(DEAL[0] + "\n")
+        terminal.read_until(rb"deal to bob \(5 tiles\)> $")
         assert record_lines(record)[-1]["tiles"] == DEAL[0].split()  # the line typed after the cleared one
-        os.write(master, b"x")
-        read_until(rb"x$")
-        _wait_until_reading(child.pid)
-        os.write(master, b"\x03")
-        read_until(rb"the line is cleared.*deal to bob \(5 tiles\)> $")
-        os.write(master, b"y")
-        read_until(rb"y$")
-        _wait_until_reading(child.pid)
-        os.write(master, b"\x03")
-        seen = read_until(rb"stopped; the record so far is")
-        assert child.wait(timeout=HANG) == 0
+        terminal.ctrl_c("x")
+        terminal.read_until(rb"the line is cleared.*deal to bob \(5 tiles\)> $")
+        terminal.ctrl_c("y")
+        terminal.read_until(rb"stopped; the record so far is")
+        assert terminal.child.wait(timeout=HANG) == 0
     finally:
-        if child.poll() is None:
-            child.kill()
-        os.close(master)
+        terminal.close()
     assert len(record_lines(record)) == 3  # the header, the hand, alice's deal
+
+
+def test_ctrl_c_in_the_middle_of_an_entry_drops_it(tmp_path: Path) -> None:
+    """ann is to draw; the draw is picked from the list, and the keeper asks which tile: a Ctrl-C there
+    drops the entry (nothing written), and the game goes on from what the record holds."""
+    record = tmp_path / "game.jsonl"
+    script = tmp_path / "entries.txt"
+    script.write_text("07-03-06 06-07-04 03-07-08 03-04-01 06-02-05\n09-10-01 05-01-04 07-08-02 03-04-05 01-08-09\n"
+                      "514 -1,0\n", encoding="utf-8")
+    result = run_cli("keep", "parker-1939", "--seats", "ann,bob", "--option", "hands=1", "--record", record,
+                     "--input", script)
+    assert result.exit_code == 0 and "ann (seat 0) to draw" in result.output, result.output
+    before = record.read_bytes()
+    terminal = _Terminal("--resume", record)
+    try:
+        terminal.read_until(rb"ann> $")
+        terminal.type("?\n")
+        terminal.read_until(rb"1\. draw.*ann> $")
+        terminal.type("1\n")
+        terminal.read_until(rb"which tile was drawn\? $")
+        terminal.ctrl_c("04-05")
+        terminal.read_until(rb"\^C: the entry is dropped.*ann \(seat 0\) to draw.*ann> $")
+        assert record.read_bytes() == before
+        terminal.type("draw 4-5-6\n")
+        terminal.read_until(rb"ann \(seat 0\) draws 04-05-06.*ann \[Enter: pass\]> $")
+        terminal.type("quit\n")
+        assert terminal.child.wait(timeout=HANG) == 0
+    finally:
+        terminal.close()
+    assert record_lines(record)[-1] == {"event": "draw", "seat": 0, "tile": "04-05-06"}
+
+
+def test_ctrl_c_once_an_entry_is_written_says_so_and_undo_takes_it_back(tmp_path: Path) -> None:
+    """A Ctrl-C that lands after the entry is on the disk (while it is being told) does not drop it: the
+    keeper says it was written and reads the game back from the record."""
+    path = tmp_path / "game.jsonl"
+    typed = iter([*DEAL, "789 1,0", "undo"])
+    said: list[str] = []
+
+    def say(text: str) -> None:
+        said.append(text)
+        if "plays 07-08-09" in text:
+            raise KeyboardInterrupt
+
+    keeper = Keeper.start(load_rules("parker-1939"), ["alice", "bob", "carol"], path, say)
+    try:
+        Table(keeper, lambda prompt: next(typed, None), say, interactive=False).run()
+    finally:
+        keeper.close()
+    assert "^C: the entry had been written already (undo takes it back)" in said
+    assert "taken back: bob 07-08-09 on [1, 0]" in said
+    assert len(record_lines(path)) == 6
+
+
+def test_ctrl_c_as_a_fix_replaces_the_record_waits_for_the_keeper_to_take_the_new_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fix renames the new record over the old; a Ctrl-C landing just after the rename is noticed once
+    the keeper writes to the new file (else the next entries went to the old one, no longer the record,
+    and the fix was said to be dropped)."""
+    path = tmp_path / "game.jsonl"
+    keeper = Keeper.start(load_rules("parker-1939"), ["alice", "bob", "carol"], path, lambda text: None)
+    rename = os.replace
+
+    def replace_then_ctrl_c(*args: object) -> None:
+        rename(*args)  # type: ignore[arg-type]
+        monkeypatch.setattr(os, "replace", rename)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    typed = iter([*DEAL, "789 1,0", "fix 7 782 1,0"])
+    said: list[str] = []
+
+    def ask(prompt: str) -> str | None:
+        entry = next(typed, None)
+        if entry is not None and entry.startswith("fix"):
+            monkeypatch.setattr(os, "replace", replace_then_ctrl_c)
+        if entry is None and not any(text.startswith("taken back") for text in said):
+            if keeper.state.current == 2 and len(record_lines(path)) == 7:
+                play = next(a for a in keeper.state.legal_actions() if isinstance(a, Play))
+                return action_to_string(keeper.state, play)
+            return "undo"
+        return entry
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # a test runner's worker may ignore it
+    try:
+        Table(keeper, ask, said.append, interactive=False).run()
+        assert os.fstat(keeper.stream.fileno()).st_ino == os.stat(path).st_ino  # it writes to the record
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        keeper.close()
+    assert "^C: the entry had been written already (undo takes it back)" in said
+    lines = record_lines(path)
+    assert lines[6] == {"event": "play", "seat": 1, "tile": "07-08-02", "cell": [1, 0], "points": 10}  # fixed
+    assert any(text.startswith("taken back: carol ") for text in said)  # carol's play was in the record
+    assert len(lines) == 7

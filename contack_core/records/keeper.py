@@ -18,11 +18,14 @@ conditions lifted (:meth:`GameState.apply_agreed`) and its line marked ``"agreed
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
+import signal
 import stat
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -283,8 +286,9 @@ class Keeper:
         old = self.path.read_bytes()
         lines, broken, dropped, replayed = self._replayed(start, action, agreed, seat, insert)
         tail = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in lines).encode("utf-8")
-        self._replace(old[:start] + tail)
-        self._before_fix = old
+        with _ctrl_c_held():  # the new record, and the keeper's knowing it replaced the old, go together
+            self._replace(old[:start] + tail)
+            self._before_fix = old
         self._rebuild(_read_lines(self.path))
         self._untold.clear()
         return Fixed(number, {} if insert else replaced, replayed, broken, dropped, before_totals,
@@ -388,8 +392,9 @@ class Keeper:
     def undo(self) -> list[dict[str, Any]] | None:
         """Take back the last entry (and what followed from it): the lines removed, or None."""
         if self._before_fix is not None:  # the last change was a fix: the record as it was before it
-            old, self._before_fix = self._before_fix, None
-            self._replace(old)
+            with _ctrl_c_held():
+                self._replace(self._before_fix)
+                self._before_fix = None
             self._rebuild(_read_lines(self.path))
             return [{"event": "fix"}]
         if not self.entries:
@@ -516,8 +521,9 @@ class Keeper:
         told, self._untold[:] = list(self._untold), []
         if lines:
             data = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode("utf-8")
-            self.stream.write(data)
-            self._sync()
+            with _ctrl_c_held():  # written and synced, or not begun: a Ctrl-C never leaves it in the buffer
+                self.stream.write(data)
+                self._sync()
         for text in told:
             self.say(text)
 
@@ -526,6 +532,25 @@ class Keeper:
         os.fsync(self.stream.fileno())
         self.size = self.stream.tell()
         self.revision += 1
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Ctrl-C (SIGINT) waits while the record is replaced: it is noticed once the keeper writes to the
+    new file and knows what it replaced (stopped between the rename and that, it would go on writing to
+    the old file, which no longer is the record). Python stops only its main thread on a Ctrl-C."""
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or previous is None:
+        yield
+        return
+    caught: list[int] = []
+    signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            signal.raise_signal(signal.SIGINT)  # as it would have been, now
 
 
 def replacement_path(record: Path) -> Path:
