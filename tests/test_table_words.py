@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,7 @@ from processes import HANG
 from contack_core import load_rules
 from contack_core.engine.actions import Play
 from contack_core.engine.notation import action_to_string
+from contack_core.engine.rules import Rules
 from contack_core.records.keeper import Keeper
 from contack_core.records.table import Table
 
@@ -91,6 +93,100 @@ def test_a_draw_left_out_earlier_is_traced_and_put_back_with_insert(tmp_path: Pa
     assert re.search(r"it fits before lines 8, ", refusal)
     assert any(text.startswith("inserted before line 8: ben draws 01-08-09; ") for text in said)
     assert record_lines(path)[1:] == source[1:]
+
+
+def _typed_to_the_end_of_hand_one(rules: Rules, entries: list[str], folder: Path) -> int:
+    """How many of ``entries`` keep the game to the end of its first hand."""
+    keeper = Keeper.start(rules, ["ann", "ben"], folder / "hand-one.jsonl", lambda text: None)
+    fed = iter(entries)
+    count = 0
+
+    def ask(prompt: str) -> str | None:
+        nonlocal count
+        if keeper.state.hand_results:
+            return None
+        count += 1
+        return next(fed)
+
+    try:
+        Table(keeper, ask, lambda text: None, interactive=False).run()
+    finally:
+        keeper.close()
+    return count
+
+
+@pytest.fixture(scope="module")
+def two_hands(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict[str, Any]], list[str], int]:
+    """Two hands of Parker for ann and ben (the record), the entries that keep them, and how many of
+    those keep the first hand."""
+    rules = load_rules("parker-1939", {"hands": "2"})
+    source = played_lines(rules, 2, seed=5)
+    folder = tmp_path_factory.mktemp("two-hands")
+    entries = entries_for(rules, source, ["ann", "ben"], folder, seed=5)
+    return source, entries, _typed_to_the_end_of_hand_one(rules, entries, folder)
+
+
+def keep_two_hands(tmp_path: Path, *entries: str) -> tuple[str, Path]:
+    script = tmp_path / "entries.txt"
+    script.write_text("\n".join(entries) + "\n", encoding="utf-8")
+    path = tmp_path / "game.jsonl"
+    result = run_cli("keep", "parker-1939", "--seats", "ann,ben", "--option", "hands=2", "--record", path,
+                     "--input", script)
+    return result.output, path
+
+
+def test_a_turn_typed_at_the_next_deal_names_the_entry_that_ended_the_hand(tmp_path: Path, two_hands) -> None:
+    """The table plays on where the keeper has ended hand 1 (a slip made it end there): the entry typed at
+    hand 2's deal is refused naming the entry that ended hand 1, for a fix."""
+    source, entries, hand_one = two_hands
+    out, path = keep_two_hands(tmp_path, *entries[:hand_one], entries[hand_one - 1], "pass")
+    lines = record_lines(path)
+    end = next(i for i, line in enumerate(lines) if line.get("event") == "hand_end")  # the line after the last entry's
+    last = lines[end - 1]
+    assert last["event"] == "play" and last["seat"] == 1
+    hint = (f"  hand 1 ended with line {end} (ben {last['tile']} on {last['cell']}: played out) and hand 2 is being "
+            f"dealt. If hand 1 goes on at the table, that entry or one before it was a slip: fix {end} ENTRY "
+            f"(entries lists them), or undo")
+    assert out.count(hint) == 2, out
+    assert lines[-1] == {"event": "hand", "number": 2}  # nothing written
+
+
+def test_a_deal_typed_while_the_hand_goes_on_says_whose_turn_it_still_is(tmp_path: Path, two_hands) -> None:
+    """hand 1's last play is left out: hand 2's deal, typed next, is refused saying hand 1 goes on."""
+    source, entries, hand_one = two_hands
+    out, path = keep_two_hands(tmp_path, *entries[:hand_one - 1], entries[hand_one])
+    assert ("  that reads as a deal of 5 tiles, but hand 1 is not over: ben can still play (1 tile fits). If it ended "
+            "at the table, an entry of it was left out or mistyped: entries lists them (fix N ENTRY, insert N ENTRY)"
+            in out), out
+
+
+def test_tiles_are_traced_within_their_hand(tmp_path: Path, two_hands) -> None:
+    """Every hand begins with all the tiles gathered, so a tile of hand 1 is never traced from hand 2: ben
+    dealt one of ann's hand-2 tiles names ann's deal of hand 2, though hand 1 named that tile too."""
+    source, entries, hand_one = two_hands
+    start = next(i for i, line in enumerate(source) if line.get("event") == "hand" and line["number"] == 2)
+    ann, ben = source[start + 1]["tiles"], source[start + 2]["tiles"]
+    earlier = [tile for tile in ann if any(tile == line.get("tile") or tile in line.get("tiles", ())
+                                           for line in source[:start])]
+    assert earlier, "ann is dealt in hand 2 a tile hand 1 named"
+    out, path = keep_two_hands(tmp_path, *entries[:hand_one], " ".join(ann), " ".join([earlier[0], *ben[1:]]))
+    ann_line = len(record_lines(path))
+    assert record_lines(path)[-1]["tiles"] == ann  # hand 2's deal holds tiles of hand 1: accepted
+    assert f"refused: tile {earlier[0]} cannot be dealt: it is in ann's hand, not in stock" in out
+    assert (f"  {earlier[0]} is in ann's hand since line {ann_line} (ann dealt {' '.join(ann)}): if that entry "
+            f"was a slip, fix it: fix {ann_line} ENTRY") in out
+    assert out.count(f"{earlier[0]} is in ") == 1  # no line of hand 1 named
+
+
+def test_a_turn_typed_once_the_game_is_over_names_the_entry_that_ended_it(tmp_path: Path, two_hands) -> None:
+    source, entries, hand_one = two_hands
+    out, path = keep_two_hands(tmp_path, *entries, entries[-1])
+    lines = record_lines(path)
+    assert lines[-1]["event"] == "game_end"
+    end = len(lines) - 2  # the last entry's line, before hand_end and game_end
+    assert (f"refused: the game is over: nothing more can be entered\n  hand 2 ended with line {end} (" in out), out
+    assert f"and the game is over. If hand 2 goes on at the table, that entry or one before it was a slip: fix {end}" \
+        in out
 
 
 def _controlling_terminal() -> None:
