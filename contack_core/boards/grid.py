@@ -334,10 +334,9 @@ class PieceBoard:
             if (dx, dy) not in DIRECTIONS:
                 return (f"{list(point)} to {list(target)} is not one step along a line "
                         f"(never diagonally across a square)")
-            if not self.on_board(target):
-                return f"point {list(target)} is off the board"
-            if target != start and target in self.tile_at:
-                return f"point {list(target)} is taken: a piece moves only over and onto empty points"
+            why = self._point_fault(start, target)
+            if why is not None:
+                return why
             step_axis = DIRECTIONS.index((dx, dy)) % 2
             if straight and axis is not None and step_axis != axis:
                 return "this piece's steps all go along one line (it may not turn during a move)"
@@ -362,11 +361,18 @@ class PieceBoard:
             if max(abs(target[0] - point[0]), abs(target[1] - point[1])) != 1:
                 return (f"{list(point)} to {list(target)} is no step: a piece steps from a point to one next to "
                         f"it, so name every point it passes")
-            if not self.on_board(target):
-                return f"point {list(target)} is off the board"
-            if target != start and target in self.tile_at:
-                return f"point {list(target)} is taken: a piece moves only over and onto empty points"
+            why = self._point_fault(start, target)
+            if why is not None:
+                return why
             point = target
+        return None
+
+    def _point_fault(self, start: Square, target: Square) -> str | None:
+        """Why a piece that left ``start`` cannot step on ``target`` (None when it can)."""
+        if not self.on_board(target):
+            return f"point {list(target)} is off the board"
+        if target != start and target in self.tile_at:
+            return f"point {list(target)} is taken: a piece moves only over and onto empty points"
         return None
 
     # ------------------------------------------------------------------ contacts
