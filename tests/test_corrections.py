@@ -243,6 +243,15 @@ def test_an_agreed_klauber_move_is_still_one_a_hand_can_make(tmp_path: Path, ent
     assert len(record_lines(path)) == 2
 
 
+def test_a_move_of_another_players_piece_says_how_to_let_it_stand(tmp_path: Path) -> None:
+    code, out, path = keep(tmp_path, "7,16 7,15 7,14", "agreed bob: 7,16 7,15 7,14", ruleset="klauber-1937",
+                           seats="ann,bob")
+    assert ("refused: the piece on [7, 16] is bob's, not ann's\n  if bob moved it, out of turn, and the table lets it "
+            "stand: agreed bob: 7,16 7,15 7,14") in out
+    assert record_lines(path)[-1]["seat"] == 1 and record_lines(path)[-1]["agreed"] is True
+    assert audit_record(path).exceptions == [{"line": 3, "rule": "it is ann's turn, not bob's"}]
+
+
 def test_the_audit_refuses_an_agreed_move_no_hand_could_make(tmp_path: Path) -> None:
     code, out, path = keep(tmp_path, "agreed 7,0 to 7,3", ruleset="klauber-1937", seats="ann,bob")
     assert audit_record(path).exceptions == [{"line": 3, "rule": "this piece moves exactly 1 step, not 3"}]

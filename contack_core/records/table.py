@@ -281,6 +281,8 @@ class Table:
                 and not any(pile and pile[-1] == action.tile for pile in state.zones.values()) else []
         elif isinstance(action, Draw) and action.tile is not None:
             tiles = [action.tile]
+        elif isinstance(action, Move):
+            return self._moved_by_its_owner(action)
         else:
             return []
         hints = []
@@ -334,6 +336,17 @@ class Table:
         return (f"{hand} {end['number']} ended with line {last[0]} ({entry_words(keeper.seats, last[2])}: "
                 f"{rules.term(end.get('reason', 'over'))}) and {now}. If {hand} {end['number']} goes on at the "
                 f"table, that entry or one before it was a slip: fix {last[0]} ENTRY (entries lists them), or undo")
+
+    def _moved_by_its_owner(self, move: Move) -> list[str]:
+        """A move of another player's piece: that player may have moved it, out of turn."""
+        state = self.state
+        board = state.figure
+        piece = board.tile_at.get(move.origin)
+        if not isinstance(board, PieceBoard) or piece is None or board.owner[piece] == state.current:
+            return []
+        owner = board.owner[piece]
+        return [f"if {self.name(owner)} moved it, out of turn, and the table lets it stand: agreed "
+                f"{self.keeper.seats[owner]}: {action_to_string(state, move)}"]
 
     def _last_entry_naming(self, name: str) -> tuple[int, dict[str, Any]] | None:
         """The entry of this hand whose lines last name the tile ``name`` (its line, its first line's object)."""
