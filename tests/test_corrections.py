@@ -243,6 +243,15 @@ def test_an_agreed_klauber_move_is_still_one_a_hand_can_make(tmp_path: Path, ent
     assert len(record_lines(path)) == 2
 
 
+def test_an_agreed_move_of_a_partners_piece_lifts_the_partners_condition(tmp_path: Path) -> None:
+    code, out, path = keep(tmp_path, "agreed 7,16 7,15", ruleset="klauber-1937", seats="a,b,c,d",
+                           options=("partners=on",))
+    assert record_lines(path)[-1]["seat"] == 0 and record_lines(path)[-1]["from"] == [7, 16]  # c's piece, a's move
+    assert audit_record(path).exceptions == [
+        {"line": 3, "rule": "a partner's piece may be moved only to take an opponent's piece or to save it from "
+                            "being taken"}]
+
+
 def test_a_move_of_another_players_piece_says_how_to_let_it_stand(tmp_path: Path) -> None:
     code, out, path = keep(tmp_path, "7,16 7,15 7,14", "agreed bob: 7,16 7,15 7,14", ruleset="klauber-1937",
                            seats="ann,bob")
