@@ -204,6 +204,73 @@ def test_the_audit_refuses_an_agreed_line_that_breaks_no_rule_and_one_that_canno
     assert code == 1 and "agreed: True was expected" in out
 
 
+def test_an_agreed_klauber_move_lifts_how_far_which_way_and_where_it_ends(tmp_path: Path) -> None:
+    """On a board of moving pieces an agreed move lifts what the table can see and let pass (how many
+    steps, a step diagonally across a square, ending side by side with an opponent), as an agreed play
+    lifts where a tile may lie; the piece is turned and its contacts settled as after any move."""
+    code, out, path = keep(tmp_path, "agreed 7,0 to 7,14", "5,16 5,15 5,14", "7,14 7,15", "agreed 7,14 7,15",
+                           "agreed 4,16 3,15", "agreed bob: 2,16 2,15 2,14", ruleset="klauber-1937", seats="ann,bob")
+    assert "although this piece moves exactly 1 step, not 14 (the record marks it agreed)" in out
+    assert "refused: it would end on [7, 15] side by side with an opponent's piece on [7, 16]" in out
+    assert "removed: [6, 16], [8, 16]" in out  # the contacts of the agreed move are settled
+    assert "bob 0 (10 tiles)" in out
+    lines = record_lines(path)[2:]
+    assert [(line["seat"], line["from"], line["path"][-1], line.get("agreed", False)) for line in lines] == [
+        (0, [7, 0], [7, 14], True), (1, [5, 16], [5, 14], False), (0, [7, 14], [7, 15], True),
+        (1, [4, 16], [3, 15], True), (1, [2, 16], [2, 14], True)]
+    assert len(lines[0]["path"]) == 14  # "7,0 to 7,14": every point between, a step at a time
+    assert lines[2]["removed"] == [[6, 16], [8, 16]]
+    assert "ann (seat 0) to move" in out.rsplit("let stand by the table's agreement", 1)[1]  # on from bob
+    verdict = audit_record(path)
+    assert verdict.valid and [e["line"] for e in verdict.exceptions] == [3, 5, 6, 7]
+    assert verdict.exceptions[2]["rule"] == ("[4, 16] to [3, 15] is not one step along a line (never diagonally "
+                                             "across a square)")
+    assert verdict.exceptions[3]["rule"] == "it is ann's turn, not bob's"
+
+
+@pytest.mark.parametrize(("entry", "message"), [
+    ("agreed 7,16 7,15 7,14", "refused: the piece on [7, 16] is bob's, not ann's to move"),
+    ("agreed 7,5 7,6", "refused: no piece stands on [7, 5]"),
+    ("agreed 5,0 5,1 6,0", "refused: point [6, 0] is taken: a piece moves only over and onto empty points"),
+    ("agreed 2,0 2,-1", "refused: point [2, -1] is off the board"),
+    ("agreed 2,0 to 4,3", "refused: [2, 0] to [4, 3] is no step: a piece steps from a point to one next to it"),
+    ("agreed 5,0 5,1 5,2", "refused: this entry breaks no rule: type it without agreed"),
+])
+def test_an_agreed_klauber_move_is_still_one_a_hand_can_make(tmp_path: Path, entry: str, message: str) -> None:
+    code, out, path = keep(tmp_path, entry, ruleset="klauber-1937", seats="ann,bob")
+    assert message in out, out
+    assert len(record_lines(path)) == 2
+
+
+def test_an_agreed_move_of_a_partners_piece_lifts_the_partners_condition(tmp_path: Path) -> None:
+    code, out, path = keep(tmp_path, "agreed 7,16 7,15", ruleset="klauber-1937", seats="a,b,c,d",
+                           options=("partners=on",))
+    assert record_lines(path)[-1]["seat"] == 0 and record_lines(path)[-1]["from"] == [7, 16]  # c's piece, a's move
+    assert audit_record(path).exceptions == [
+        {"line": 3, "rule": "a partner's piece may be moved only to take an opponent's piece or to save it from "
+                            "being taken"}]
+
+
+def test_a_move_of_another_players_piece_says_how_to_let_it_stand(tmp_path: Path) -> None:
+    code, out, path = keep(tmp_path, "7,16 7,15 7,14", "agreed bob: 7,16 7,15 7,14", ruleset="klauber-1937",
+                           seats="ann,bob")
+    assert ("refused: the piece on [7, 16] is bob's, not ann's\n  if bob moved it, out of turn, and the table lets it "
+            "stand: agreed bob: 7,16 7,15 7,14") in out
+    assert record_lines(path)[-1]["seat"] == 1 and record_lines(path)[-1]["agreed"] is True
+    assert audit_record(path).exceptions == [{"line": 3, "rule": "it is ann's turn, not bob's"}]
+
+
+def test_the_audit_refuses_an_agreed_move_no_hand_could_make(tmp_path: Path) -> None:
+    code, out, path = keep(tmp_path, "agreed 7,0 to 7,3", ruleset="klauber-1937", seats="ann,bob")
+    assert audit_record(path).exceptions == [{"line": 3, "rule": "this piece moves exactly 1 step, not 3"}]
+    lines = path.read_text(encoding="utf-8").splitlines()
+    line = json.loads(lines[-1])
+    line["path"] = [[7, 3]]
+    path.write_text("\n".join([*lines[:-1], json.dumps(line)]) + "\n", encoding="utf-8")
+    code, out = audit(path)
+    assert code == 1 and "game.jsonl:3: unsound: [7, 0] to [7, 3] is no step" in out
+
+
 # ---------------------------------------------------------------------------- insertions
 def test_the_audit_suggests_inserting_a_forgotten_draw(tmp_path: Path) -> None:
     source = played_lines(load_rules("parker-1939"), 3, seed=11)

@@ -137,3 +137,41 @@ def test_hands_read_in_seat_order_or_by_name() -> None:
     assert read_hand("35 -20 10", ["a", "b", "c"]) == HandFigures((35, -20, 10))
     assert read_hand("c: 10, A=35; b -20", ["a", "b", "c"]) == HandFigures((35, -20, 10))
     assert read_hand("55/2 0/4", ["a", "b"]) == HandFigures((), (55, 0), (2, 4))
+
+
+@pytest.mark.parametrize("ruleset", ["solitaire-1", "solitaire-2"])
+def test_a_solitaires_placed_count_is_one_the_figure_can_hold(tmp_path: Path, ruleset: str) -> None:
+    """The solitaires count the tiles in the figure at the end: at least the opening tile the set-up lays,
+    at most the whole set; the keeper refuses any other count and the audit says it checked it."""
+    code, out, path = keep(tmp_path, ruleset, "sol", "0", "37", "-3", "23")
+    for count in (0, 37, -3):
+        assert (f"refused: sol's Triangles in the figure cannot be {count}: it is from 1 to 36 (the figure holds "
+                f"at least the 1 the set-up lays, at most the 36 of the set)") in out
+    assert record_lines(path)[-2:] == [{"event": "hand_end", "number": 1, "scores": [23]},
+                                       {"event": "game_end", "totals": [23], "winners": []}]
+    result = run_cli("audit", path)
+    assert result.exit_code == 0
+    assert ("a hand's Triangles in the figure is from 1 to 36: what the ruleset counts of the tiles in the figure, "
+            "which holds at least the 1 the set-up lays and at most the 36 of the set") in result.output
+    assert "not checked: any play, draw or pass" in result.output
+    assert "which tiles were placed, and whether the stock's order let that many be placed" in result.output
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines[2] = json.dumps({"event": "hand_end", "number": 1, "scores": [40]})
+    lines[3] = json.dumps({"event": "game_end", "totals": [40], "winners": [0]})
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    verdict = audit_record(path)
+    assert not verdict.valid and verdict.line == 3
+    assert "sol's Triangles in the figure cannot be 40" in (verdict.error or "")
+
+
+def test_a_count_of_tiles_placed_is_the_same_for_every_seat(tmp_path: Path) -> None:
+    """A figure shared by the seats holds one count: a formula of the tiles in the figure alone gives every
+    seat the same (a house rule letting two take turns at the solitaire)."""
+    house = tmp_path / "two-at-solitaire.yaml"
+    house.write_text("format: contack-ruleset/1\nid: two-at-solitaire\ntitle: Two at Solitaire No. 1\n"
+                     "extends: solitaire-1\nplayers: {min: 1, max: 2}\n", encoding="utf-8")
+    arithmetic = Arithmetic(load_rules(str(house)), 2)
+    arithmetic.check(HandFigures((12, 12)))
+    with pytest.raises(ValueError, match=r"every player's Triangles in the figure is the same \(the tiles in the one "
+                                         r"figure\): seat 0 12, seat 1 13"):
+        arithmetic.check(HandFigures((12, 13)))

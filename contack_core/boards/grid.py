@@ -334,10 +334,9 @@ class PieceBoard:
             if (dx, dy) not in DIRECTIONS:
                 return (f"{list(point)} to {list(target)} is not one step along a line "
                         f"(never diagonally across a square)")
-            if not self.on_board(target):
-                return f"point {list(target)} is off the board"
-            if target != start and target in self.tile_at:
-                return f"point {list(target)} is taken: a piece moves only over and onto empty points"
+            why = self._point_fault(start, target)
+            if why is not None:
+                return why
             step_axis = DIRECTIONS.index((dx, dy)) % 2
             if straight and axis is not None and step_axis != axis:
                 return "this piece's steps all go along one line (it may not turn during a move)"
@@ -345,6 +344,35 @@ class PieceBoard:
                 return (f"it would pass {list(target)} side by side with an opponent's piece: opponents "
                         f"touch corner to corner only, on the way as where a move ends")
             point, axis = target, step_axis
+        return None
+
+    def path_fault(self, piece: int, path: Sequence[Square]) -> str | None:
+        """Why ``piece`` cannot be walked along ``path`` at all, whatever the rules allow (None when it
+        can): each step goes to one of the eight points around (along a line or diagonally across a
+        square), on the board, over and onto empty points. A move the table agrees to let stand must
+        still be one a hand can make on the board; how many steps and which way are the rules' concern
+        (:meth:`walk_fault`)."""
+        start = self.square[piece]
+        assert start is not None
+        point = start
+        if not path:
+            return "a move goes at least one step"
+        for target in path:
+            if max(abs(target[0] - point[0]), abs(target[1] - point[1])) != 1:
+                return (f"{list(point)} to {list(target)} is no step: a piece steps from a point to one next to "
+                        f"it, so name every point it passes")
+            why = self._point_fault(start, target)
+            if why is not None:
+                return why
+            point = target
+        return None
+
+    def _point_fault(self, start: Square, target: Square) -> str | None:
+        """Why a piece that left ``start`` cannot step on ``target`` (None when it can)."""
+        if not self.on_board(target):
+            return f"point {list(target)} is off the board"
+        if target != start and target in self.tile_at:
+            return f"point {list(target)} is taken: a piece moves only over and onto empty points"
         return None
 
     # ------------------------------------------------------------------ contacts

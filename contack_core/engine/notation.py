@@ -232,6 +232,18 @@ def _pairs(text: str) -> list[tuple[int, int]] | None:
     return None
 
 
+def _straight_way(start: tuple[int, int], end: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    """The points from ``start`` to ``end`` (``start`` left out) when they lie on one line or diagonal,
+    a step at a time (``6,0 to 6,3``, no legal move joining them, is read as the three steps a person
+    sees); else ``end`` alone, as typed."""
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = max(abs(dx), abs(dy))
+    if length <= 1 or dx and dy and abs(dx) != abs(dy):
+        return (end,)
+    ux, uy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
+    return tuple((start[0] + ux * i, start[1] + uy * i) for i in range(1, length + 1))
+
+
 # ---------------------------------------------------------------------- actions as typed
 def action_to_string(state: GameState, action: Action) -> str:
     """``action`` as a person types it when ``state`` is due: ``09-02-08 1,0`` (a play),
@@ -474,6 +486,7 @@ class _Reader:
                       if type(a) is Move and a.origin == origin and a.path[-1] == points[1]]
             if len(ending) == 1:
                 return ending[0]
+            return Move(origin, _straight_way(origin, points[1]))
         return Move(origin, tuple(points[1:]))
 
 

@@ -277,9 +277,9 @@ class GameState:
         """Apply ``action`` for ``seat`` (default: the seat to act) although the turn's rules
         refuse it, because the people at a table agreed to let it stand (a pass while a tile
         fitted, a play out of turn, a tile whose numbers make no contact): whose turn it is, when an
-        action is allowed and, for a play rule that can (``apply_agreed``), where a tile may lie are
-        lifted; what cannot be done at all (a tile not held, a cell taken or touching nothing, a
-        point taken) is still refused with :class:`IllegalAction`, changing nothing. Play goes on
+        action is allowed and, for a rule that can (``apply_agreed``), where a tile may lie or how far
+        and which way a piece may move are lifted; what cannot be done at all (a tile not held, a cell
+        taken or touching nothing, a point taken) is still refused with :class:`IllegalAction`, changing nothing. Play goes on
         from ``seat``."""
         if self.over:
             raise IllegalAction("the game is over")

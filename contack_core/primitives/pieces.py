@@ -718,6 +718,34 @@ class MovePiece(TurnRule):
             why = self.fault(state, action)
             if why is not None:
                 raise IllegalAction(why)
+        return self._moved(state, action)
+
+    def apply_agreed(self, state: GameState, action: Move) -> Moved:
+        """A move the table let stand although the rules refuse it: how many steps it takes and which
+        way (a turn, a step diagonally across a square), where it ends (side by side with an
+        opponent) and a partner's piece moved when the partners' condition does not hold are lifted,
+        as a play's contacts are; the piece is turned, its contacts settled and it is turned over as
+        after any move. What cannot be done at all is still refused: no piece on the point, another
+        side's piece, a path a hand cannot walk (a jump, off the board, over or onto a piece)."""
+        board: PieceBoard = state.figure  # type: ignore[assignment]
+        if self.fault(state, action) is None:
+            return self.apply(state, action)
+        piece = board.tile_at.get(action.origin)
+        if piece is None:
+            raise IllegalAction(f"no piece stands on {list(action.origin)}")
+        seat, owner = state.current, board.owner[piece]
+        if board.side[owner] != board.side[seat]:
+            raise IllegalAction(f"the piece on {list(action.origin)} is {state.who(owner)}'s, not "
+                                f"{state.who(seat)}'s to move")
+        why = board.path_fault(piece, action.path)
+        if why is not None:
+            raise IllegalAction(why)
+        return self._moved(state, action)
+
+    def _moved(self, state: GameState, action: Move) -> Moved:
+        """Make the move ``action`` (checked already): turn the piece, settle its contacts, turn it over
+        on a ringed point, count the endgame."""
+        board: PieceBoard = state.figure  # type: ignore[assignment]
         piece = board.tile_at[action.origin]
         endgame_move = board.endgame_moves is not None
         end = action.path[-1]

@@ -18,10 +18,14 @@ conditions lifted (:meth:`GameState.apply_agreed`) and its line marked ``"agreed
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
-from collections.abc import Callable, Sequence
+import signal
+import stat
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -119,6 +123,8 @@ class Keeper:
         self.revision = 0
         #: The record as it was before the last fix, while nothing has been entered since (what undo restores).
         self._before_fix: bytes | None = None
+        #: The files a fix renamed a new record over, still open and held (see :meth:`_replace`).
+        self._replaced: list[BinaryIO] = []
         self._results_seen = 0
         #: What the narrator said of lines not yet synced: told only once they are on the disk.
         self._untold: list[str] = []
@@ -155,6 +161,7 @@ class Keeper:
 
     @classmethod
     def _resume(cls, path: Path, stream: BinaryIO, say: Callable[[str], None]) -> Keeper:
+        replacement_path(Path(os.path.realpath(path))).unlink(missing_ok=True)  # a fix's, cut short by a kill
         _drop_unfinished_line(path, say)
         try:
             verdict = audit_record(path)
@@ -271,16 +278,17 @@ class Keeper:
             insert: bool = False) -> Fixed:
         """Replace the entry on ``line`` by ``action`` (``insert``: put ``action`` before it) and replay
         every entry after it, as far as they still hold: the first that no longer does, and those
-        after it, are taken out (the :class:`Fixed` says which, and why). The record is rewritten
-        from that line in one write and synced; :meth:`undo` right after puts it back as it was.
+        after it, are taken out (the :class:`Fixed` says which, and why). The new record replaces
+        the old at once (:meth:`_replace`); :meth:`undo` right after puts it back as it was.
         :class:`IllegalAction`, nothing changed, if the new entry itself is refused."""
         number, start, replaced = self._entry_row(line)
         before_totals = self.running_totals()
         old = self.path.read_bytes()
         lines, broken, dropped, replayed = self._replayed(start, action, agreed, seat, insert)
         tail = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in lines).encode("utf-8")
-        self._rewrite(start, tail, len(old))
-        self._before_fix = old
+        with _ctrl_c_held():  # the new record, and the keeper's knowing it replaced the old, go together
+            self._replace(old[:start] + tail)
+            self._before_fix = old
         self._rebuild(_read_lines(self.path))
         self._untold.clear()
         return Fixed(number, {} if insert else replaced, replayed, broken, dropped, before_totals,
@@ -351,29 +359,42 @@ class Keeper:
         counter = self.rules.match.counter
         return [total + gain for total, gain in zip(state.totals[counter], state.hand_gains[counter])]
 
-    def _rewrite(self, start: int, tail: bytes, old_size: int) -> None:
-        """The record from byte ``start`` on becomes ``tail``, in one write: a shorter tail is first
-        padded with a blank line to the old length (a reader skips it), so a kill at any moment
-        leaves either the old record or the new one; the padding is then cut off."""
-        padded = tail
-        if start + len(tail) < old_size:
-            padded = tail + b" " * (old_size - start - len(tail) - 1) + b"\n"
-        self.stream.flush()
-        self.stream.seek(start)
-        self.stream.write(padded)
-        self._sync()
-        self.stream.truncate(start + len(tail))
-        self.stream.seek(start + len(tail))
-        self._sync()
+    def _replace(self, data: bytes) -> None:
+        """The record becomes ``data`` at once (a fix, or its undo): ``data`` is written to a new file
+        beside the record, synced, held as the record is, and renamed over it. A rename is all or
+        nothing, so a kill or a power cut at any moment leaves the old record or the new one, never a
+        mix (a write in place could be cut short: Linux ends a write at a page boundary once the
+        process is being killed). The old file stays open and held until the keeper closes, so a
+        writer that opened it just before the rename is refused as any other."""
+        target = Path(os.path.realpath(self.path))
+        fresh = replacement_path(target)
+        mode = stat.S_IMODE(os.fstat(self.stream.fileno()).st_mode)
+        descriptor = os.open(fresh, os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, mode)
+        stream = os.fdopen(descriptor, "r+b")
+        try:
+            hold(stream, self.path)
+            os.fchmod(descriptor, mode)
+            written = 0
+            while written < len(data):
+                written += os.write(descriptor, data[written:])
+            os.fsync(descriptor)
+            os.replace(fresh, target)
+        except BaseException:
+            stream.close()
+            fresh.unlink(missing_ok=True)
+            raise
+        _sync_folder(target.parent)
+        self._replaced.append(self.stream)
+        self.stream = stream
+        self.size = stream.seek(0, os.SEEK_END)
+        self.revision += 1
 
     def undo(self) -> list[dict[str, Any]] | None:
         """Take back the last entry (and what followed from it): the lines removed, or None."""
         if self._before_fix is not None:  # the last change was a fix: the record as it was before it
-            old, self._before_fix = self._before_fix, None
-            self.stream.seek(0)
-            self.stream.write(old)
-            self.stream.truncate(len(old))
-            self._sync()
+            with _ctrl_c_held():
+                self._replace(self._before_fix)
+                self._before_fix = None
             self._rebuild(_read_lines(self.path))
             return [{"event": "fix"}]
         if not self.entries:
@@ -406,6 +427,8 @@ class Keeper:
 
     def close(self) -> None:
         """Stop writing: the record is let go, for another keeper to carry on."""
+        for replaced in self._replaced:
+            replaced.close()
         release(self.stream, self.path)
 
     # ------------------------------------------------------------------ the game
@@ -498,8 +521,9 @@ class Keeper:
         told, self._untold[:] = list(self._untold), []
         if lines:
             data = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode("utf-8")
-            self.stream.write(data)
-            self._sync()
+            with _ctrl_c_held():  # written and synced, or not begun: a Ctrl-C never leaves it in the buffer
+                self.stream.write(data)
+                self._sync()
         for text in told:
             self.say(text)
 
@@ -508,6 +532,44 @@ class Keeper:
         os.fsync(self.stream.fileno())
         self.size = self.stream.tell()
         self.revision += 1
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Ctrl-C (SIGINT) waits while the record is replaced: it is noticed once the keeper writes to the
+    new file and knows what it replaced (stopped between the rename and that, it would go on writing to
+    the old file, which no longer is the record). Python stops only its main thread on a Ctrl-C."""
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or previous is None:
+        yield
+        return
+    caught: list[int] = []
+    signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            signal.raise_signal(signal.SIGINT)  # as it would have been, now
+
+
+def replacement_path(record: Path) -> Path:
+    """Where a fix writes the new record before renaming it over ``record``."""
+    return record.with_name(record.name + ".new")
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` last (its entry synced), where the system allows it."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
 
 
 def _read_lines(path: Path) -> list[tuple[int, dict[str, Any]]]:

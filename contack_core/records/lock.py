@@ -4,7 +4,8 @@ Two keepers carrying on one record would each append their own entries after wha
 read and corrupt the file; a game played with ``--force`` over a record being kept would
 wipe it under the keeper. So whoever writes a record holds the kernel's lock (``flock``) on
 the record's own open file: it ends with the process, however that ends (a SIGKILLed keeper
-leaves no lock, and the next one takes it at once). Who holds it (process id, host, command,
+leaves no lock, and the next one takes it at once). A keeper's fix renames a new file over the
+record: the keeper holds the new file before the rename, and the old one until it closes. Who holds it (process id, host, command,
 since when) is written beside the record in ``RECORD.lock``, only so that a refused writer
 can name the other one; that file is removed on a clean close, and one left by a kill means
 nothing (it is overwritten by the next holder).

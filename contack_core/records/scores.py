@@ -11,6 +11,9 @@ be told without the play, all of it read off the compiled ruleset, never its nam
   the contacts' step (5 in every Contack ruleset), a hand's net score is the points made plus
   what the ruleset's own hand-end formula gives for the tiles held (so a penalty is a multiple
   of the per-tile penalty), and a net score typed alone is a multiple of what those allow;
+- a game scored by the tiles placed (the hand-end formula reads only the tiles in the figure): a
+  hand's figure is one the formula gives for a figure holding at least the tiles the set-up lays
+  and at most the whole set, and every seat's is the same;
 - a chips game whose chips change hands between the players: the chips each hand moves add up
   to what the bank took (the tile penalties; none: the chips are conserved);
 - the totals are the sums of the hands (from each seat's starting chips), and the winners the
@@ -23,6 +26,7 @@ is recorded, so whose turn, which tiles, which contacts, and who went out are ta
 from __future__ import annotations
 
 import math
+import random
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -83,6 +87,15 @@ class Arithmetic:
             not self.transfers and not transfers and str(gains.get("play", "")).strip() == "points"
             and set(gains) <= {"play", "hand_end"}) else None
         self.most_held = len(rules.tiles)
+        #: A count of tiles placed: the hand's figure is the hand-end formula of the tiles in the figure
+        #: alone, so it is the same for every seat and one of these (figure -> the counts that give it).
+        self.placed: dict[int, list[int]] | None = None
+        if (reads == {"figure_tiles"} and set(gains) == {"hand_end"} and not transfers and not self.transfers
+                and self.points_step is None):
+            self.fewest_placed = self._placed_by_setup()
+            self.placed = {}
+            for count in range(self.fewest_placed, self.most_held + 1):
+                self.placed.setdefault(self._figure_for(count), []).append(count)
         self._penalties: dict[int, int] = {}
         self.per_tile = -self.penalty(1) if self.penalty_known else None
         #: How messages name the seats (the players' names, once known).
@@ -100,6 +113,33 @@ class Arithmetic:
             found = self._penalties[held] = self.counter.hand_end_values(state)[0]
         return found
 
+    def _placed_by_setup(self) -> int:
+        """How many tiles a hand's set-up lays on the figure before anyone acts (an opening tile): the
+        fewest a hand can end with."""
+        state = GameState(self.rules, self.seats)
+        rng = random.Random(0)
+        while not state.is_over() and state.setup_step is not None:
+            if state.is_chance_node():
+                state.apply(state.sample_chance(rng))
+                continue
+            actions = state.legal_actions()
+            if not actions:
+                break
+            state.apply(actions[0])
+        return len(state.figure.tile_at)
+
+    def _figure_for(self, count: int) -> int:
+        """What the ruleset's hand-end formula gives a seat when the figure holds ``count`` tiles."""
+        state = GameState(self.rules, self.seats)
+        state.figure.tile_at = dict.fromkeys(range(count))  # type: ignore[attr-defined]  # only their number is read
+        return self.counter.hand_end_values(state)[0]
+
+    def _placed_words(self) -> str:
+        values = sorted(self.placed or ())
+        if values == list(range(values[0], values[-1] + 1)):
+            return f"from {values[0]} to {values[-1]}"
+        return "one of " + ", ".join(map(str, values[:6])) + (", ..." if len(values) > 6 else "")
+
     @property
     def net_step(self) -> int | None:
         """A net score typed alone is a multiple of this (points made and penalties both are)."""
@@ -115,6 +155,10 @@ class Arithmetic:
             if self.penalty_known:
                 found.append(f"a hand's score is the points made {self._penalty_words()} for each tile held, as "
                              f"the ruleset counts it; a score typed alone is a multiple of {self.net_step}")
+        if self.placed is not None:
+            found.append(f"a hand's {self.word} is {self._placed_words()}: what the ruleset counts of the tiles in "
+                         f"the figure, which holds at least the {self.fewest_placed} the set-up lays and at most the "
+                         f"{self.most_held} of the set" + (", the same for every seat" if self.seats > 1 else ""))
         if self.transfers and not self.loans:
             found.append(f"the {self.word} a hand moves add up to what the bank takes" + (
                 " (nothing: the chips are conserved)" if self.penalty_known and self.per_tile == 0 else
@@ -126,7 +170,9 @@ class Arithmetic:
     def unchecked(self) -> list[str]:
         """What it cannot check, in words."""
         found = ["any play, draw or pass (none is recorded): whose turn, which tiles, the contacts, who went out"]
-        if self.points_step is None and not self.transfers:
+        if self.placed is not None:
+            found.append("which tiles were placed, and whether the stock's order let that many be placed")
+        elif self.points_step is None and not self.transfers:
             found.append(f"how a hand's {self.word} is made (this ruleset's formulas read more than the contacts "
                          f"and the tiles held)")
         elif self.transfers and self.loans:
@@ -173,6 +219,15 @@ class Arithmetic:
                     raise IllegalAction(f"{names[seat]}'s score is {due} ({hand.points[seat]} points made, "
                                         f"{hand.held[seat]} tiles held at {self.per_tile} each), not "
                                         f"{hand.scores[seat]}")
+        if self.placed is not None:
+            for seat, score in enumerate(hand.scores):
+                if score not in self.placed:
+                    raise IllegalAction(f"{names[seat]}'s {self.word} cannot be {score}: it is {self._placed_words()} "
+                                        f"(the figure holds at least the {self.fewest_placed} the set-up lays, at most "
+                                        f"the {self.most_held} of the set)")
+            if len(set(hand.scores)) > 1:
+                raise IllegalAction(f"every player's {self.word} is the same (the tiles in the one figure): "
+                                    + ", ".join(f"{names[s]} {score}" for s, score in enumerate(hand.scores)))
         step = self.net_step
         if step:
             for seat, score in enumerate(hand.scores):

@@ -225,7 +225,14 @@ class Table:
             self.take(action, agreed=True, seat=seat)
             return
         self._check_command_word(text)
-        self.take(self.read_entry(text, due))
+        try:
+            action = self.read_entry(text, due)
+        except (NotationError, Refused) as error:
+            across = self.across_hands(text, due)
+            if across is None:
+                raise
+            raise Refused(f"{error}\n  {across}", getattr(error, "alternatives", [])) from None
+        self.take(action)
 
     def read_entry(self, text: str, due: Due, picks: bool = True) -> Action:
         """The action an entry states where ``due`` is what comes next (a number picks from the last list)."""
@@ -274,6 +281,8 @@ class Table:
                 and not any(pile and pile[-1] == action.tile for pile in state.zones.values()) else []
         elif isinstance(action, Draw) and action.tile is not None:
             tiles = [action.tile]
+        elif isinstance(action, Move):
+            return self._moved_by_its_owner(action)
         else:
             return []
         hints = []
@@ -287,6 +296,57 @@ class Table:
             elif isinstance(action, Play):
                 hints.extend(self._left_out_draw(action))
         return hints
+
+    def across_hands(self, text: str, due: Due) -> str | None:
+        """Where a refused entry belongs on the other side of a hand's end, the slip that may have moved
+        that end: a turn's entry where the next hand is being dealt (or the game is over) names the entry
+        that ended the hand; a whole deal while the hand goes on says whose turn it still is. (Tiles never
+        carry over: every hand begins with all of them gathered, so no tile is traced into an earlier hand.)"""
+        keeper = self.keeper
+        state = self.state
+        rules = state.rules
+        if due.kind == "turn":
+            try:
+                tiles = read_tiles(text, rules.tiles)
+            except NotationError:
+                return None
+            dealt = {len(data["tiles"]) for _, _, data in keeper.numbered() if data.get("event") == "deal"}
+            if len(tiles) < 2 or len(tiles) not in dealt:
+                return None
+            return (f"that reads as a deal of {len(tiles)} tiles, but {rules.term('hand')} {state.hand_number} is "
+                    f"not over: {self.name(state.current)} {rules.still_possible(state)}. If it ended at the table, "
+                    f"an entry of it was left out or mistyped: entries lists them (fix N ENTRY, insert N ENTRY)")
+        rows = keeper.numbered()
+        starts = set(keeper.entries)
+        ended = max((i for i, (_, _, data) in enumerate(rows) if data.get("event") == "hand_end"), default=None)
+        if ended is None or any(offset in starts for _, offset, _ in rows[ended:]):
+            return None  # no hand has ended, or the next one has begun
+        last = max(((number, offset, data) for number, offset, data in rows[:ended] if offset in starts),
+                   default=None, key=lambda row: row[1])
+        if last is None or last[2].get("event") == "deal":
+            return None
+        try:
+            parse_action(keeper.state_before(last[0]), text)
+        except NotationError as error:
+            if not isinstance(error, Unfinished):
+                return None  # not a turn's entry either
+        end = rows[ended][2]
+        hand = rules.term("hand")
+        now = "the game is over" if due.kind == "over" else f"{hand} {state.hand_number} is being dealt"
+        return (f"{hand} {end['number']} ended with line {last[0]} ({entry_words(keeper.seats, last[2])}: "
+                f"{rules.term(end.get('reason', 'over'))}) and {now}. If {hand} {end['number']} goes on at the "
+                f"table, that entry or one before it was a slip: fix {last[0]} ENTRY (entries lists them), or undo")
+
+    def _moved_by_its_owner(self, move: Move) -> list[str]:
+        """A move of another player's piece: that player may have moved it, out of turn."""
+        state = self.state
+        board = state.figure
+        piece = board.tile_at.get(move.origin)
+        if not isinstance(board, PieceBoard) or piece is None or board.owner[piece] == state.current:
+            return []
+        owner = board.owner[piece]
+        return [f"if {self.name(owner)} moved it, out of turn, and the table lets it stand: agreed "
+                f"{self.keeper.seats[owner]}: {action_to_string(state, move)}"]
 
     def _last_entry_naming(self, name: str) -> tuple[int, dict[str, Any]] | None:
         """The entry of this hand whose lines last name the tile ``name`` (its line, its first line's object)."""
