@@ -11,6 +11,7 @@ import pytest
 
 from contack_core import load_rules
 from contack_core.engine.events import ChipsMoved, Dealt, Drew, HandResult, Passed, Played
+from contack_core.engine.referee import RefereedGame
 from contack_core.language.documents import shipped_example_ids, shipped_ruleset_ids
 from tournaments.analysis.measure import CLARITY_DECISIONS, GameMeasure, action_values, clarity, lead_summary, leader
 from tournaments.play import Plan, play_one
@@ -139,7 +140,8 @@ def test_a_forfeited_game_has_no_lead_figures() -> None:
     state = HandMadeState()
     measure = GameMeasure(PARKER, 2, standing_of=lambda s: s.standing)
     measure.hand_started(state, 1)
-    forfeited = SimpleNamespace(**vars(state), forfeited_by=0, is_over=lambda: True)
+    forfeited = RefereedGame(PARKER, 2)
+    forfeited.forfeited_by = 0
     measure.game_ended(forfeited)
     assert {key: measure.summary()[key] for key in ("drama", "trailed", "decided_at")} == \
         {"drama": None, "trailed": None, "decided_at": None}

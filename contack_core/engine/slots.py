@@ -21,6 +21,8 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol, TypedDict, TypeGuard, runtime_checkable
 
+import attrs
+
 from contack_core.boards.lattice import Cell, Figure
 from contack_core.boards.tiles import TileSet
 from contack_core.engine.actions import Action, Play
@@ -194,6 +196,12 @@ class Placement(Protocol):
     def colours_must_match(self) -> bool:
         """True when touching edges must be of one colour."""
 
+    @property
+    def points_step(self) -> int | None:
+        """A whole number every play's points are a multiple of (the greatest such), or None
+        when no step is known (a formula prices plays): what a score typed without its plays
+        can be checked against."""
+
     def play_object(self, tile: int, cell: Cell) -> Play:
         """The (interned) action laying ``tile`` on ``cell``."""
 
@@ -317,11 +325,43 @@ class HandEnding(Protocol):
         compiled consequences of an event."""
 
 
+@attrs.frozen
+class Transfer:
+    """Points that move between seats ``when`` something happens: ``amount`` (a formula) from
+    each seat ``payers`` names to each seat ``payees`` names (see
+    :data:`contack_core.engine.values.RELATIONS`)."""
+
+    when: str
+    amount: str | int
+    payers: str
+    payees: str
+
+
 @runtime_checkable
 class Counter(Protocol):
-    """The ``scoring`` slot: a number kept per seat, changed by events, hand ends and game ends."""
+    """The ``scoring`` slot: a number kept per seat, changed by events, hand ends and game ends.
+
+    What it declares of its formulas lets tools that check a result without replaying it (the
+    scores-only keeper, the analysis of where points came from) know what it can change."""
 
     key: str
+    #: The formula of each moment it gains at (``play``, ``hand_end``, ``game_end``...) as the
+    #: ruleset writes it; empty for a counter whose rules are its own code (pieces left).
+    gains: Mapping[str, str | int]
+    #: Points it moves between seats, and when.
+    transfers: Sequence[Transfer]
+    #: True when a play's gain is collected from the other seats (chips): what changes hands in
+    #: a hand then adds up to what the bank took.
+    collects_from_others: bool
+    #: The ruleset's named constants its formulas read.
+    constants: Mapping[str, object]
+    #: For each moment it has formulas for: every name a formula may read there, with the
+    #: engine's expression for it.
+    values: Mapping[str, Mapping[str, str]]
+
+    @property
+    def changes_at(self) -> frozenset[str]:
+        """The moments it changes at (``play``, ``hand_end``...)."""
 
     @property
     def counts_at_hand_end_only(self) -> bool:
@@ -356,6 +396,11 @@ class Match(Protocol):
     highest: bool
     #: True when the result adds up hands' scores (False: it is decided on the board).
     scored_by_hands: bool
+    #: Hand endings that end the game at once, whatever hands remain (``ends_game_on``).
+    final_endings: frozenset[str]
+    #: The formulas of the measures the result is decided by, in order, as written (empty:
+    #: by the counter's totals alone).
+    measure_texts: Sequence[str]
 
     def teams(self, seat_count: int) -> list[list[int]]:
         """The sides of a game of ``seat_count`` seats (raises ValueError if they cannot form)."""
@@ -368,6 +413,12 @@ class Match(Protocol):
 
     def winners(self, state: GameState) -> list[int]:
         """The seats ranked first (none: nobody wins)."""
+
+    def measure_values(self, state: GameState) -> list[tuple[int, ...]]:
+        """Each seat's values of the measures, in order (empty tuples without measures)."""
+
+    def ranking_keys(self, state: GameState) -> list[tuple[int, ...]]:
+        """Each seat's measure values made so that the larger key ranks first."""
 
     def winners_of_hand(self, scores: tuple[int, ...], held: tuple[int, ...], went_out: int | None) -> list[int]:
         """The seats that won a hand ending with these net ``scores``, tiles ``held`` and seat gone out."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from contack_core.engine.values import VALUE_BINDINGS
@@ -37,6 +38,12 @@ class SidesMatch(Primitive):
     hands: int = 1
     #: True when the result adds up hands' scores (False: it is decided on the board).
     scored_by_hands: bool = True
+    #: Hand endings that end the game at once (``ends_game_on``): none unless the match says.
+    final_endings: frozenset[str] = frozenset()
+    #: ``decided_by``: (each seat's value, highest first?) for each measure, in order, and each
+    #: measure's formula as written (for the narration): none unless the match says.
+    measures: Sequence[tuple[Any, bool]] = ()
+    measure_texts: Sequence[str] = ()
 
     def build_hand_winner(self, context: BuildContext) -> None:
         """``hand_winner``: a formula about each seat of a hand just played, true for the seats
@@ -80,6 +87,16 @@ class SidesMatch(Primitive):
             raise PrimitiveError(f"partners sit opposite each other, so the seats must pair up; players allows "
                                  f"{', '.join(map(str, odd))} seat{'s' if odd != [1] else ''}", "teams")
         self.build_hand_winner(context)
+
+    def measure_values(self, state: GameState) -> list[tuple[int, ...]]:
+        """Each seat's values of ``decided_by``'s measures, in order (empty tuples without it)."""
+        columns = [values(state) for values, _ in self.measures]
+        return [tuple(column[seat] for column in columns) for seat in range(state.seat_count)]
+
+    def ranking_keys(self, state: GameState) -> list[tuple[int, ...]]:
+        """Each seat's ``decided_by`` values made so that the larger key ranks first."""
+        return [tuple(value if highest else -value for value, (_, highest) in zip(values, self.measures))
+                for values in self.measure_values(state)]
 
     def teams(self, seat_count: int) -> list[list[int]]:
         """The sides of the game: partners sitting opposite, or each seat alone."""
@@ -145,16 +162,15 @@ class FixedHands(SidesMatch):
         self.highest = self.params.get("winner", "highest") == "highest"
         super().build(context)
         values = context.state_values()
-        #: ``decided_by``: (each seat's value, highest first?) for each measure, in order.
-        self.measures: list[tuple[Any, bool]] = []
-        #: Each measure's formula as written, for the narration (``hands_won``).
-        self.measure_texts: list[str] = []
+        measures: list[tuple[Any, bool]] = []
+        texts: list[str] = []
+        self.measures, self.measure_texts = measures, texts
         for i, measure in enumerate(self.params.get("decided_by", ())):
             source, highest = (measure, True) if isinstance(measure, str) else (
                 (measure["highest"], True) if "highest" in measure else (measure["lowest"], False))
             context.expression(source, values, f"decided_by.{i}", whole_number=True)  # refused here, with its line
-            self.measure_texts.append(str(source))
-            self.measures.append((compile_per_seat(f"measure{i}", source, values, context.constants,
+            texts.append(str(source))
+            measures.append((compile_per_seat(f"measure{i}", source, values, context.constants,
                                                    VALUE_BINDINGS), highest))
         goal = self.params.get("goal")
         self.goal = None if goal is None else context.constant(goal, "goal")
@@ -181,16 +197,6 @@ class FixedHands(SidesMatch):
         if self.goal is not None and (best < self.goal if self.highest else best > self.goal):
             return []
         return sorted(seat for team, total in zip(teams, pooled) if total == best for seat in team)
-
-    def measure_values(self, state: GameState) -> list[tuple[int, ...]]:
-        """Each seat's values of ``decided_by``'s measures, in order (empty tuples without it)."""
-        columns = [values(state) for values, _ in self.measures]
-        return [tuple(column[seat] for column in columns) for seat in range(state.seat_count)]
-
-    def ranking_keys(self, state: GameState) -> list[tuple[int, ...]]:
-        """Each seat's ``decided_by`` values made so that the larger key ranks first."""
-        return [tuple(value if highest else -value for value, (_, highest) in zip(values, self.measures))
-                for values in self.measure_values(state)]
 
     def _ranked_first(self, state: GameState, teams: list[list[int]], pooled: list[int]) -> list[int]:
         """The seats of the sides best by ``decided_by`` (each measure in turn breaks the ties of

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import itertools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -256,6 +257,11 @@ class ContactPlacement(Primitive):
         if row is None:
             row = self._play_objects[cell] = [None] * len(self.tiles)
         return row
+
+    @property
+    def points_step(self) -> int | None:
+        steps = {value for row in self.pair_points for value in row if value}
+        return math.gcd(*steps) if steps and self.fit_points is None else None
 
     def play_object(self, tile: int, cell: Cell) -> Play:
         """The interned :class:`Play` for ``tile`` on ``cell`` (saves allocations in playouts)."""

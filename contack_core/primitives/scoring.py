@@ -9,10 +9,9 @@ program for that kind of event.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
-
-import attrs
 
 from contack_core.engine.events import ChipsMoved, Played, make_chipsmoved
 from contack_core.engine.rules import EVENT_KINDS
@@ -26,6 +25,7 @@ from contack_core.engine.values import (
     transfer,
 )
 from contack_core.engine.ruleset_faults import figure_fault
+from contack_core.engine.slots import Transfer
 from contack_core.language.expressions import Expression, ExpressionError, check_over_domain
 from contack_core.language.limits import MAX_FIGURE, shown_number
 from contack_core.language.programs import Source, compile_per_seat, formula
@@ -53,6 +53,12 @@ class ScoreKeeper(Primitive):
 
     slot = "scoring"
     initial: int = 0
+    #: No formulas, transfers or constants unless a subclass reads them from the ruleset.
+    gains: Mapping[str, str | int] = MappingProxyType({})
+    transfers: Sequence[Transfer] = ()
+    constants: Mapping[str, object] = MappingProxyType({})
+    values: Mapping[str, Mapping[str, str]] = MappingProxyType({})
+    collects_from_others = False
     #: For each moment this counter changes (``play``, ``hand_end``...): what its formulas
     #: there read, as ``(parameter, names)`` (see :func:`order_counters`).
     reads: dict[str, list[tuple[str, tuple[str, ...]]]] | None = None
@@ -116,18 +122,6 @@ class ScoreKeeper(Primitive):
         return Source(f"{prefix}_on_play(_state, _event)", {f"{prefix}_on_play": self.on_play})
 
 
-@attrs.frozen
-class Transfer:
-    """Points that move between seats ``when`` something happens: ``amount`` (a formula) from
-    each seat ``payers`` names to each seat ``payees`` names (see
-    :data:`contack_core.engine.values.RELATIONS`)."""
-
-    when: str
-    amount: str | int
-    payers: str
-    payees: str
-
-
 class Counter(ScoreKeeper):
     """A number kept per seat (a score, chips): ``initial`` at the start of the game (a
     formula over the options and ``seats``: a box of chips divided equally), then
@@ -179,14 +173,11 @@ class Counter(ScoreKeeper):
                 raise PrimitiveError(f"initial is {shown_number(start)} for {seats} seats: a total stays within "
                                      f"{MAX_FIGURE:,} either way (MAX_FIGURE)", "initial")
         self.constants = context.constants
-        #: For each kind of event and for hand_end/game_end: every name a formula may read
-        #: there, with the engine's expression for it.
-        self.values: dict[str, dict[str, str]] = {
-            kind: {**context.state_values(), **context.event_values(kind)}
-            for kind in EVENT_KINDS}
-        self.values["hand_end"] = {**context.state_values(), **HAND_END_VALUES}
-        self.values["game_end"] = context.state_values()
-        self.gains: dict[str, str | int] = {}
+        values = {kind: {**context.state_values(), **context.event_values(kind)} for kind in EVENT_KINDS}
+        values["hand_end"] = {**context.state_values(), **HAND_END_VALUES}
+        values["game_end"] = context.state_values()
+        self.values = values
+        self.gains = gains = dict[str, str | int]()
         self.reads: dict[str, list[tuple[str, tuple[str, ...]]]] | None = {}
         for when in WHEN:
             source = self.params.get(f"on_{when}")
@@ -195,7 +186,7 @@ class Counter(ScoreKeeper):
                 # fails for some value its names can take).
                 expression = context.expression(source, self.values[when], f"on_{when}", whole_number=True)
                 check_domains(context, f"on_{when}", expression)
-                self.gains[when] = source
+                gains[when] = source
                 self.reads.setdefault(when, []).append((f"on_{when}", expression.names))
         self.transfers = [Transfer(when=t["when"], amount=t["amount"], payers=t["from"], payees=t["to"])
                           for t in self.params.get("transfers", [])]
@@ -305,6 +296,7 @@ class CollectFromOthers(Counter):
     loan is an effect the record keeps.
     """
 
+    collects_from_others = True
     name = "collect-from-others"
     schema = {
         "type": "object",

@@ -329,7 +329,7 @@ class _Auditor:
                     game.add(figures_of(data))
                 elif kind == "game_end":
                     if not game.is_over():
-                        if not getattr(game.arithmetic.rules.match, "final_endings", None) or not game.hands:
+                        if not game.arithmetic.rules.match.final_endings or not game.hands:
                             raise IllegalAction(f"the game is not over: hand {due} is next")
                         game.ended_early = True
                     expected = game.game_end_line()

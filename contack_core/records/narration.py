@@ -7,6 +7,7 @@ from typing import Any
 
 from contack_core.engine.events import Discarded, Drew, Event, HandResult, Moved, Passed, Played
 from contack_core.engine.notation import event_to_string
+from contack_core.engine.referee import RefereedGame
 from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
 
@@ -118,16 +119,16 @@ class Narrator:
         self.write(f"{self.who(fault.seat, state.rules)} FAULT ({fault.kind}): {fault.reason}; {cost}")
 
     def game_ended(self, state: GameState) -> None:
-        if getattr(state, "ruleset_error", None) is not None:
+        refereed = state if isinstance(state, RefereedGame) else None
+        if refereed is not None and refereed.ruleset_error is not None:
             return  # the game stopped mid-action: no standings to tell (the caller reports the error)
         rules = state.rules
         totals = state.scores()
-        forfeited = getattr(state, "forfeited_by", None)
+        forfeited = None if refereed is None else refereed.forfeited_by
         if forfeited is not None:
             self.write(f"{self.who(forfeited, rules)} forfeits the game (hand {state.hand_number})")
         self.write(f"== {rules.term('total').capitalize()} ==")
-        measures = getattr(rules.match, "measures", None)
-        if measures:  # decided by an ordered list of measures: ranked by them, each shown
+        if rules.match.measure_texts:  # decided by an ordered list of measures: ranked by them, each shown
             keys, values = rules.match.ranking_keys(state), rules.match.measure_values(state)
             order = sorted(range(len(totals)), key=lambda s: (tuple(-k for k in keys[s]), s))
             texts = rules.match.measure_texts

@@ -69,21 +69,19 @@ class Arithmetic:
         self.counter = counter
         self.word = rules.term(self.counter_name)
         self.start = counter.starting_total(seats)
-        gains: dict[str, Any] = dict(getattr(counter, "gains", {}))
-        transfers = bool(getattr(counter, "transfers", ()))
-        constants = set(getattr(counter, "constants", {}) or {})
+        gains = counter.gains
+        transfers = bool(counter.transfers)
+        constants = set(counter.constants)
         #: Chips change hands on a play (collected from the others): the hand's changes add up to the bank's take.
-        self.transfers = hasattr(counter, "collect")
+        self.transfers = counter.collects_from_others
         self.loans = self.transfers and counter.params.get("when_short") == "borrow"
         hand_end = gains.get("hand_end", 0)
         reads = {name for name in _NAME.findall(str(hand_end))} - constants
         #: The hand-end formula reads only the tiles held: what it gives for each count is known.
         self.penalty_known = reads <= {"tiles_held"} and not transfers
-        placement = getattr(rules, "placement", None)
-        pair_points = getattr(placement, "pair_points", None)
-        steps = {value for row in pair_points or () for value in row if value}
+        step = rules.placement.points_step if rules.placement is not None else None
         #: Points made come only from the contacts' points: they are multiples of this (None: unknown).
-        self.points_step = (math.gcd(*steps) if steps else None) if (
+        self.points_step = step if (
             not self.transfers and not transfers and str(gains.get("play", "")).strip() == "points"
             and set(gains) <= {"play", "hand_end"}) else None
         self.most_held = len(rules.tiles)

@@ -131,7 +131,7 @@ class ScoresKeeper:
 
     def end(self) -> None:
         """The game ends here, before its last hand (where the ruleset lets a game end early)."""
-        if not getattr(self.rules.match, "final_endings", None):
+        if not self.rules.match.final_endings:
             raise IllegalAction(f"a game of {self.rules.id} ends after its hands ({self.arithmetic.hands_words()}); "
                                 f"it has no early end")
         if not self.game.hands:

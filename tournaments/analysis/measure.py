@@ -28,7 +28,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from contack_core.engine.events import ChipsMoved, Discarded, Drew, Event, HandResult, HouseActed, Moved, Passed, Played
+from contack_core.engine.referee import RefereedGame
 from contack_core.engine.rules import Rules
+from contack_core.engine.state import GameState
 from players.evaluation import leads, measure
 
 #: The most decisions with a choice whose every legal action is judged (clarity) before the sample thins.
@@ -107,8 +109,8 @@ class GameMeasure:
         hand["reason"] = result.reason
         hand["scores"] = list(result.scores)
 
-    def game_ended(self, state: Any) -> None:
-        finished = getattr(state, "forfeited_by", None) is None and getattr(state, "ruleset_error", None) is None
+    def game_ended(self, state: GameState) -> None:
+        finished = not isinstance(state, RefereedGame) or (state.forfeited_by is None and state.ruleset_error is None)
         if finished and state.is_over():
             self.lead.append((state.turns, self._sides(state, final=True)))
             winners = set(state.winners())

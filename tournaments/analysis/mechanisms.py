@@ -37,6 +37,7 @@ from typing import Any
 
 from contack_core.engine.events import ChipsMoved, Discarded, Drew, Event, HouseActed, Moved, Passed, Played
 from contack_core.engine.rules import Rules
+from contack_core.engine.slots import Counter
 from contack_core.engine.values import EVENT_BINDINGS, VALUE_BINDINGS, captured, lost, play_facts
 from contack_core.language.expressions import Expression, ExpressionError, compile_expression
 
@@ -53,33 +54,29 @@ WHEN_WORDS = {"play": "plays", "draw": "draws", "pass": "passes", "discard": "di
               "house": "house rules' own actions", "hand_end": "hand ends", "game_end": "the game's end"}
 
 
-def counter_whens(counter: Any) -> list[str]:
+def counter_whens(counter: Counter) -> list[str]:
     """When ``counter`` (a scoring primitive) may change, in the order of :data:`WHEN_WORDS`."""
-    whens: set[str] = set(getattr(counter, "gains", {}) or {})
-    whens |= {item.when for item in getattr(counter, "transfers", ())}
-    if counter.name == "collect-from-others":
+    whens = set(counter.changes_at) | {item.when for item in counter.transfers}
+    if counter.collects_from_others:
         whens.add("play")
-    if not hasattr(counter, "gains"):  # a keeper of its own (pieces left on a board): its hand end counts
-        whens.add("hand_end")
     return [when for when in WHEN_WORDS if when in whens]
 
 
-def passes_to_others(counter: Any) -> list[str]:
+def passes_to_others(counter: Counter) -> list[str]:
     """The kinds of event after which ``counter`` moves points between seats (transfers, chips collected)."""
-    kinds = {item.when for item in getattr(counter, "transfers", ())}
-    if counter.name == "collect-from-others":
+    kinds = {item.when for item in counter.transfers}
+    if counter.collects_from_others:
         kinds.add("play")
     return [kind for kind in WHEN_WORDS if kind in kinds and kind in EVENT_KIND.values()]
 
 
-def formula_parts(counter: Any) -> dict[str, tuple[str, Expression, dict[str, Expression | None]]]:
+def formula_parts(counter: Counter) -> dict[str, tuple[str, Expression, dict[str, Expression | None]]]:
     """For each kind of event a counter's formula is about: the formula's text, the formula, and
     for each fact of the event it reads, the formula with that fact taken as 0 (false); None
     where that formula cannot be worked out at all (``60 // high_pair`` becomes ``60 // 0``,
     which the compiler refuses)."""
     out = {}
-    gains: Mapping[str, Any] = getattr(counter, "gains", {}) or {}
-    for kind, source in gains.items():
+    for kind, source in counter.gains.items():
         if kind not in COUNTED_FACTS and kind not in EVENT_KIND.values():
             continue
         values = counter.values[kind]
