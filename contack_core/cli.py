@@ -367,11 +367,11 @@ def play(
     except PlayerSpecError as error:
         _close_all(players)
         fail(f"seat {len(players)}: {error}")
-    if any(hasattr(player, "picture") for player in players):  # a person at the terminal sees the figure drawn
+    if any(player.shows_position for player in players):  # a person at the terminal sees the figure drawn
         from contack_core.replay.terminal import state_picture
 
         for player in players:
-            if hasattr(player, "picture") and getattr(player, "picture") is None:
+            if player.shows_position and player.picture is None:
                 player.picture = state_picture
     names = list(specs)
     observers: list[Any] = [Narrator(names, echo, events=not quiet)]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from contack_core.engine.actions import Action
+from contack_core.engine.actions import Action, Discard, HouseAction, Play
 
 if TYPE_CHECKING:
     from contack_core.engine.rules import Rules
@@ -144,7 +144,7 @@ def worth(state: GameState, seat: int) -> tuple[float, float]:
 def tile_weight(state: GameState, action: Action) -> int:
     """How heavy the tile an action lays or lets go is (the sum of its numbers; 0 for no tile):
     a tie-break that sheds the tiles hardest to match first."""
-    tile = getattr(action, "tile", None)
+    tile = action.tile if isinstance(action, Play | Discard | HouseAction) else None
     if tile is None:
         return 0
     return sum(state.rules.tiles.values[tile])

@@ -27,8 +27,6 @@ from contack_core.engine.events import Moved, Played
 from contack_core.engine.notation import NotationError, action_to_string, parse_action, point_to_string
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from contack_core.engine.actions import Action
     from contack_core.engine.state import GameState
 
@@ -61,15 +59,13 @@ class HumanPlayer(Player):
     name = "human"
     description = "a person at the terminal: numbered legal actions, typed actions, '?' for help"
     timed = False  # a person thinks at their own pace; no clock runs on this seat
+    shows_position = True
 
     def __init__(self, seed: int | str | None = None, **params: Any) -> None:
         super().__init__(seed, **params)
         #: Where the person types and reads; tests give their own streams.
         self.input: IO[str] = sys.stdin
         self.output: IO[str] = sys.stdout
-        #: Draws the figure as ``contack replay`` does (each tile with its numbers where they lie), or
-        #: None; the command line gives it (the replay's drawings sit in a layer above the engine).
-        self.picture: Callable[[GameState], list[str] | None] | None = None
 
     def say(self, text: str) -> None:
         """Show ``text``, its control characters escaped: it holds the ruleset's terms and names."""
@@ -193,7 +189,7 @@ class HumanPlayer(Player):
             lines.extend(drawn)
         else:
             placed = " ".join(f"{names[t]}@{x},{y}" for (x, y), t in sorted(figure.tile_at.items())) or "(empty)"
-            last = f" (last played at {list(figure.last)})" if getattr(figure, "last", None) is not None else ""
+            last = f" (last played at {list(figure.last)})" if figure.last is not None else ""
             lines.append(f"figure{last}: {placed}")
         for zone, views in state.observation(seat).items():
             if zone in state.seat_zones:

@@ -95,7 +95,7 @@ def position_json(state: GameState, seat: int | None = None) -> dict[str, Any]:
     zones: dict[str, Any] = {}
     hidden = 0
     for key, view in observation.items():
-        kind = getattr(rules.zones[key], "kind", "zone")
+        kind = rules.zones[key].kind
         if key in state.seat_zones:
             zones[key] = {"kind": kind, "seats": [_names(rules, v) for v in view]}  # type: ignore[arg-type]
             continue

@@ -47,7 +47,7 @@ no copy of the state). A bot that raises, returns an illegal action or overruns 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -177,6 +177,12 @@ class Player:
     #: When the move being chosen must be answered, in ``time.perf_counter()`` seconds: set by the
     #: referee before each ``choose`` under a clock, None otherwise. A search stops before it.
     deadline: float | None = None
+    #: True for a player that shows the position to a person (``human``): the command line then
+    #: gives it :attr:`picture`, the figure drawn as ``contack replay`` draws it (those drawings
+    #: sit in a layer above the engine).
+    shows_position: ClassVar[bool] = False
+    #: How the position is drawn for a person (None: the tiles listed).
+    picture: Callable[[GameState], list[str] | None] | None = None
 
     def __init__(self, seed: int | str | None = None, **params: Any) -> None:
         self.seed = seed

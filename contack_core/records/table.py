@@ -23,6 +23,7 @@ from typing import Any, TextIO
 from contack_core.boards.grid import PieceBoard
 from contack_core.boards.lattice import Figure
 from contack_core.engine.actions import Action, Deal, Discard, Draw, HouseAction, IllegalAction, Move, Pass, Play
+from contack_core.engine.events import Played
 from contack_core.engine.notation import (
     MAX_ENTRY_CHARS,
     PICK,
@@ -157,7 +158,7 @@ class Table:
             except (NotationError, Refused, IllegalAction) as error:
                 self.refused += 1
                 self.say(f"refused: {error}")
-                alternatives = getattr(error, "alternatives", [])
+                alternatives = error.alternatives if isinstance(error, Refused) else []
                 if alternatives:
                     self.choices = alternatives
                     self.say("nearest legal: " + "; ".join(f"{n}. {self.words(a)}"
@@ -231,7 +232,7 @@ class Table:
             across = self.across_hands(text, due)
             if across is None:
                 raise
-            raise Refused(f"{error}\n  {across}", getattr(error, "alternatives", [])) from None
+            raise Refused(f"{error}\n  {across}", error.alternatives if isinstance(error, Refused) else ()) from None
         self.take(action)
 
     def read_entry(self, text: str, due: Due, picks: bool = True) -> Action:
@@ -648,7 +649,8 @@ class Table:
                     side = next(name for name, step in SIDES.items() if step == offset)
                     beside.append(f"{side}{' of' if side in ('left', 'right') else ''} {names[other]}")
         trial = state.clone()
-        points = getattr(trial.apply(play), "points", 0)
+        played = trial.apply(play)
+        points = played.points if isinstance(played, Played) else 0
         head = f"{names[play.tile]} on " if with_tile else ""
         where = f" ({', '.join(beside)})" if beside else ""
         return f"{head}{list(play.cell)}{where}: {points} {state.rules.term('points')}"
@@ -747,7 +749,7 @@ class Table:
                 legal = [a for a in legal if type(a) is Move and a.origin == points[0]]
             else:
                 tile = read_tile(about, state.rules.tiles)
-                legal = [a for a in legal if getattr(a, "tile", None) == tile]
+                legal = [a for a in legal if isinstance(a, Play | Discard | Draw | HouseAction) and a.tile == tile]
         self.choices = list(legal)
         if not legal:
             return "nothing of that is legal now; ? alone lists what is"
@@ -755,7 +757,7 @@ class Table:
 
     def _pile_of_deal(self) -> list[int]:
         outcome = self.state.clone().sample_chance(random.Random(0))
-        tiles = getattr(outcome, "tiles", ())
+        tiles = outcome.tiles if isinstance(outcome, Deal) else ()
         return list(self.state.zones.get(self.state.locate(tiles[0]), [])) if tiles else []
 
 

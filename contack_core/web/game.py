@@ -70,7 +70,7 @@ class WebGame:
                 listed = True
             except (NotationError, Refused, IllegalAction) as refusal:
                 error = str(refusal)
-                self.table.choices = list(getattr(refusal, "alternatives", []))
+                self.table.choices = list(refusal.alternatives) if isinstance(refusal, Refused) else []
             changed = self.keeper.revision != revision  # an entry, an undo or a fix was written
             status = self.table.status()
             said = [line for line in self._said if line and line != status]

@@ -169,7 +169,7 @@ class MechanismMeasure:
         """Nothing: a hand's end is read from the totals at the event that ended it."""
 
     def game_ended(self, state: Any) -> None:
-        final = getattr(state, "final_gains", None)
+        final = state.final_gains
         if final and state.over:
             for key, gains in final.items():
                 if key in self.counters:
