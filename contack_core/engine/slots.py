@@ -211,6 +211,14 @@ class Placement(Protocol):
     def play_source(self) -> Source:
         """:attr:`play_from`'s body as Python statements, for a play rule to inline."""
 
+    def plays_source(self, tiles: str) -> Source:
+        """:meth:`plays` of the tiles the expression ``tiles`` gives, on ``_state.figure``, as
+        statements leaving the plays in ``_found``, for a turn program to inline."""
+
+    def agreed_play(self, state: GameState, seat: int, zone: list[int], tile: int, cell: Cell) -> Played | None:
+        """``tile`` from ``zone`` laid on ``cell`` although the rules refuse it there (the table
+        let it stand), or None, changing nothing, where it cannot lie at all (a cell taken)."""
+
     def place(self, state: GameState, seat: int, tile: int, cell: Cell, rotation: int, points: int) -> Played:
         """Lay ``tile`` on ``cell`` unchecked (the opening tile of a set-up)."""
 

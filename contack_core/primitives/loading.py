@@ -186,7 +186,7 @@ def build_rules(document: Document, options: Mapping[str, Any], registry: Regist
     terms = {**DEFAULT_TERMS, **(data.get("terms") or {})}
     counters = built["scoring"]
     try:
-        order = order_counters(counters, getattr(built["match"], "counter", None))
+        order = order_counters(counters, built["match"].counter)
     except PrimitiveError as error:
         raise RulesetError([document.problem(str(error), _key_path(data, ("scoring", *str(error.key).split("."))))]
                            ) from None

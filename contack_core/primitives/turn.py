@@ -105,13 +105,10 @@ class PlayTile(TurnRule):
         self.placement: Placement | None = None  # set by attach() once the placement primitive is built
 
     def attach(self, placement: Placement) -> None:
-        """Lay tiles with ``placement``. Where the placement offers its play as source (see
-        ``play_source``), :meth:`apply` and :meth:`tiles` are compiled for this rule's zones,
-        the play inlined: every playout's step. :meth:`readable_apply` and
+        """Lay tiles with ``placement``: :meth:`apply` and :meth:`tiles` are compiled for this
+        rule's zones, the placement's play inlined (``play_source``): every playout's step. :meth:`readable_apply` and
         :meth:`readable_tiles` say the same plainly, and tests hold the two to each other."""
         self.placement = placement
-        if not hasattr(placement, "play_source"):
-            return
         if self.single_zone is not None:
             play = placement.play_source()
             body = Source("\n".join([
@@ -168,9 +165,7 @@ class PlayTile(TurnRule):
             return super().generator_source(prefix)
         tiles = self._tiles_expression() if self.single_zone is None else \
             f"_state.seat_zones[{self.single_zone!r}][_state.current]"
-        if hasattr(self.placement, "plays_source"):
-            return self.placement.plays_source(tiles)  # statements, inlined in the turn program
-        return Source(f"{prefix}_plays(_state.figure, {tiles})", {f"{prefix}_plays": self.placement.plays})
+        return self.placement.plays_source(tiles)  # statements, inlined in the turn program
 
     def apply(self, state: GameState, action: Play) -> Played | None:
         """Lay the tile, or return None (changing nothing) if this play is not legal
@@ -216,8 +211,8 @@ class PlayTile(TurnRule):
                     break
             else:
                 return None
-        lay = getattr(self.placement, "agreed_play", None)
-        event = None if lay is None else lay(state, seat, tiles, action.tile, action.cell)
+        event = None if self.placement is None else self.placement.agreed_play(state, seat, tiles, action.tile,
+                                                                             action.cell)
         if event is not None and self.single_zone is None:  # as apply tells it: a zone where there are several
             event.source = zone
         return event
