@@ -15,15 +15,19 @@ environment with its own seeded RNG, so an agent only ever sees its own decision
 
 **Actions**: one fixed ``Discrete`` space, the same for every agent, enumerated per
 ruleset from its tile set: every (tile, cell) for the cells of a window around the
-board's origin, then ``draw``, then ``pass``. Index ``cell_index * tiles + tile`` is a
-play, ``plays`` is draw and ``plays + 1`` is pass. The window is the diamond of cells
+board's origin, then ``draw``, then ``pass``, then every other action the ruleset's turn
+rules can offer (each discard of each tile to each pile, a house rule's own action with
+each tile it may return). Index ``cell_index * tiles + tile`` is a play, ``plays`` is draw
+and ``plays + 1`` is pass; :meth:`ContackAECEnv.action_to_string` names any index as a
+person types the action (the notation of ``contack keep``). The window is the diamond of cells
 with ``|x - x0| + |y - y0| <= radius``; neighbouring cells differ by one in one
 coordinate, so with the default radius (the number of tiles less one) every cell a
 figure of connected tiles can ever reach is inside, and the catalogue is exact. A
 smaller ``radius`` makes the space smaller: plays outside it are then left out of the
 action mask, and if that leaves the seat to move no action at all the environment
 raises :class:`OutsideCatalogue` (naming the radius to raise) rather than move for it.
-A ruleset whose turn offers other kinds of action is refused at construction.
+A ruleset whose turn offers actions that depend on the board beyond plays on the figure
+(moves of pieces) is refused at construction.
 
 **Observations**: a Dict with ``observation`` (float32 vector, described by
 :meth:`ContackAECEnv.observation_layout`) and ``action_mask`` (int8, 1 = legal; all
@@ -58,7 +62,8 @@ except ImportError as error:  # pragma: no cover - depends on the installation
         f"the PettingZoo environment needs the 'rl' extra: pip install 'contack[rl]' ({error})"
     ) from None
 
-from contack_core.engine.actions import Action, Draw, Pass, Play
+from contack_core.engine.actions import DRAW, PASS, Action, Play
+from contack_core.engine.notation import action_to_string
 from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
 from contack_core.primitives.loading import load_rules
@@ -70,13 +75,17 @@ class OutsideCatalogue(RuntimeError):
 
 @attrs.frozen
 class ActionCatalogue:
-    """The fixed enumeration of actions of one ruleset: plays on a window of cells, draw, pass."""
+    """The fixed enumeration of actions of one ruleset: plays on a window of cells, draw, pass,
+    then every other action its turn rules can ever offer (discards, a house rule's own)."""
 
     tile_count: int
     origin: tuple[int, int]
     radius: int
     cells: tuple[tuple[int, int], ...]
     cell_index: dict[tuple[int, int], int] = attrs.field(eq=False, repr=False)
+    #: Draw, pass, then the other rules' actions, each at ``plays + its position``.
+    others: tuple[Action, ...] = (DRAW, PASS)
+    other_index: dict[Action, int] = attrs.field(eq=False, repr=False, factory=dict)
 
     @classmethod
     def for_rules(cls, rules: Rules, radius: int | None = None) -> ActionCatalogue:
@@ -87,7 +96,12 @@ class ActionCatalogue:
         x0, y0 = rules.board.origin
         cells = tuple((x0 + dx, y0 + dy) for dy in range(-radius, radius + 1)
                       for dx in range(-(radius - abs(dy)), radius - abs(dy) + 1))
-        return cls(tile_count, (x0, y0), radius, cells, {cell: i for i, cell in enumerate(cells)})
+        others = [DRAW, PASS]
+        for rule in rules.turn:
+            others += [action for action in rule.distinct_actions(tile_count) or () if action not in others]
+        plays = len(cells) * tile_count
+        return cls(tile_count, (x0, y0), radius, cells, {cell: i for i, cell in enumerate(cells)}, tuple(others),
+                   {action: plays + i for i, action in enumerate(others)})
 
     @property
     def plays(self) -> int:
@@ -103,39 +117,45 @@ class ActionCatalogue:
 
     @property
     def size(self) -> int:
-        return self.plays + 2
+        return self.plays + len(self.others)
 
     def index_of(self, action: Action) -> int | None:
         """The catalogue index of a legal action, or None for a play outside the window."""
-        kind = type(action)
-        if kind is Play:
-            cell = self.cell_index.get(action.cell)  # type: ignore[union-attr]
-            return None if cell is None else cell * self.tile_count + action.tile  # type: ignore[union-attr]
-        if kind is Draw:
-            return self.draw_index
-        if kind is Pass:
-            return self.pass_index
-        raise ValueError(f"a {kind.__name__.lower()} has no place in the action catalogue")
+        if isinstance(action, Play):
+            cell = self.cell_index.get(action.cell)
+            return None if cell is None else cell * self.tile_count + action.tile
+        index = self.other_index.get(action)
+        if index is None:
+            raise ValueError(f"a {type(action).__name__.lower()} has no place in the action catalogue")
+        return index
+
+    def action(self, index: int) -> Action | None:
+        """The action at ``index`` (None: no index of the catalogue)."""
+        if 0 <= index < self.plays:
+            cell, tile = divmod(index, self.tile_count)
+            return Play(tile, self.cells[cell])
+        if self.plays <= index < self.size:
+            return self.others[index - self.plays]
+        return None
 
     def describe(self, index: int) -> str:
         """The action at ``index`` in words (for messages and rendering)."""
-        if index == self.draw_index:
-            return "draw"
-        if index == self.pass_index:
-            return "pass"
-        if 0 <= index < self.plays:
-            cell, tile = divmod(index, self.tile_count)
-            return f"play tile {tile} on {list(self.cells[cell])}"
-        return f"no action (the catalogue has {self.size})"
+        action = self.action(index)
+        if action is None:
+            return f"no action (the catalogue has {self.size})"
+        if isinstance(action, Play):
+            return f"play tile {action.tile} on {list(action.cell)}"
+        return type(action).__name__.lower() if action in (DRAW, PASS) else repr(action)
 
 
 def _check_action_kinds(rules: Rules) -> None:
-    kinds = {rule.action_type for rule in rules.turn}
-    unknown = kinds - {Play, Draw, Pass}
+    unknown = {rule.action_type for rule in rules.turn
+               if rule.action_type is not Play and rule.distinct_actions(len(rules.tiles)) is None}
     if unknown:
         names = ", ".join(sorted(k.__name__.lower() for k in unknown))
-        raise ValueError(f"{rules.id}: the PettingZoo environment knows plays, draws and passes; "
-                         f"this ruleset's turn also offers: {names}")
+        raise ValueError(f"{rules.id}: the PettingZoo environment knows plays on the figure and actions it can "
+                         f"list in advance (draws, passes, discards, a house rule's own); this ruleset's turn also "
+                         f"offers: {names}")
 
 
 class ContackAECEnv(AECEnv):
@@ -271,6 +291,14 @@ class ContackAECEnv(AECEnv):
             return totals
         gains = state.hand_gains[self.rules.match.counter]
         return [total + gain for total, gain in zip(totals, gains)]
+
+    def action_to_string(self, index: int) -> str:
+        """The action at ``index`` as a person types it now (``09-02-08 1,0``, ``draw``,
+        ``exchange 03-04-05``: OpenSpiel's ``action_to_string``), or what no index names."""
+        action = self._legal.get(index) or self.catalogue.action(index)
+        if action is None or self.state is None:
+            return self.catalogue.describe(index)
+        return action_to_string(self.state, action)
 
     # ----------------------------------------------------------------- observations
     def observe(self, agent: str) -> dict[str, np.ndarray]:

@@ -157,3 +157,72 @@ def test_render_describes_the_position() -> None:
     env.reset(seed=2)
     text = env.render()
     assert text is not None and "seat_0" in text and "figure:" in text
+
+
+def _lattice_rulesets() -> list[str]:
+    from contack_core import load_rules
+    from contack_core.language.documents import shipped_example_ids, shipped_ruleset_ids
+
+    return [rid for rid in [*shipped_ruleset_ids(), *shipped_example_ids()]
+            if load_rules(rid).board.name == "triangular-lattice"]
+
+
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.parametrize("ruleset", _lattice_rulesets())
+def test_every_ruleset_of_tiles_plays_to_its_end_in_the_environment(ruleset: str) -> None:
+    """Discards, house rules' own actions and solitaires included: every legal action has an index
+    (no ruleset of tiles is refused), and a game of random masked actions ends."""
+    from contack_core import load_rules
+
+    rules = load_rules(ruleset)
+    low, high = rules.players
+    env = ContackAECEnv(ruleset, seats=min(max(2, low), high),
+                        options={"hands": 1} if "hands" in (rules.document.get("options") or {}) else None)
+    play_out(env, 5)
+    assert all(env.terminations.values())
+
+
+def test_a_house_rules_own_action_has_an_index_and_a_name() -> None:
+    """The exchange of rulesets/examples/exchange-once-a-hand.yaml: one index a tile it may return,
+    offered in the mask when the rules offer it, named as typed, and taken when chosen."""
+    from contack_core.engine.actions import HouseAction
+
+    env = ContackAECEnv("rulesets/examples/exchange-once-a-hand.yaml", seats=2, options={"hands": 1})
+    exchanges = [i for i, action in enumerate(env.catalogue.others, env.catalogue.plays) if type(action) is HouseAction]
+    assert len(exchanges) == len(env.rules.tiles)  # one for each tile it may return
+    rng = np.random.default_rng(3)
+    env.reset(seed=3)
+    taken = 0
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        offered = [i for i in exchanges if observation["action_mask"][i]]
+        assert sorted(offered) == sorted(env.catalogue.index_of(a) for a in env.state.legal_actions()
+                                         if type(a) is HouseAction)
+        if offered:
+            held = env.state.seat_zones["hand"][env.state.current]
+            assert sorted(env.action_to_string(i) for i in offered) == sorted(
+                f"exchange {env.rules.tiles.names[t]}" for t in held)
+            env.step(offered[0])
+            taken += 1
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert taken >= 1
+
+
+def test_action_names_are_the_notation_a_person_types() -> None:
+    env = ContackAECEnv("parker-1939", seats=2, seed=2)
+    env.reset(seed=2)
+    from contack_core.engine.notation import parse_action
+
+    for index in np.flatnonzero(env.last()[0]["action_mask"]):
+        assert parse_action(env.state, env.action_to_string(int(index))) == env._legal[int(index)]
+    assert env.action_to_string(env.catalogue.size) == f"no action (the catalogue has {env.catalogue.size})"
+
+
+def test_a_board_of_pieces_is_refused_saying_why() -> None:
+    with pytest.raises(ValueError, match="offers: move"):
+        ContackAECEnv("klauber-1937", seats=2)

@@ -270,6 +270,10 @@ class TurnRule(Protocol):
     def features(self, state: GameState) -> Mapping[str, Feature]:
         """What a bot may weigh of what its actions can do now (empty: nothing)."""
 
+    def distinct_actions(self, tile_count: int) -> Sequence[Action] | None:
+        """Every action it can ever offer, in a fixed order, for a fixed action space (OpenSpiel's
+        ``NumDistinctActions``); None where they depend on the board (plays, moves)."""
+
     def generate(self, state: GameState) -> list[Action]:
         """The legal actions of this kind for the seat to act."""
 

@@ -7,7 +7,7 @@ turn rule listed before it (true when that rule offers at least one action now).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from contack_core.engine.actions import DRAW, PASS, Action, Discard, Draw, HouseAction, IllegalAction, Pass, Play
@@ -51,6 +51,11 @@ class TurnRule(Primitive):
         """What a bot may weigh of what this rule's actions can do now (pieces a move could take):
         nothing unless a rule says."""
         return {}
+
+    def distinct_actions(self, tile_count: int) -> Sequence[Action] | None:
+        """Every action it can ever offer, for a fixed action space: None (they depend on the
+        board) unless a rule lists them."""
+        return None
 
     def build(self, context: BuildContext) -> None:
         when = self.params.get("when")
@@ -234,6 +239,9 @@ class DrawTile(TurnRule):
     def generate(self, state: GameState) -> list[Action]:
         return [DRAW] if state.zones[self.source] else []
 
+    def distinct_actions(self, tile_count: int) -> Sequence[Action]:
+        return [DRAW]
+
     def generator_source(self, prefix: str) -> Source:
         return Source(f"[{prefix}_draw] if _state.zones[{self.source!r}] else []", {f"{prefix}_draw": DRAW})
 
@@ -290,6 +298,10 @@ class DiscardTile(TurnRule):
             return [Discard(tile) for tile in tiles]
         return [Discard(tile, zone) for tile in tiles for zone in self.targets]
 
+    def distinct_actions(self, tile_count: int) -> Sequence[Action]:
+        return [Discard(tile, None if self.target is not None else zone) for zone in self.targets
+                for tile in range(tile_count)]
+
     def apply(self, state: GameState, action: Discard) -> Discarded:
         tiles = state.seat_zones[self.source][state.current]
         if action.tile not in tiles:
@@ -314,6 +326,9 @@ class PassTurn(TurnRule):
     schema = {"type": "object", "properties": {"when": _WHEN}, "additionalProperties": False}
 
     def generate(self, state: GameState) -> list[Action]:
+        return [PASS]
+
+    def distinct_actions(self, tile_count: int) -> Sequence[Action]:
         return [PASS]
 
     def generator_source(self, prefix: str) -> Source:
@@ -471,6 +486,9 @@ class HouseActionRule(TurnRule):
         if not tiles or not self._feasible(state, True):
             return []
         return [HouseAction(self.key, tile) for tile in tiles]
+
+    def distinct_actions(self, tile_count: int) -> Sequence[Action]:
+        return [self.plain] if self.chosen_zone is None else [HouseAction(self.key, tile) for tile in range(tile_count)]
 
     def explain(self, state: GameState, action: Action) -> str | None:
         """Why ``action`` is refused now, when this rule can say (its limit, its chosen tile)."""
