@@ -20,7 +20,7 @@ import random
 import threading
 import time
 from collections.abc import Sequence
-from typing import Protocol, cast
+from typing import Protocol, cast, get_args
 
 import attrs
 
@@ -28,6 +28,7 @@ from contack_core.engine.actions import Action, Draw, HouseAction, IllegalAction
 from contack_core.engine.bots import UNLIMITED, Budget, MoveTimeout, Player
 from contack_core.engine.chance import derived_seed
 from contack_core.engine.events import Event, HandResult
+from contack_core.engine.notation import action_to_string
 from contack_core.engine.rules import Rules
 from contack_core.engine.ruleset_faults import RulesetFault, ruleset_fault, ruleset_name
 from contack_core.engine.state import GameState
@@ -231,11 +232,13 @@ def _error_text(error: BaseException) -> str:
 
 
 def _action_text(state: GameState, action: object) -> str:
-    names = state.rules.tiles.names
-    tile = getattr(action, "tile", None)
-    if isinstance(tile, int) and 0 <= tile < len(names):
-        cell = getattr(action, "cell", None)
-        return f"{type(action).__name__.lower()} {names[tile]}" + (f" at {list(cell)}" if cell is not None else "")
+    """What a bot returned, as a person would type it where the notation can say it (a tile off
+    the board, a move nowhere); else what it is, cut short: it may be any object at all."""
+    if isinstance(action, get_args(Action)):
+        try:
+            return action_to_string(state, cast(Action, action))
+        except (IndexError, KeyError, TypeError, ValueError):
+            pass
     return repr(action)[:80]
 
 
