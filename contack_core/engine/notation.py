@@ -577,7 +577,8 @@ def event_to_string(state: GameState, event: Event, who: Callable[[int], str] | 
 
 def _house_words(state: GameState, event: HouseActed, who: str) -> str:
     """A house rule's own action told: ``alice (seat 0) exchange: returns 03-04-05, draws 01-02-03``,
-    in the ruleset's words for the rule (its ``terms``, else its key)."""
+    in the ruleset's words for the rule (its ``terms``, else its key); its cost is told by the
+    counter it changes, as every score is."""
     rules = state.rules
     names = rules.tiles.names
     parts = []

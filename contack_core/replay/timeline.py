@@ -20,9 +20,9 @@ from typing import Any
 
 import attrs
 
-from contack_core.boards.grid import PieceBoard
-from contack_core.engine.notation import contact_words, move_words, recorded_action
-from contack_core.engine.events import Moved
+from contack_core.engine.actions import IllegalAction
+from contack_core.engine.events import HouseActed
+from contack_core.engine.notation import action_to_string, event_to_string, recorded_action
 from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
 from contack_core.records.audit import audit_lines
@@ -115,7 +115,7 @@ def build_timeline(path: Path) -> Timeline:
         event_kind = data.get("event") if isinstance(data.get("event"), str) else None
         index = len(steps)
         if item.error is not None:
-            text = describe_event(data, seats, rules, None)
+            text = builder.attempted(data) or describe_event(data, seats, rules, None)
             steps.append(attrs.evolve(steps[-1], index=index, line=item.number, kind=event_kind, text=text,
                                       error=item.error))
             fault = (item.number, item.error)
@@ -169,7 +169,7 @@ class _Builder:
         return step
 
     def after(self, state: GameState, index: int, line: int, kind: str | None, data: dict[str, Any]) -> Step:
-        told = self._move_words(data, state) if kind == "move" else None
+        told = self._event_words(data)
         if len(state.hand_results) > self.results_seen:
             self.results_seen = len(state.hand_results)
             self.ended = self._end_of_hand(state, index, line, kind)
@@ -182,18 +182,31 @@ class _Builder:
             step = self.live(state, index, line, kind, "")
         return attrs.evolve(step, text=told or describe_event(data, self.seats, self.rules, step.board, state))
 
-    def _move_words(self, data: dict[str, Any], after: GameState) -> str | None:
-        """A move told as ``contack play`` tells it, each contact with the numbers that met: the move
-        is made again on the position before it (the record keeps only what was removed)."""
+    def _event_words(self, data: dict[str, Any]) -> str | None:
+        """A line stating an action told as ``contact play`` tells it (the notation's
+        :func:`event_to_string`): the action is made again on the position before it, since the
+        record keeps only what a person needs to replay it (a move's removals, not the numbers
+        that met). None for a line stating no action, or one the position before refuses."""
         if self.before is None:
             return None
         try:
             event = self.before.apply(recorded_action(self.rules.tiles, data))
+        except (KeyError, TypeError, ValueError, IndexError, IllegalAction):
+            return None
+        told = None if event is None else event_to_string(self.before, event, lambda seat: seat_label(self.seats, seat))
+        if told is not None and isinstance(event, HouseActed) and event.amount:
+            told += f" ({event.amount:+d})"  # a cost the narrator tells on a line of its own, with the score
+        return told
+
+    def attempted(self, data: dict[str, Any]) -> str | None:
+        """A refused line stating an action: the seat and the action as a person types it."""
+        if self.before is None:
+            return None
+        try:
+            action = recorded_action(self.rules.tiles, data)
+            return f"{seat_label(self.seats, data.get('seat'))}: {action_to_string(self.before, action)}"
         except (KeyError, TypeError, ValueError, IndexError):
             return None
-        if not isinstance(event, Moved) or not isinstance(self.before.figure, PieceBoard):
-            return None
-        return move_words(self.rules, self.before.figure, event, seat_label(self.seats, data.get("seat")))
 
     def _end_of_hand(self, state: GameState, index: int, line: int, kind: str | None) -> Step:
         result = state.hand_results[-1]
@@ -236,52 +249,8 @@ def _hand(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any
 
 
 def _deal(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any, state: GameState | None) -> str:
+    """A hand's first deal, told before the position it deals from is drawn (its shuffle unstated)."""
     return f"{seat_label(seats, data['seat'])}: {' '.join(data['tiles'])}"
-
-
-def _play(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any, state: GameState | None) -> str:
-    who, tile, cell = seat_label(seats, data["seat"]), data["tile"], list(data["cell"])
-    contacts = getattr(board, "contacts", ()) if board is not None and tuple(cell) == getattr(board, "last", None) \
-        else ()
-    if state is None:  # refused: tell what was attempted
-        return f"{who} {rules.term('plays')} {tile} at {cell}"
-    if not contacts:
-        return f"{who} {rules.term('opens')} {tile} at {cell}"
-    parts = [contact_words(rules, c.colour, c.mine, c.theirs, "counting" if c.counting else "missed" if c.missed
-                           else "matching", c.points) for c in contacts]
-    points = data["points"] if isinstance(data.get("points"), int) else sum(c.points for c in contacts)
-    extra = f" [{rules.term('opportunity')}]" if len(contacts) >= 2 else ""
-    return f"{who} {rules.term('plays')} {tile} at {cell}: {'; '.join(parts)} -> {points} {rules.term('points')}{extra}"
-
-
-def _draw(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any, state: GameState | None) -> str:
-    return f"{seat_label(seats, data['seat'])} {rules.term('draw')} {data['tile']}"
-
-
-def _pass(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any, state: GameState | None) -> str:
-    return f"{seat_label(seats, data['seat'])} {rules.term('pass')}"
-
-
-def _house(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any, state: GameState | None) -> str:
-    """A house rule's own action, as the narrator tells it: ``ann exchange: returns 03-04-05, draws 01-02-03``."""
-    returned = data.get("returned", [data["tile"]] if "tile" in data else [])
-    parts = ([f"returns {' '.join(returned)}"] if returned else []) + \
-        ([f"{rules.term('draw')} {' '.join(data['drawn'])}"] if data.get("drawn") else [])
-    cost = f" ({data['amount']:+d})" if data.get("amount") else ""
-    told = ", ".join(parts) or "nothing changes"
-    return f"{seat_label(seats, data['seat'])} {rules.term(data['rule'])}: {told}{cost}"
-
-
-def _move(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any, state: GameState | None) -> str:
-    walk = " -> ".join(str(list(point)) for point in [data["from"], *data["path"]])
-    text = f"{seat_label(seats, data['seat'])} moves {data.get('piece', 'the piece')} {walk}"
-    if "turn" in data:
-        text += f", turned {data['turn']} quarter(s) right of facing north"
-    if data.get("removed"):
-        text += f"; removed: {', '.join(str(list(point)) for point in data['removed'])}"
-    if data.get("flipped"):
-        text += "; turned over on a ringed spot"
-    return text
 
 
 def _hand_end(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any,
@@ -306,10 +275,10 @@ def _game_end(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board:
     return f"{rules.term('total').capitalize()}: {totals}. {who} {verb}"
 
 
-DESCRIBERS: Mapping[str, Describer] = MappingProxyType({
-    "hand": _hand, "deal": _deal, "play": _play, "draw": _draw, "pass": _pass, "move": _move, "house": _house,
-    "hand_end": _hand_end, "game_end": _game_end,
-})
+#: The lines that state no action, each told in the ruleset's words (an action line is told by
+#: the notation, :func:`event_to_string`, or :meth:`_Builder.attempted` when it was refused).
+DESCRIBERS: Mapping[str, Describer] = MappingProxyType({"hand": _hand, "deal": _deal, "hand_end": _hand_end,
+                                                       "game_end": _game_end})
 
 
 def describe_event(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any,
