@@ -119,6 +119,27 @@ def test_str_of_a_state_draws_each_kind_of_position_through_the_contract() -> No
         assert marker in str(state)
 
 
+def test_a_position_says_how_many_of_a_seats_pieces_are_on_it() -> None:
+    """What a table shows beside a seat (the keeper's status, the web table): a board of pieces
+    counts each seat's own pieces left on it; laid tiles belong to no seat, so a figure says None."""
+    for ruleset in ("parker-1939", "klauber-1937"):
+        rules = load_rules(ruleset)
+        state = GameState(rules, rules.players[0])
+        rng = random.Random(4)
+        for _ in range(400):
+            if state.is_over() or (isinstance(state.figure, PieceBoard) and None in state.figure.square):
+                break
+            state.apply(state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+        figure = state.figure
+        for seat in range(state.seat_count):
+            if isinstance(figure, PieceBoard):
+                on = [p for p, square in enumerate(figure.square) if square is not None and figure.owner[p] == seat]
+                assert figure.pieces_on_board(seat) == len(on)
+            else:
+                assert figure.pieces_on_board(seat) is None
+    assert isinstance(figure, PieceBoard) and None in figure.square  # some were taken
+
+
 class _NoVisibility(Primitive):
     """A zone from a plugin that never says who sees it, nor whether it lies face up."""
 

@@ -203,6 +203,9 @@ class PieceBoard:
         """A seat with no piece left on the board is out of the game: the turn order skips it."""
         return self.alive[seat] > 0
 
+    def pieces_on_board(self, seat: int) -> int:
+        return self.alive[seat]
+
     def plain_lines(self, names: Sequence[str], tiles_word: str, open_cells: Sequence[Square] = ()) -> list[str]:
         """The board in plain text (``str(state)``): :func:`board_text`, which names pieces by colour."""
         return board_text(self)

@@ -164,6 +164,10 @@ class Figure:
     def seat_in_play(self, seat: int) -> bool:
         return True
 
+    def pieces_on_board(self, seat: int) -> None:
+        """None: a laid tile belongs to the figure, not to the seat that laid it."""
+        return None
+
     def plain_lines(self, names: Sequence[str], tiles_word: str, open_cells: Sequence[Cell] = ()) -> list[str]:
         """The figure in plain text (``str(state)``): its map (:func:`figure_map`, the cells in
         ``open_cells`` marked), then each tile laid and where it lies."""

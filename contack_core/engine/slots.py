@@ -52,6 +52,10 @@ class Position(Protocol):
     def seat_in_play(self, seat: int) -> bool:
         """Whether ``seat`` still takes turns (a board game's seat with pieces left)."""
 
+    def pieces_on_board(self, seat: int) -> int | None:
+        """How many of ``seat``'s own pieces are on the board (what a table shows beside the seat),
+        or None where what lies there belongs to no seat (a figure of laid tiles)."""
+
     def clone(self) -> Position:
         """An independent copy (a bot's search changes the copy only)."""
 

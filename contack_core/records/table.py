@@ -693,8 +693,8 @@ class Table:
             part = f"{name} {running[seat]}"
             if state.seat_zones:
                 part += f" ({held[seat]} {rules.term('held')})"
-            elif isinstance(state.figure, PieceBoard):
-                part += f" ({state.figure.alive[seat]} {rules.term('tiles')})"
+            elif (pieces := state.figure.pieces_on_board(seat)) is not None:
+                part += f" ({pieces} {rules.term('tiles')})"
             seats.append(part)
         piles = []
         for zone, tiles in state.zones.items():

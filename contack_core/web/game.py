@@ -16,7 +16,6 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
-from contack_core.boards.grid import PieceBoard
 from contack_core.engine.actions import Action, Discard, Draw, IllegalAction, Move, Pass, Play
 from contack_core.engine.notation import NotationError, action_to_string, point_to_string
 from contack_core.engine.state import GameState
@@ -168,8 +167,8 @@ class _View:
                              + ("".join(self.tile_button(t, acting and t in playable) for t in tiles) or "-")
                              + "</div>")
             extra = ""
-            if isinstance(state.figure, PieceBoard):
-                extra = f'<div class="zone">{markup(state.figure.alive[seat])} {markup(rules.term("tiles"))}</div>'
+            if (pieces := state.figure.pieces_on_board(seat)) is not None:
+                extra = f'<div class="zone">{markup(pieces)} {markup(rules.term("tiles"))}</div>'
             parts.append(f'<section class="seat{" acting" if acting else ""}" data-seat="{seat}">'
                          f'<h3>{markup(name)} <span class="score">{markup(running[seat])}</span></h3>'
                          f'{"".join(zones)}{extra}</section>')
