@@ -120,8 +120,8 @@ def test_str_of_a_state_draws_each_kind_of_position_through_the_contract() -> No
 
 
 def test_a_position_says_how_many_of_a_seats_pieces_are_on_it() -> None:
-    """What a table shows beside a seat (the keeper's status, the web table): a board of pieces
-    counts each seat's own pieces left on it; laid tiles belong to no seat, so a figure says None."""
+    """What a table shows beside a seat (the keeper's status, the web table, str(state)): a board of
+    pieces counts each seat's own pieces left on it; laid tiles belong to no seat, so a figure says None."""
     for ruleset in ("parker-1939", "klauber-1937"):
         rules = load_rules(ruleset)
         state = GameState(rules, rules.players[0])
@@ -135,8 +135,10 @@ def test_a_position_says_how_many_of_a_seats_pieces_are_on_it() -> None:
             if isinstance(figure, PieceBoard):
                 on = [p for p, square in enumerate(figure.square) if square is not None and figure.owner[p] == seat]
                 assert figure.pieces_on_board(seat) == len(on)
+                assert f"\n{state.who(seat)}: {len(on)} {rules.term('tiles')} on the board\n" in str(state)
             else:
                 assert figure.pieces_on_board(seat) is None
+        assert ("on the board" in str(state)) is isinstance(figure, PieceBoard)
     assert isinstance(figure, PieceBoard) and None in figure.square  # some were taken
 
 

@@ -372,7 +372,8 @@ class GameState:
 
     def __str__(self) -> str:
         """The position in plain text, as an observer who sees every seat's tiles sees it: who is
-        to act, the figure or board, each seat's zones, the size of each shared zone, the scores."""
+        to act, the figure or board, each seat's zones (and its pieces left on a board of pieces),
+        the size of each shared zone, the scores."""
         return self._text(None)
 
     def observation_string(self, seat: int) -> str:
@@ -396,10 +397,13 @@ class GameState:
             to_act = f"{self.who(self.current)} to act"
         lines = [f"{rules.id} · {rules.term('hand')} {self.hand_number} · {to_act}"]
         lines.extend(self._plain_picture())
-        for seat in range(self.seat_count if self.seat_zones else 0):
+        for seat in range(self.seat_count):
             held = [f"{zone}: {shown(per_seat[seat] if views is None else cast(tuple[ZoneView, ...], views[zone])[seat]) or '-'}"
                     for zone, per_seat in self.seat_zones.items()]
-            lines.append(f"{self.who(seat)}: " + (" · ".join(held) or "-"))
+            if (pieces := self.figure.pieces_on_board(seat)) is not None:
+                held.append(f"{pieces} {rules.term('tiles')} on the board")
+            if held:
+                lines.append(f"{self.who(seat)}: " + " · ".join(held))
         if self.zones:
             sizes = []
             for name, tiles in self.zones.items():
