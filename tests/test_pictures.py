@@ -16,7 +16,8 @@ from test_replay_browser import browser  # noqa: F401 - the fixture: chromium, o
 
 from contack_core import load_rules
 from contack_core.engine.state import GameState
-from contack_core.records.board_words import state_board_text
+from contack_core.records.keeper import Keeper
+from contack_core.records.table import Table
 from contack_core.replay.terminal import state_picture
 
 
@@ -48,8 +49,11 @@ def test_klaubers_text_board_has_a_legend(tmp_path: Path) -> None:
     out = run_cli("replay", path, "--to", 13).output
     assert "  legend: r34 over 65 is a piece (its colour's initial) with its corner numbers as they lie" in out
     assert "  colours: b blue, g green, r red, y yellow" in out
-    state = GameState(load_rules("klauber-1937"), 2)
-    assert "legend: r34 over 65" in state_board_text(state)  # what the keeper's board shows
+    rules = load_rules("klauber-1937")
+    keeper = Keeper.start(rules, ["ann", "bob"], tmp_path / "kept.jsonl", lambda text: None)
+    board = Table(keeper, lambda prompt: None, lambda text: None, interactive=False).picture()
+    assert "\nlegend: r34 over 65" in board and "\ncolours: b blue, g green, r red, y yellow" in board  # no replay drawing
+    assert board in str(keeper.state)  # the board draws itself, through the position contract
 
 
 def test_the_human_player_sees_the_figure_drawn(tmp_path: Path) -> None:

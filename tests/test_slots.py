@@ -114,7 +114,7 @@ def test_str_of_a_state_draws_each_kind_of_position_through_the_contract() -> No
             state.apply(state.sample_chance(rng) if state.is_chance_node() else state.legal_actions()[0])
         figure = state.figure
         open_cells = rules.placement.legal_cells(figure.clone()) if rules.placement is not None else ()  # type: ignore[arg-type]
-        picture = figure.plain_lines(rules.tiles.names, rules.term("tiles"), open_cells)
+        picture = figure.plain_lines(rules.tiles.names, rules.term("tiles"), rules.colour_term, open_cells)
         assert picture and "\n".join(picture) in str(state)
         assert marker in str(state)
 

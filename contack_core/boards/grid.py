@@ -16,7 +16,7 @@ are in :mod:`contack_core.primitives.pieces`.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -206,9 +206,12 @@ class PieceBoard:
     def pieces_on_board(self, seat: int) -> int:
         return self.alive[seat]
 
-    def plain_lines(self, names: Sequence[str], tiles_word: str, open_cells: Sequence[Square] = ()) -> list[str]:
-        """The board in plain text (``str(state)``): :func:`board_text`, which names pieces by colour."""
-        return board_text(self)
+    def plain_lines(self, names: Sequence[str], tiles_word: str, colour_word: Callable[[str], str],
+                    open_cells: Sequence[Square] = ()) -> list[str]:
+        """The board in plain text (``str(state)``): :func:`board_text`, each piece marked by the
+        initial of its colour's word, then :func:`board_legend`, what the marks mean."""
+        words = {colour: colour_word(colour) for colour in set(self.colour)}
+        return [*board_text(self, {colour: word[:1] for colour, word in words.items()}), *board_legend(words)]
 
     def side_points(self, piece: int) -> frozenset[Square]:
         """The points where ``piece`` would lie side by side with an opponent's piece."""

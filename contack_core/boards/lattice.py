@@ -168,9 +168,10 @@ class Figure:
         """None: a laid tile belongs to the figure, not to the seat that laid it."""
         return None
 
-    def plain_lines(self, names: Sequence[str], tiles_word: str, open_cells: Sequence[Cell] = ()) -> list[str]:
+    def plain_lines(self, names: Sequence[str], tiles_word: str, colour_word: Callable[[str], str],
+                    open_cells: Sequence[Cell] = ()) -> list[str]:
         """The figure in plain text (``str(state)``): its map (:func:`figure_map`, the cells in
-        ``open_cells`` marked), then each tile laid and where it lies."""
+        ``open_cells`` marked), then each tile laid and where it lies (by name: no colour is told)."""
         laid = ", ".join(f"{list(cell)} {names[tile]}" for cell, tile in self.tile_at.items())
         return [*figure_map(self.tile_at, self.last, open_cells), f"{tiles_word}: {laid or '-'}"]
 

@@ -59,9 +59,11 @@ class Position(Protocol):
     def clone(self) -> Position:
         """An independent copy (a bot's search changes the copy only)."""
 
-    def plain_lines(self, names: Sequence[str], tiles_word: str, open_cells: Sequence[Cell] = ()) -> list[str]:
-        """The position in plain text for ``str(state)``: ``names`` the tile set's names,
-        ``tiles_word`` the ruleset's word for tiles, ``open_cells`` where a play may go now."""
+    def plain_lines(self, names: Sequence[str], tiles_word: str, colour_word: Callable[[str], str],
+                    open_cells: Sequence[Cell] = ()) -> list[str]:
+        """The position in plain text for ``str(state)`` and the keeper's ``board``: ``names`` the tile
+        set's names, ``tiles_word`` and ``colour_word`` the ruleset's words for tiles and for a colour
+        (a board of pieces marks each by its colour's initial), ``open_cells`` where a play may go now."""
 
 
 class Contact(TypedDict):

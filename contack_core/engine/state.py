@@ -421,7 +421,8 @@ class GameState:
         open_cells: tuple[Cell, ...] = ()
         if placement is not None and isinstance(figure, Figure) and figure.tile_at and not (self.chance or self.over):
             open_cells = tuple(placement.legal_cells(figure.clone()))
-        return self.figure.plain_lines(self.rules.tiles.names, self.rules.term("tiles"), open_cells)
+        rules = self.rules
+        return self.figure.plain_lines(rules.tiles.names, rules.term("tiles"), rules.colour_term, open_cells)
 
     # ----------------------------------------------------------------- views for rules
     def zone(self, name: str, seat: int | None = None) -> list[int]:

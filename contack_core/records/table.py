@@ -43,7 +43,6 @@ from contack_core.engine.notation import (
 from contack_core.engine.state import GameState
 from contack_core.language.problems import RulesetError
 from contack_core.primitives.loading import load_rules
-from contack_core.records.board_words import state_board_text
 from contack_core.records.keeper import Due, Keeper, KeeperError
 from contack_core.records.suggest import next_events, ranked
 
@@ -714,21 +713,12 @@ class Table:
         return head + f"\n{self.who(seat)} to {self.legal_words()}" + (f"; {'; '.join(mine)}" if mine else "")
 
     def picture(self) -> str:
-        """The figure or the board as it lies now: drawn as the replay draws it, where it can be."""
+        """The figure or the board as it lies now: drawn as the replay draws it where the table was
+        given its drawing, else as the position draws itself (as in ``str(state)``)."""
         state = self.state
-        figure = state.figure
+        rules = state.rules
         drawn = self.draw(state) if self.draw is not None else None
-        if drawn:
-            return "\n".join(drawn)
-        if isinstance(figure, PieceBoard):
-            return state_board_text(state).rstrip("\n")
-        names = state.rules.tiles.names
-        laid = ", ".join(f"{list(cell)} {names[tile]} ({'up' if (cell[0] + cell[1]) % 2 == 0 else 'down'})"
-                         for cell, tile in figure.tile_at.items())
-        if not laid:
-            return "the figure is empty"
-        last = f"; last laid on {list(figure.last)}" if figure.last is not None else ""
-        return f"the figure, in the order laid: {laid}{last}"
+        return "\n".join(drawn or state.figure.plain_lines(rules.tiles.names, rules.term("tiles"), rules.colour_term))
 
     def listing(self, due: Due, about: str) -> str:
         """What ``?`` shows: the legal moves now, numbered (or a tile's cells, or a piece's moves)."""
