@@ -19,6 +19,7 @@ from contack_core.engine.state import GameState
 from contack_core.records.keeper import Keeper
 from contack_core.records.table import Table
 from contack_core.replay.terminal import state_picture
+from contack_core.replay.timeline import build_timeline
 
 
 def record_of(tmp_path: Path, ruleset: str, seats: int, seed: int, name: str) -> Path:
@@ -37,6 +38,8 @@ def test_the_solitaire_2_replay_shows_the_seven_piles_as_they_lie(tmp_path: Path
     out = run_cli("replay", path, "--to", at).output
     for zone, tiles in dealt.items():
         assert f"  {zone}: {' '.join(tiles[:-1])} [{tiles[-1]}]" in out, out
+    told = [step.text for step in build_timeline(path).steps if step.kind == "deal"]
+    assert told == [f"{zone}: {' '.join(tiles)}" for zone, tiles in dealt.items()]  # the hand's first deal too
     page = tmp_path / "s2.html"
     assert run_cli("replay", path, "--html", page).exit_code == 0
     data = json.loads(re.search(r'<script type="application/json" id="replay-data">(.*?)</script>',

@@ -551,8 +551,7 @@ def event_to_string(state: GameState, event: Event, who: Callable[[int], str] | 
     names = rules.tiles.names
     name = who or state.who
     if isinstance(event, Dealt):
-        owner = event.zone if event.seat is None else name(event.seat)
-        return f"{owner}: {' '.join(names[t] for t in event.tiles)}"
+        return deal_to_string(names, event, name)
     if isinstance(event, Played):
         return _played_words(state, event, name(event.seat))
     if isinstance(event, Drew):
@@ -573,6 +572,13 @@ def event_to_string(state: GameState, event: Event, who: Callable[[int], str] | 
         assert isinstance(board, PieceBoard)
         return move_words(rules, board, event, name(event.seat))
     return None
+
+
+def deal_to_string(names: Sequence[str], deal: Deal | Dealt, who: Callable[[int], str]) -> str:
+    """A deal told: ``alice (seat 0): 06-02-05 08-09-10`` (``who`` names the seat dealt to), or
+    ``pile-1: ...`` for tiles laid face up on a shared zone (a stack)."""
+    owner = str(deal.zone) if deal.seat is None else who(deal.seat)
+    return f"{owner}: {' '.join(names[t] for t in deal.tiles)}"
 
 
 def _house_words(state: GameState, event: HouseActed, who: str) -> str:

@@ -20,9 +20,9 @@ from typing import Any
 
 import attrs
 
-from contack_core.engine.actions import IllegalAction
+from contack_core.engine.actions import Deal, IllegalAction
 from contack_core.engine.events import HouseActed
-from contack_core.engine.notation import action_to_string, event_to_string, recorded_action
+from contack_core.engine.notation import action_to_string, deal_to_string, event_to_string, recorded_action
 from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
 from contack_core.records.audit import audit_lines
@@ -249,8 +249,11 @@ def _hand(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any
 
 
 def _deal(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any, state: GameState | None) -> str:
-    """A hand's first deal, told before the position it deals from is drawn (its shuffle unstated)."""
-    return f"{seat_label(seats, data['seat'])}: {' '.join(data['tiles'])}"
+    """A hand's first deal, told before the position it deals from is drawn (its shuffle unstated),
+    as the notation tells any deal: to a seat, or laid on a shared zone (a stack)."""
+    deal = recorded_action(rules.tiles, data)
+    assert isinstance(deal, Deal)  # the describer of deal lines
+    return deal_to_string(rules.tiles.names, deal, lambda seat: seat_label(seats, seat))
 
 
 def _hand_end(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any,
