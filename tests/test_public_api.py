@@ -131,6 +131,8 @@ def test_str_draws_a_board_of_pieces() -> None:
     assert board[0].split()[0] == "16" and board[0] in text and board[-1] in text  # the board, north on top
     seat_lines = [line for line in text.splitlines() if line.startswith(("seat 0: ", "seat 1: "))]
     assert seat_lines == ["seat 0: 12 tiles on the board", "seat 1: 12 tiles on the board"]  # no zones, pieces left
+    # the totals as the game counts them if it ended now (pieces left), not the 0 a board game holds until its end
+    assert text.splitlines()[-1] == f"{state.rules.term('total').capitalize()}: seat 0 12 · seat 1 12"
 
 
 def test_str_needs_the_engine_alone() -> None:

@@ -410,8 +410,12 @@ class GameState:
                 seen = () if views is None else [t for t in cast(ZoneView, views[name]) if t is not None]
                 sizes.append(f"{name}: {len(tiles)}" + (f" ({shown(seen)})" if seen else ""))
             lines.append(" · ".join(sizes))
+        totals = self.scores()
+        keeper = rules.counters[rules.match.counter]
+        if keeper.counts_at_hand_end_only and not (self.over or self.chance):  # as it counts if the hand ended now
+            totals = [total + gain for total, gain in zip(totals, keeper.hand_end_values(self))]
         lines.append(f"{rules.term('total').capitalize()}: "
-                     + " · ".join(f"{self.who(s)} {v}" for s, v in enumerate(self.scores())))
+                     + " · ".join(f"{self.who(s)} {v}" for s, v in enumerate(totals)))
         return "\n".join(lines)
 
     def _plain_picture(self) -> list[str]:
