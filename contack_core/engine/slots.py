@@ -19,7 +19,7 @@ import functools
 import inspect
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Protocol, TypedDict, TypeGuard, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeGuard, TypeVar, runtime_checkable
 
 import attrs
 
@@ -34,6 +34,14 @@ if TYPE_CHECKING:
     from contack_core.engine.features import Feature
     from contack_core.engine.rules import Rules
     from contack_core.engine.state import GameState
+
+
+#: The kind of action one turn rule offers, or one set-up step samples: the state hands a rule
+#: only actions of its kind (it finds the rule by the action's type), so a rule's ``apply``
+#: takes that kind alone.
+ActionT = TypeVar("ActionT", bound=Action)
+#: The kind of action a set-up step samples, which its ``apply_sampled`` alone takes.
+SampledT = TypeVar("SampledT", bound=Action, contravariant=True)
 
 
 @runtime_checkable
@@ -140,9 +148,10 @@ class Zone(Protocol):
 
 
 @runtime_checkable
-class SetupStep(Protocol):
+class SetupStep(Protocol[SampledT]):
     """The ``setup`` slot: one step of the set-up of a hand, a chance step (a shuffle, a deal,
-    sampled by the caller's RNG or read from a record) or a decision (the opening play)."""
+    sampled by the caller's RNG or read from a record) or a decision (the opening play).
+    ``SampledT`` is the kind of action it samples (:meth:`apply_sampled` takes no other)."""
 
     key: str
 
@@ -167,7 +176,7 @@ class SetupStep(Protocol):
         """Apply a recorded or chosen action (raises IllegalAction, or returns None for a play
         that is not the one due, changing nothing)."""
 
-    def apply_sampled(self, state: GameState, action: Action) -> Event | None:
+    def apply_sampled(self, state: GameState, action: SampledT) -> Event | None:
         """Apply an outcome :meth:`sample` drew from the state as it stands (checks may be skipped)."""
 
     def explain(self, state: GameState) -> str:
@@ -248,8 +257,9 @@ class Placement(Protocol):
 
 
 @runtime_checkable
-class TurnRule(Protocol):
-    """The ``turn`` slot: one kind of action a seat may take on its turn, allowed by a ``when``."""
+class TurnRule(Protocol[ActionT]):
+    """The ``turn`` slot: one kind of action a seat may take on its turn, allowed by a ``when``.
+    ``ActionT`` is that kind (:attr:`action_type`): :meth:`apply` takes no other."""
 
     key: str
     #: The condition that allows the rule (None: always), over the turn values.
@@ -258,7 +268,7 @@ class TurnRule(Protocol):
     can_name: str
 
     @property
-    def action_type(self) -> type[Action]:
+    def action_type(self) -> type[ActionT]:
         """The kind of action it offers (one rule a kind)."""
 
     @property
@@ -286,17 +296,17 @@ class TurnRule(Protocol):
     def generator_source(self, prefix: str) -> Source:
         """:meth:`generate` as a Python expression over ``_state``, for the compiled turn program."""
 
-    def apply(self, state: GameState, action: Action) -> Event | None:
+    def apply(self, state: GameState, action: ActionT) -> Event | None:
         """Apply ``action`` (None, or IllegalAction, changing nothing, when it is not legal)."""
 
-    def apply_agreed(self, state: GameState, action: Action) -> Event | None:
+    def apply_agreed(self, state: GameState, action: ActionT) -> Event | None:
         """Apply ``action`` although the rules refuse it, as the people at a table agreed (the
         turn's conditions are lifted by the state; a rule may lift more, as a play rule laying a
         tile where its numbers make no contact); what cannot be done at all is still refused."""
 
 
 @runtime_checkable
-class PlayRule(TurnRule, Protocol):
+class PlayRule(TurnRule[Play], Protocol):
     """A turn rule that lays tiles (its ``action_type`` is :class:`Play`): it lays them with the
     ruleset's placement, from the zones it names."""
 
@@ -312,7 +322,14 @@ class PlayRule(TurnRule, Protocol):
         """The tiles the seat to act may play."""
 
 
-def is_play_rule(rule: TurnRule) -> TypeGuard[PlayRule]:
+#: A turn rule of whichever kind of action: what the ruleset's list of turn rules holds (the
+#: state hands each action to the rule of its kind, so no caller needs to know which kind).
+AnyTurnRule = TurnRule[Any]
+#: A set-up step sampling whichever kind of action (the state hands it what it sampled).
+AnySetupStep = SetupStep[Any]
+
+
+def is_play_rule(rule: AnyTurnRule) -> TypeGuard[PlayRule]:
     """Whether ``rule`` lays tiles: a turn rule offering :class:`Play` actions is a :class:`PlayRule`."""
     return rule.action_type is Play
 

@@ -49,7 +49,7 @@ from contack_core.language.limits import MAX_FIGURE
 
 if TYPE_CHECKING:
     from contack_core.engine.rules import Rules
-    from contack_core.engine.slots import Position, SetupStep, TurnRule
+    from contack_core.engine.slots import AnySetupStep, AnyTurnRule, Position
 
 
 class _Agreed:
@@ -57,7 +57,7 @@ class _Agreed:
 
     __slots__ = ("rule",)
 
-    def __init__(self, rule: TurnRule) -> None:
+    def __init__(self, rule: AnyTurnRule) -> None:
         self.rule = rule
 
     def apply(self, state: GameState, action: Action) -> Event | None:
@@ -79,7 +79,7 @@ class GameState:
     seat_count: int
     hand_number: int
     step: int  # the index in ``rules.setup`` of the set-up step under way
-    setup_step: SetupStep | None  # that step, None once the hand is in play
+    setup_step: AnySetupStep | None  # that step, None once the hand is in play
     deal_seat: int
     current: int
     passes: int
@@ -102,7 +102,7 @@ class GameState:
     _legal: list[Action] | None
     #: The rule that applies each kind of action legal now, as the turn program found them (by the
     #: action's type; a house rule's own action by its rule's key).
-    _allowed: dict[type | str, TurnRule | SetupStep | _Agreed]
+    _allowed: dict[type | str, AnyTurnRule | AnySetupStep | _Agreed]
     _sampled: Action | None
     seat_names: tuple[str, ...] | None
     #: The direction of play this hand: 1 round the table (clockwise), -1 the other way.
@@ -575,7 +575,7 @@ class GameState:
             return self.seat_count
         return sum(map(self.figure.seat_in_play, range(self.seat_count)))
 
-    def _rule_for(self, action: Action) -> TurnRule | SetupStep | _Agreed:
+    def _rule_for(self, action: Action) -> AnyTurnRule | AnySetupStep | _Agreed:
         if self._legal is None:
             self.legal_actions()
         rule = self._allowed.get(type(action))
@@ -611,7 +611,7 @@ class GameState:
         self.passes = 0
         if self._check_hand_end(event):  # its counters' on_house and transfers, then the hand endings
             return event
-        if cast("TurnRule", rule).ends_turn:  # a house action's key maps to its turn rule
+        if cast("AnyTurnRule", rule).ends_turn:  # a house action's key maps to its turn rule
             self._end_turn()
         else:
             self._legal = None

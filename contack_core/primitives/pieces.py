@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from contack_core.boards.grid import CORNER_OFFSETS, DIRECTION_NAMES, DIRECTIONS, PieceBoard, PieceKind, Square, Verdict, diamond
 from contack_core.boards.tiles import TileSet
-from contack_core.engine.actions import IllegalAction, Move
+from contack_core.engine.actions import Action, IllegalAction, Move
 from contack_core.engine.events import Event, Moved
 from contack_core.engine.features import Feature
 from contack_core.primitives.board import Board
@@ -238,7 +238,7 @@ class SquareGrid(Board):
         return PieceBoard(self.size, kinds, side)
 
 
-class StartPositions(SetupStep):
+class StartPositions(SetupStep[Action]):
     """Lay every seat's pieces out on its home edge before the first move (no chance).
 
     ``layouts`` gives, per number of seats (``"2"``, ``"3"``...), one row per seat: the
@@ -372,7 +372,7 @@ class StartPositions(SetupStep):
         return "the pieces are being laid out"
 
 
-class MovePiece(TurnRule):
+class MovePiece(TurnRule[Move]):
     """Move one piece: exactly its kind's ``steps`` single steps along the lines, over and
     onto empty points (coming back to where it began is allowed); then turn it
     ``turn_after`` quarter turns to the right; then settle its corner contacts; then turn

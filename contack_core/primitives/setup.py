@@ -9,13 +9,14 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic
 
 from contack_core.boards.lattice import Cell
 from contack_core.engine.actions import Action, Deal, IllegalAction, Play, Shuffle, make_deal, make_shuffle
 from contack_core.engine.chance import shuffled
 from contack_core.engine.events import Dealt, Event, Played, Shuffled, make_dealt
 from contack_core.engine.values import VALUE_BINDINGS
+from contack_core.engine.slots import ActionT
 from contack_core.language.expressions import ExpressionError, evaluate_safely
 from contack_core.language.limits import MAX_DOMAIN_EVALUATIONS, MAX_TILES, shown_number
 from contack_core.language.programs import compile_per_seat
@@ -27,8 +28,9 @@ if TYPE_CHECKING:
     from contack_core.engine.state import GameState
 
 
-class SetupStep(Primitive):
-    """Base of set-up steps (the contract: :class:`contack_core.engine.slots.SetupStep`)."""
+class SetupStep(Primitive, Generic[ActionT]):
+    """Base of set-up steps sampling actions of kind ``ActionT`` (the contract:
+    :class:`contack_core.engine.slots.SetupStep`)."""
 
     slot = "setup"
     chance = True
@@ -50,7 +52,7 @@ class SetupStep(Primitive):
         """Apply the step's action; a step that takes none refuses every one."""
         raise IllegalAction(self.explain(state))
 
-    def apply_sampled(self, state: GameState, action: Action) -> Event | None:
+    def apply_sampled(self, state: GameState, action: ActionT) -> Event | None:
         """Apply an outcome this step's :meth:`sample` drew from the state as it stands: a
         step may skip the checks a recorded outcome needs (the default does not)."""
         return self.apply(state, action)
@@ -73,7 +75,7 @@ class SetupStep(Primitive):
         return f"the hand is being set up ({self.key}): expected a chance outcome ({kinds})"
 
 
-class ShuffleZone(SetupStep):
+class ShuffleZone(SetupStep[Shuffle]):
     """Chance: shuffle a pile (its order stays hidden; a record never states it)."""
 
     name = "shuffle"
@@ -106,7 +108,7 @@ class ShuffleZone(SetupStep):
 DEAL_VALUES = ("hand_number", "hands_played", "seats", "hands_won", "won_last_hand", "went_out_last")
 
 
-class DealTiles(SetupStep):
+class DealTiles(SetupStep[Deal]):
     """Chance: give each seat in turn ``count`` tiles from the top of a pile.
 
     If the pile runs short (a house rule with big hands and many players), the last
@@ -256,7 +258,7 @@ def tile_values(tiles: TileSet, tile: int) -> dict[str, int]:
     return {**tiles.colour_values(tile), "total": sum(values), "lowest": min(values), "highest": max(values)}
 
 
-class LowestTileOpens(SetupStep):
+class LowestTileOpens(SetupStep[Play]):
     """The holder of the lowest tile plays it on the board's origin, scoring nothing.
 
     Seats are compared by the first expression of ``order`` (an expression over the colour
@@ -402,7 +404,7 @@ class LowestTileOpens(SetupStep):
         return event
 
 
-class DealToZones(SetupStep):
+class DealToZones(SetupStep[Deal]):
     """Chance: lay tiles from the top of a pile face up onto shared zones (stacks), in the
     order listed, ``counts[i]`` tiles onto ``to[i]``. A record states each stack's tiles."""
 
@@ -471,7 +473,7 @@ class DealToZones(SetupStep):
         return event
 
 
-class OpenFromZone(SetupStep):
+class OpenFromZone(SetupStep[Play]):
     """Chance: the figure opens with a tile taken from a zone, ``top`` (the next tile of a
     shuffled pile) or ``random`` (a stack cut at random), laid on the board's origin by
     the first seat, scoring nothing. A record states the tile as a play; any tile still in

@@ -8,10 +8,11 @@ turn rule listed before it (true when that rule offers at least one action now).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic
 
 from contack_core.engine.actions import DRAW, PASS, Action, Discard, Draw, HouseAction, IllegalAction, Pass, Play
 from contack_core.engine.events import Discarded, Drew, Event, HouseActed, Played, make_drew
+from contack_core.engine.slots import ActionT, AnyTurnRule
 from contack_core.language.programs import Source, define_from
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
@@ -31,9 +32,12 @@ _FROM_TO = {
 }
 
 
-class TurnRule(Primitive):
+class TurnRule(Primitive, Generic[ActionT]):
+    """Base of turn rules offering actions of kind ``ActionT`` (the contract:
+    :class:`contack_core.engine.slots.TurnRule`)."""
+
     slot = "turn"
-    action_type: ClassVar[type]
+    action_type: type[ActionT]
     ends_turn: ClassVar[bool] = True
 
     @property
@@ -67,11 +71,11 @@ class TurnRule(Primitive):
     def generate(self, state: GameState) -> list[Action]:
         raise NotImplementedError
 
-    def apply(self, state: GameState, action: Action) -> Event | None:
+    def apply(self, state: GameState, action: ActionT) -> Event | None:
         """Apply ``action`` (the state applies a pass itself: a rule that only allows one has no effect)."""
         raise NotImplementedError
 
-    def apply_agreed(self, state: GameState, action: Action) -> Event | None:
+    def apply_agreed(self, state: GameState, action: ActionT) -> Event | None:
         """An agreed action: as :meth:`apply` (the state lifts the turn's conditions)."""
         return self.apply(state, action)
 
@@ -82,7 +86,7 @@ class TurnRule(Primitive):
         return Source(f"{prefix}_generate(_state)", {f"{prefix}_generate": self.generate})
 
 
-class PlayTile(TurnRule):
+class PlayTile(TurnRule[Play]):
     """Lay one tile on the figure, where the placement rule allows: any tile of the seat's
     own zones (hands) listed in ``from``, or the top tile of a listed face-up pile (a
     discard pile, a stack)."""
@@ -223,7 +227,7 @@ class PlayTile(TurnRule):
         return event
 
 
-class DrawTile(TurnRule):
+class DrawTile(TurnRule[Draw]):
     """Draw one tile from a pile into the seat's zone; the turn goes on after it."""
 
     name = "draw"
@@ -259,7 +263,7 @@ class DrawTile(TurnRule):
         return make_drew(state.current, tile)
 
 
-class DiscardTile(TurnRule):
+class DiscardTile(TurnRule[Discard]):
     """Lay a tile of the seat's own zone aside, face up on a pile; the turn goes on. ``to``
     names the pile, or lists several for the seat to choose from (two discard piles, say)."""
 
@@ -318,7 +322,7 @@ class DiscardTile(TurnRule):
         return Discarded(seat=state.current, tile=action.tile, zone=zone)
 
 
-class PassTurn(TurnRule):
+class PassTurn(TurnRule[Pass]):
     """Give up the turn; nothing on the table changes (the target stays the last tile)."""
 
     name = "pass"
@@ -339,7 +343,7 @@ _ZONE = {"type": "string", "minLength": 1}
 _COUNT = {"type": ["integer", "string"]}
 
 
-class HouseActionRule(TurnRule):
+class HouseActionRule(TurnRule[HouseAction]):
     """An action of the ruleset's own, built from effects on zones, done in order: ``return`` the
     tile the seat chooses (``chosen``) or every tile (``all``) of its own zone ``from`` to the
     pile ``to``, at its ``top`` or ``bottom`` (default); ``draw`` N tiles from the top of the pile
@@ -605,7 +609,7 @@ class HouseActionRule(TurnRule):
             raise IllegalAction(f"{self.key} draws {count} tile{'s' if count != 1 else ''}, not {len(named)}")
 
 
-def check_turn_rules(rules: list[TurnRule]) -> None:
+def check_turn_rules(rules: list[AnyTurnRule]) -> None:
     """Each action kind may be offered by one turn rule only (house actions, each its own kind,
     are told apart by their keys)."""
     seen: dict[type, str] = {}
