@@ -12,6 +12,7 @@ meets the neighbour's edge on that same side number.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import ClassVar
 
 from contack_core.language.programs import Source, define_from
 
@@ -202,7 +203,15 @@ class Figure:
     #: ``rotation``; ``side_codes[s]`` is the edge code the tile shows on side ``s``, already
     #: shifted to that side's bits. Compiled from :func:`place_source`, the same text the
     #: placement rule's compiled play step inlines (see below).
-    place: Callable[[Figure, int, Cell, int, tuple[int, int, int]], None]
+    place: ClassVar[Callable[[Figure, int, Cell, int, tuple[int, ...]], None]]
+
+
+def figure_of(position: object) -> Figure:
+    """``position`` (a state's figure) as the :class:`Figure` a placement lays tiles on: only a
+    lattice board, whose positions are figures, takes a placement (a board of pieces has none)."""
+    if not isinstance(position, Figure):
+        raise TypeError(f"a placement lays tiles on a figure of tiles, not on a {type(position).__name__}")
+    return position
 
 
 def place_source(opening_min: int | None = None) -> list[str]:

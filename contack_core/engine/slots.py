@@ -223,8 +223,10 @@ class Placement(Protocol):
     def plays(self, figure: Figure, tiles: list[int]) -> list[Action]:
         """Every legal play of ``tiles`` on ``figure`` (the innermost loop of a playout): each a :class:`Play`."""
 
-    def play_source(self) -> Source:
-        """:attr:`play_from`'s body as Python statements, for a play rule to inline."""
+    def play_source(self, source: str = "None") -> Source:
+        """:attr:`play_from`'s body as Python statements, for a play rule to inline: they lay
+        ``_tile`` from the list ``_zone`` on ``_cell`` for ``_seat``, the play's ``source`` the
+        expression ``source`` (the zone's name, where the rule plays from several)."""
 
     def plays_source(self, tiles: str) -> Source:
         """:meth:`plays` of the tiles the expression ``tiles`` gives, on ``_state.figure``, as

@@ -12,9 +12,9 @@ the ruleset's compiled primitives what is legal and what an action does.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import add
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from contack_core.engine.actions import (
     CHANCE,
@@ -46,6 +46,9 @@ from contack_core.engine.features import Feature, position_features
 from contack_core.engine.information import Visibility, ZoneView
 from contack_core.engine.ruleset_faults import RulesetFault, figure_fault
 from contack_core.language.limits import MAX_FIGURE
+
+#: What a primitive keeps for a hand (:meth:`GameState.once_a_hand`).
+Kept = TypeVar("Kept")
 
 if TYPE_CHECKING:
     from contack_core.engine.rules import Rules
@@ -304,6 +307,13 @@ class GameState:
         except IllegalAction:
             self.current, self.drawn, self._legal, self._allowed = saved
             raise
+
+    def once_a_hand(self, key: str, work: Callable[[GameState], Kept]) -> Kept:
+        """What ``work`` gives in this hand, worked out at its first call in the hand and kept in
+        :attr:`memo` under ``key`` (a primitive's own key, so only ``work`` ever stores there)."""
+        if key not in self.memo:
+            self.memo[key] = work(self)
+        return cast("Kept", self.memo[key])
 
     def clone(self) -> GameState:
         """An independent copy: applying actions to it leaves this state untouched."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from contack_core.boards.lattice import figure_of
 from contack_core.engine.events import Discarded, Drew, Event, HouseActed, Moved, Passed, Played
 from contack_core.engine.rules import EVENT_KINDS, EVENT_NAMES, Rules
 from contack_core.engine.values import EVENT_BINDINGS, VALUE_BINDINGS
@@ -102,7 +103,8 @@ class NoLegalCell(HandEnding):
     name = "no-legal-cell"
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
-        return not state.rules.placement.legal_cells(state.figure)
+        placement = state.rules.placement
+        return placement is None or not placement.legal_cells(figure_of(state.figure))
 
     def condition_source(self, prefix: str, rules: Rules) -> Source:
         if rules.placement is not None:
@@ -167,9 +169,10 @@ class TurnLimit(HandEnding):
               "additionalProperties": False}
 
     def build(self, context: BuildContext) -> None:
-        self.turns = context.constant(self.params["turns"], "turns")
-        if not isinstance(self.turns, int) or self.turns < 0:
-            raise PrimitiveError(f"turns must be a whole number, found {self.turns!r}", "turns")
+        turns = context.constant(self.params["turns"], "turns")
+        if not isinstance(turns, int) or turns < 0:
+            raise PrimitiveError(f"turns must be a whole number, found {turns!r}", "turns")
+        self.turns = turns
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
         return 0 < self.turns <= state.turns

@@ -16,6 +16,7 @@ from contack_core.boards.lattice import (
     Figure,
     decode_demand,
     edge_code,
+    figure_of,
     place_source,
     sides_touched,
 )
@@ -402,7 +403,7 @@ class ContactPlacement(Primitive):
         turned the way its colours meet (where colours must match), the way that scores most, and
         scores the counting contacts it does make. None, changing nothing, if the cell is taken or
         touches no tile, or no turn of the tile meets the colours."""
-        figure = state.figure
+        figure = figure_of(state.figure)
         demand = figure.demands.get(cell)
         if not demand or cell in figure.tile_at:
             return None
@@ -422,7 +423,7 @@ class ContactPlacement(Primitive):
         return self.place(state, seat, tile, cell, *best)
 
     def place(self, state: GameState, seat: int, tile: int, cell: Cell, rotation: int, points: int) -> Played:
-        figure = state.figure
+        figure = figure_of(state.figure)
         contacts = figure.touching(cell)
         figure.place(tile, cell, rotation, self.side_codes[tile][rotation])
         return make_played(seat, tile, cell, points, contacts, contacts >= 2, None)

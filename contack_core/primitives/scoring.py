@@ -197,9 +197,8 @@ class Counter(ScoreKeeper):
             self.reads.setdefault(item.when, []).append((key, expression.names))
 
         #: ``hand_end_values(state)``: what ``on_hand_end`` gives each seat as the hand stands
-        #: (compiled: one call and no dict of values per seat).
-        self.hand_end_values: Callable[[GameState], list[int]] = self._per_seat("hand_end",
-                                                                                self.gains.get("hand_end", 0))
+        #: (compiled: one call and no dict of values per seat, in place of the method).
+        self.hand_end_values = self._per_seat("hand_end", self.gains.get("hand_end", 0))  # type: ignore[assignment]
         self._game_end_values = self._per_seat("game_end", self.gains["game_end"]) if "game_end" in self.gains else None
         self._end_transfers = {
             when: [(self._per_seat(when, item.amount), item) for item in self.transfers if item.when == when]

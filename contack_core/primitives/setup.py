@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic
 
 from contack_core.boards.lattice import Cell
@@ -25,6 +26,7 @@ from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveE
 
 if TYPE_CHECKING:
     from contack_core.boards.tiles import TileSet
+    from contack_core.engine.slots import Placement
     from contack_core.engine.state import GameState
 
 
@@ -135,7 +137,7 @@ class DealTiles(SetupStep[Deal]):
         self.target = context.zone(self.params["to"], "to", ("hand",)).key
         source = self.params["count"]
         #: Each seat's count this hand, when ``count`` reads the hands before (else None).
-        self.count_of: Any = None
+        self.count_of: Callable[[GameState], list[int]] | None = None
         self.count_formula: Any = None
         values = context.state_values()
         names = context.expression(source, values, "count").names
@@ -198,10 +200,7 @@ class DealTiles(SetupStep[Deal]):
         """The tiles due to the seat being dealt to, as ``count`` says (before the pile runs short)."""
         if self.count_of is None:
             return self.count
-        counts = state.memo.get(self.key)
-        if counts is None:
-            counts = state.memo[self.key] = self.count_of(state)  # once a hand: the hands before do not change
-        return counts[state.deal_seat]
+        return state.once_a_hand(self.key, self.count_of)[state.deal_seat]  # the hands before do not change
 
     def expected(self, state: GameState) -> int:
         # Not min(): CPython 3.11 parses min's arguments with a format string, on every deal.
@@ -229,7 +228,7 @@ class DealTiles(SetupStep[Deal]):
         return self.apply_sampled(state, action)
 
     def apply_sampled(self, state: GameState, action: Deal) -> Dealt:
-        event = state._deal_to(action.seat, self.target, action.tiles, self.source)
+        event = state._deal_to(state.deal_seat, self.target, action.tiles, self.source)  # the deal's seat: sample's, apply's check
         state.deal_seat += 1
         if state.deal_seat == state.seat_count:
             state._setup_step_done()
@@ -245,6 +244,15 @@ def lattice_origin(context: BuildContext, name: str) -> Cell:
         raise PrimitiveError(f"{name} lays the opening tile on a triangular-lattice board's origin; this ruleset's "
                              f"board is {found}", "from")
     return board.origin
+
+
+def opening_placement(state: GameState) -> Placement:
+    """The placement an opening tile is laid with: a triangular lattice, which a step opening
+    the figure needs (:func:`lattice_origin`), has one (its figure is made with it)."""
+    placement = state.rules.placement
+    if placement is None:
+        raise IllegalAction("the figure cannot be opened: the ruleset has no placement")
+    return placement
 
 
 def tile_value_names(tiles: TileSet) -> list[str]:
@@ -325,10 +333,7 @@ class LowestTileOpens(SetupStep[Play]):
 
     def opener(self, state: GameState) -> tuple[int, int]:
         """(seat, tile) of the opening play (worked out once per hand)."""
-        found = state.memo.get(self.key)
-        if found is None:
-            found = state.memo[self.key] = self._find_opener(state)
-        return found
+        return state.once_a_hand(self.key, self._find_opener)
 
     def _find_opener(self, state: GameState) -> tuple[int, int]:
         """One pass over the tiles dealt finds the lowest value and its holder; only when
@@ -388,10 +393,10 @@ class LowestTileOpens(SetupStep[Play]):
         return (f"the hand opens with seat {seat} playing its lowest tile "
                 f"{state.rules.tiles.names[tile]} on {list(self.origin)}")
 
-    def legal(self, state: GameState) -> list[Play]:
+    def legal(self, state: GameState) -> list[Action]:
         tile = self.opener(state)[1]
         state._allowed = {Play: self}
-        return [state.rules.placement.play_object(tile, self.origin)]
+        return [opening_placement(state).play_object(tile, self.origin)]
 
     def apply(self, state: GameState, action: Action) -> Played | None:
         seat, tile = self.opener(state)
@@ -399,7 +404,7 @@ class LowestTileOpens(SetupStep[Play]):
         if not isinstance(action, Play) or action.tile != tile or action.cell != origin:
             return None
         state.seat_zones[self.zone][seat].remove(tile)
-        event = state.rules.placement.place(state, seat, tile, origin, 0, 0)
+        event = opening_placement(state).place(state, seat, tile, origin, 0, 0)
         state._setup_step_done()
         return event
 
@@ -454,7 +459,7 @@ class DealToZones(SetupStep[Deal]):
         pile = state.zones[self.source]
         if action.tiles:
             del pile[-len(action.tiles):]
-        state.zones[action.zone].extend(action.tiles)
+        state.zones[self.targets[state.deal_seat]].extend(action.tiles)  # the deal's zone: sample's, apply's check
         state.deal_seat += 1
         if state.deal_seat == len(self.targets):
             state._setup_step_done()
@@ -501,7 +506,7 @@ class OpenFromZone(SetupStep[Play]):
         if not tiles:
             raise IllegalAction(f"{self.zone} is empty: nothing to open with")
         tile = tiles[int(rng.random() * len(tiles))] if self.pick_random else tiles[-1]
-        return state.rules.placement.play_object(tile, self.origin)
+        return opening_placement(state).play_object(tile, self.origin)
 
     def explain(self, state: GameState) -> str:
         return f"the figure opens with a tile from {self.zone} on {list(self.origin)}"
@@ -520,6 +525,6 @@ class OpenFromZone(SetupStep[Play]):
     def apply_sampled(self, state: GameState, action: Play) -> Played:
         """A tile of the zone on the origin, as :meth:`sample` drew it (no check needed)."""
         state.zones[self.zone].remove(action.tile)
-        event = state.rules.placement.place(state, state.current, action.tile, state.rules.board.origin, 0, 0)
+        event = opening_placement(state).place(state, state.current, action.tile, self.origin, 0, 0)
         state._setup_step_done()
         return event

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic
 
+from contack_core.boards.lattice import figure_of
 from contack_core.engine.actions import DRAW, PASS, Action, Discard, Draw, HouseAction, IllegalAction, Pass, Play
 from contack_core.engine.events import Discarded, Drew, Event, HouseActed, Played, make_drew
 from contack_core.engine.slots import ActionT, AnyTurnRule
@@ -164,10 +165,16 @@ class PlayTile(TurnRule[Play]):
         tiles.extend(state.zones[zone][-1] for zone in self.pile_zones if state.zones[zone])
         return tiles
 
+    def _attached(self) -> Placement:
+        """The placement :meth:`attach` gave (the loader attaches one to every play rule)."""
+        if self.placement is None:
+            raise RuntimeError(f"turn rule {self.key!r} lays tiles, but no placement was attached to it")
+        return self.placement
+
     def generate(self, state: GameState) -> list[Action]:
         if self.single_zone is not None:
-            return self.placement.plays(state.figure, state.seat_zones[self.single_zone][state.current])
-        return self.placement.plays(state.figure, self.tiles(state))
+            return self._attached().plays(figure_of(state.figure), state.seat_zones[self.single_zone][state.current])
+        return self._attached().plays(figure_of(state.figure), self.tiles(state))
 
     def generator_source(self, prefix: str) -> Source:
         if self.placement is None:
@@ -196,7 +203,7 @@ class PlayTile(TurnRule[Play]):
                     break
             else:
                 return None
-        event = self.placement.play_from(state, seat, tiles, tile, action.cell)
+        event = self._attached().play_from(state, seat, tiles, tile, action.cell)
         if event is not None:
             event.source = zone
         return event
@@ -448,7 +455,7 @@ class HouseActionRule(TurnRule[HouseAction]):
 
     def used(self, state: GameState, seat: int) -> int:
         """How often ``seat`` has taken this action in the limit's span (this hand, or the game)."""
-        return state.ledger.get(self.book, {}).get(self._used_key(state, seat), 0)  # type: ignore[no-any-return]
+        return state.ledger.get(self.book, {}).get(self._used_key(state, seat), 0)
 
     def spent(self, state: GameState, seat: int) -> bool:
         return self.times is not None and self.used(state, seat) >= self.times
@@ -530,15 +537,15 @@ class HouseActionRule(TurnRule[HouseAction]):
             if effect[0] == "return":
                 _, one, zone, pile, at = effect
                 tiles = state.seat_zones[zone][seat]
-                moving = [action.tile] if one else list(tiles)
+                moving = _returning(action, one, tiles)
                 for tile in moving:
-                    tiles.remove(tile)  # type: ignore[arg-type]
+                    tiles.remove(tile)
                 target = state.zones[pile]
                 if at == "top":
-                    target.extend(moving)  # type: ignore[arg-type]
+                    target.extend(moving)
                 else:
-                    target[:0] = reversed(moving)  # type: ignore[arg-type]
-                returned.extend(moving)  # type: ignore[arg-type]
+                    target[:0] = reversed(moving)
+                returned.extend(moving)
             else:
                 _, count, pile, zone = effect
                 count = len(returned) if count is None else count
@@ -576,11 +583,11 @@ class HouseActionRule(TurnRule[HouseAction]):
         for effect in self.effects:
             if effect[0] == "return":
                 _, one, zone, pile, at = effect
-                moving = [action.tile] if one else list(held[zone])
+                moving = _returning(action, one, held[zone])
                 for tile in moving:
-                    held[zone].remove(tile)  # type: ignore[arg-type]
+                    held[zone].remove(tile)
                 piles[pile] = piles[pile] + moving if at == "top" else list(reversed(moving)) + piles[pile]
-                known[pile].extend(moving)  # type: ignore[arg-type]
+                known[pile].extend(moving)
                 returned += len(moving)
                 continue
             _, count, pile, zone = effect
@@ -607,6 +614,12 @@ class HouseActionRule(TurnRule[HouseAction]):
         if rest:
             count = len(named) - len(rest)
             raise IllegalAction(f"{self.key} draws {count} tile{'s' if count != 1 else ''}, not {len(named)}")
+
+
+def _returning(action: HouseAction, one: bool, held: list[int]) -> list[int]:
+    """The tiles a ``return`` effect moves from ``held``: the one the seat chose (``one``; the
+    rule's ``explain`` has refused an action naming none), or every tile held."""
+    return [action.tile] if one and action.tile is not None else list(held)
 
 
 def check_turn_rules(rules: list[AnyTurnRule]) -> None:
