@@ -59,12 +59,11 @@ def _key_path(data: Any, parts: tuple[str, ...]) -> KeyPath:
         elif isinstance(node, dict) and part not in node and part.isdigit() and int(part) in node:
             key = int(part)
         path.append(key)
-        node = node[key] if isinstance(node, (dict, list)) and _holds(node, key) else None
+        if isinstance(node, dict):
+            node = node.get(key)
+        else:
+            node = node[key] if isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node) else None
     return tuple(path)
-
-
-def _holds(node: dict[Any, Any] | list[Any], key: str | int) -> bool:
-    return key in node if isinstance(node, dict) else isinstance(key, int) and 0 <= key < len(node)
 
 
 def build_primitives(document: Document, options: Mapping[str, Any], registry: Registry,
@@ -87,8 +86,12 @@ def build_primitives(document: Document, options: Mapping[str, Any], registry: R
         entries = [(None, section)] if arity == "one" else list(section.items())
         results: dict[str, Any] = {}
         for key, params in entries:
-            path: KeyPath = (slot,) if key is None else (slot, key)
+            path: tuple[str, ...] = (slot,) if key is None else (slot, key)
             cls = registry.get(slot, params["primitive"])
+            if cls is None:  # the schema names the known ones: a caller that skipped it
+                problems.append(document.problem(f"no {slot} primitive is called {params['primitive']!r} "
+                                                 f"(known: {', '.join(registry.names(slot))})", (*path, "primitive")))
+                continue
             args = {k: v for k, v in params.items() if k != "primitive"}
             try:
                 results[key or slot] = cls(key or slot, args, context)

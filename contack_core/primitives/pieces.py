@@ -51,13 +51,22 @@ def edge_points(edge: str, size: int, start: int, count: int) -> list[Square]:
     return [(last, i) for i in along]
 
 
-def require_square_grid(context: BuildContext, name: str) -> None:
-    """Refuse, at load, a primitive of pieces on a board that is not a square grid (it would
-    fail at the first move otherwise)."""
+def require_square_grid(context: BuildContext, name: str) -> SquareGrid:
+    """The ruleset's square grid; refused at load, for a primitive of pieces, on a board that is
+    not one (it would fail at the first move otherwise)."""
     if not isinstance(context.board, SquareGrid):
         found = context.board.name if context.board is not None else None
         raise PrimitiveError(f"{name} works on a square-grid board of pieces; this ruleset's board is "
                              f"{'a ' + found if found else 'missing'}")
+    return context.board
+
+
+def pieces_of(position: object) -> PieceBoard:
+    """``position`` (a state's figure) as the board of pieces a primitive of pieces works on:
+    :func:`require_square_grid` saw to it at load that the ruleset's board makes one."""
+    if not isinstance(position, PieceBoard):
+        raise TypeError(f"a primitive of pieces works on a board of pieces, not on a {type(position).__name__}")
+    return position
 
 
 #: One end of a walk: the point, the move, and the points beside it.
@@ -220,7 +229,7 @@ class SquareGrid(Board):
         """``contact_distance``: the fewest single steps between a piece of each seat's side and a
         piece of another side (0 when either has none left): pieces take by touching, so a side
         that does not close this distance never takes anything."""
-        board: PieceBoard = state.figure  # type: ignore[assignment]
+        board = pieces_of(state.figure)
         nearest, total = board.contact_distances()
         return {"contact_distance": Feature(tuple(nearest), "lower",
                                             "steps between the seat's side and the nearest opposing piece"),
@@ -284,10 +293,12 @@ class StartPositions(SetupStep[Action]):
         pieces = [c for c in context.components.values() if isinstance(c, CornerTiles)]
         if not pieces:
             raise PrimitiveError("start-positions needs corner-tiles in components", "layouts")
-        require_square_grid(context, self.name)
+        grid = require_square_grid(context, self.name)
+        #: The grid's ringed points, by edge: a seat's flip targets are those opposite its home edge.
+        self.ringed = grid.ringed
         self.layouts: dict[int, list[tuple[int, str, int, list[tuple[str, int]]]]] = {}
         for count, rows in self.params["layouts"].items():
-            self.layouts[int(count)] = self._layout(int(count), rows, pieces[0], context.board.size)
+            self.layouts[int(count)] = self._layout(int(count), rows, pieces[0], grid.size)
         if context.players is not None:
             low, high = context.players
             missing = [str(n) for n in range(low, high + 1) if n not in self.layouts]
@@ -354,12 +365,12 @@ class StartPositions(SetupStep[Action]):
         return laid
 
     def enter(self, state: GameState) -> None:
-        board: PieceBoard = state.figure  # type: ignore[assignment]
+        board = pieces_of(state.figure)
         layout = self.layouts.get(state.seat_count)
         if layout is None:
             raise IllegalAction(f"this ruleset lays out no start position for {state.seat_count} seats "
                                 f"(it has {', '.join(map(str, sorted(self.layouts)))})")
-        ringed = state.rules.board.ringed
+        ringed = self.ringed
         for seat, edge, start, listed in layout:
             points = edge_points(edge, board.size, start, len(listed))
             for point, (colour, kind) in zip(points, listed):
@@ -435,7 +446,7 @@ class MovePiece(TurnRule[Move]):
         self.partners_move: str = self.params.get("partners_move", "never")
         self.danger_from_any_opponent = self.params.get("danger_from", "any-opponent") == "any-opponent"
         self.endgame_to_the_end = self.params.get("endgame_lasts", "to-the-end") == "to-the-end"
-        self.endgame_steps = context.constant(self.params.get("endgame_steps", 0), "endgame_steps")
+        self.endgame_steps: int = context.constant(self.params.get("endgame_steps", 0), "endgame_steps")
         self.verdict = self._verdict(context)
         #: (board size, steps) -> every walk of that many steps from every point.
         self._walk_tables: dict[tuple[int, int], _WalkTable] = {}
@@ -492,7 +503,7 @@ class MovePiece(TurnRule[Move]):
         (:attr:`PieceBoard.moves_cache`) until something changes there, so a turn works out again
         only the pieces near the last moves, not some fifty moves. A partner's piece, whose moves
         depend on threats from anywhere, is worked out every time."""
-        board: PieceBoard = state.figure  # type: ignore[assignment]
+        board = pieces_of(state.figure)
         cache = board.moves_cache
         moves: list[Any] = []
         endgame = board.endgame_moves is not None
@@ -537,7 +548,7 @@ class MovePiece(TurnRule[Move]):
     def features(self, state: GameState) -> dict[str, Feature]:
         """``under_attack``: each seat's pieces that a piece of another side could take with one
         move of its own now (whoever moves next; a partner's moves are not counted)."""
-        board: PieceBoard = state.figure  # type: ignore[assignment]
+        board = pieces_of(state.figure)
         tile_at, sides, owner, square = board.tile_at, board.side, board.owner, board.square
         taken: set[int] = set()
         for piece in board.on_board_pieces():
@@ -631,7 +642,7 @@ class MovePiece(TurnRule[Move]):
     def attackers(self, state: GameState, piece: int) -> list[int]:
         """The opponent seats whose next move could put ``piece`` in danger: every one in
         play, or only those who play before the piece's owner next does."""
-        board: PieceBoard = state.figure  # type: ignore[assignment]
+        board = pieces_of(state.figure)
         owner = board.owner[piece]
         opponents = [seat for seat, count in enumerate(board.alive) if count and board.side[seat] != board.side[owner]]
         if self.danger_from_any_opponent:
@@ -683,7 +694,7 @@ class MovePiece(TurnRule[Move]):
     # ------------------------------------------------------------------ applying a move
     def fault(self, state: GameState, action: Move) -> str | None:
         """Why ``action`` is not a legal move now (None when it is)."""
-        board: PieceBoard = state.figure  # type: ignore[assignment]
+        board = pieces_of(state.figure)
         piece = board.tile_at.get(action.origin)
         if piece is None:
             return f"no piece stands on {list(action.origin)}"
@@ -708,7 +719,7 @@ class MovePiece(TurnRule[Move]):
         return None
 
     def apply(self, state: GameState, action: Move) -> Moved:
-        board: PieceBoard = state.figure  # type: ignore[assignment]
+        board = pieces_of(state.figure)
         piece = board.tile_at.get(action.origin)
         entry = board.moves_cache.get(piece) if piece is not None and board.owner[piece] == state.current else None
         # A move taken from the memo of the mover's own piece (the very object: what legal_actions
@@ -727,7 +738,7 @@ class MovePiece(TurnRule[Move]):
         as a play's contacts are; the piece is turned, its contacts settled and it is turned over as
         after any move. What cannot be done at all is still refused: no piece on the point, another
         side's piece, a path a hand cannot walk (a jump, off the board, over or onto a piece)."""
-        board: PieceBoard = state.figure  # type: ignore[assignment]
+        board = pieces_of(state.figure)
         if self.fault(state, action) is None:
             return self.apply(state, action)
         piece = board.tile_at.get(action.origin)
@@ -745,14 +756,15 @@ class MovePiece(TurnRule[Move]):
     def _moved(self, state: GameState, action: Move) -> Moved:
         """Make the move ``action`` (checked already): turn the piece, settle its contacts, turn it over
         on a ringed point, count the endgame."""
-        board: PieceBoard = state.figure  # type: ignore[assignment]
+        board = pieces_of(state.figure)
         piece = board.tile_at[action.origin]
         endgame_move = board.endgame_moves is not None
         end = action.path[-1]
         turn = (board.turn[piece] + self.turn_after) % 4
         settlement = board.settle(piece, end, turn, self.pooled, self.verdict)
         board.move(piece, end, turn)
-        removed = tuple(board.square[p] for p in settlement.removed)
+        # The points of the pieces settled off, each still on its point until removed below.
+        removed = tuple(point for p in settlement.removed if (point := board.square[p]) is not None)
         for other in settlement.removed:
             board.remove(other)
         flipped = (self.flip_on_ringed and board.square[piece] is not None and not board.flipped[piece]
@@ -767,7 +779,7 @@ class MovePiece(TurnRule[Move]):
         elif self.endgame_steps and self._endgame_begins(board):
             board.endgame_moves = 0
         return Moved(state.current, piece, action.origin, tuple(action.path), turn, settlement.contacts,
-                     removed, flipped)  # type: ignore[arg-type]
+                     removed, flipped)
 
     @staticmethod
     def _endgame_begins(board: PieceBoard) -> bool:
@@ -790,7 +802,7 @@ class OneSideLeft(HandEnding):
         require_square_grid(context, self.name)
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
-        return len(state.figure.sides_left()) <= 1  # type: ignore[attr-defined]
+        return len(pieces_of(state.figure).sides_left()) <= 1
 
 
 class TwoPieceTie(HandEnding):
@@ -810,7 +822,7 @@ class TwoPieceTie(HandEnding):
             raise PrimitiveError(f"turns must be a whole number of at least 1, found {self.turns!r}", "turns")
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
-        board: PieceBoard = state.figure  # type: ignore[assignment]
+        board = pieces_of(state.figure)
         if sum(board.alive) != 2:
             return False
         left = board.on_board_pieces()
@@ -835,12 +847,12 @@ class PiecesLeft(ScoreKeeper):
 
     def on_hand_end(self, state: GameState) -> None:
         gains = state.hand_gains[self.key]
-        board: PieceBoard = state.figure  # type: ignore[assignment]
+        board = pieces_of(state.figure)
         for seat in range(state.seat_count):
             gains[seat] += board.alive[seat]
 
     def hand_end_values(self, state: GameState) -> list[int]:
-        board: PieceBoard = state.figure  # type: ignore[assignment]
+        board = pieces_of(state.figure)
         return board.alive[:state.seat_count]
 
 

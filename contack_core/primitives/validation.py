@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from contack_core.engine.actions import Move, Play
 from contack_core.engine.rules import Rules
@@ -36,7 +36,7 @@ from contack_core.primitives.registry import Registry
 
 
 def validate_ruleset(reference: str | Path, registry: Registry | None = None,
-                     quick_schema: QuickSchema | None | bool = False, parsed: ParsedFiles | None = None) -> Rules:
+                     quick_schema: QuickSchema | Literal[False] | None = False, parsed: ParsedFiles | None = None) -> Rules:
     """Load ``reference`` with its defaults, then under every other option value (see the
     module docstring); raise :class:`RulesetError` with every problem found, each
     configuration's problems naming the option value that brings them. Returns the
@@ -171,7 +171,7 @@ def playability_problems(rules: Rules) -> list[tuple[KeyPath, str]]:
                             f"seats, the first seat to act after the set-up may do nothing (every turn rule's "
                             f"when is false, or it offers nothing)")]
     kinds = " or ".join(sorted({rule.action_type.__name__.lower() for rule in laying}))
-    conditioned = [rule for rule in laying if rule.params.get("when") is not None]
+    conditioned = [rule for rule in laying if rule.when is not None]
     # Where to look: a laying rule's own condition, else where the tiles may go.
     place: KeyPath = ("turn", (conditioned or laying)[0].key) if conditioned or placement is None else ("placement",)
     return [(place, f"no tile can ever be played: in {PLAYABILITY_DEALS} trial deals at each of "
