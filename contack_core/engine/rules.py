@@ -14,8 +14,6 @@ from contack_core.engine.actions import Action, HouseAction, Play
 from contack_core.engine.digests import rules_digest
 from contack_core.engine.events import Discarded, Drew, Event, HouseActed, Moved, Passed, Played
 from contack_core.engine.slots import (
-    AnySetupStep,
-    AnyTurnRule,
     Board,
     Counter,
     HandEnding,
@@ -23,6 +21,8 @@ from contack_core.engine.slots import (
     Placement,
     PlayRule,
     Position,
+    SomeSetupStep,
+    SomeTurnRule,
     TurnOrderEffect,
     Zone,
     is_play_rule,
@@ -72,10 +72,10 @@ class Rules:
     tiles: TileSet
     board: Board
     zones: dict[str, Zone]
-    setup: list[AnySetupStep]
+    setup: list[SomeSetupStep]
     #: None when nothing is laid (a board of pieces that move).
     placement: Placement | None
-    turn: list[AnyTurnRule]
+    turn: list[SomeTurnRule]
     hand_end: list[HandEnding]
     counters: dict[str, Counter]
     match: Match

@@ -326,12 +326,12 @@ class PlayRule(TurnRule[Play], Protocol):
 
 #: A turn rule of whichever kind of action: what the ruleset's list of turn rules holds (the
 #: state hands each action to the rule of its kind, so no caller needs to know which kind).
-AnyTurnRule = TurnRule[Any]
+SomeTurnRule = TurnRule[Any]
 #: A set-up step sampling whichever kind of action (the state hands it what it sampled).
-AnySetupStep = SetupStep[Any]
+SomeSetupStep = SetupStep[Any]
 
 
-def is_play_rule(rule: AnyTurnRule) -> TypeGuard[PlayRule]:
+def is_play_rule(rule: SomeTurnRule) -> TypeGuard[PlayRule]:
     """Whether ``rule`` lays tiles: a turn rule offering :class:`Play` actions is a :class:`PlayRule`."""
     return rule.action_type is Play
 

@@ -52,7 +52,7 @@ Kept = TypeVar("Kept")
 
 if TYPE_CHECKING:
     from contack_core.engine.rules import Rules
-    from contack_core.engine.slots import AnySetupStep, AnyTurnRule, Position
+    from contack_core.engine.slots import Position, SomeSetupStep, SomeTurnRule
 
 
 class _Agreed:
@@ -60,7 +60,7 @@ class _Agreed:
 
     __slots__ = ("rule",)
 
-    def __init__(self, rule: AnyTurnRule) -> None:
+    def __init__(self, rule: SomeTurnRule) -> None:
         self.rule = rule
 
     def apply(self, state: GameState, action: Action) -> Event | None:
@@ -82,7 +82,7 @@ class GameState:
     seat_count: int
     hand_number: int
     step: int  # the index in ``rules.setup`` of the set-up step under way
-    setup_step: AnySetupStep | None  # that step, None once the hand is in play
+    setup_step: SomeSetupStep | None  # that step, None once the hand is in play
     deal_seat: int
     current: int
     passes: int
@@ -105,7 +105,7 @@ class GameState:
     _legal: list[Action] | None
     #: The rule that applies each kind of action legal now, as the turn program found them (by the
     #: action's type; a house rule's own action by its rule's key).
-    _allowed: dict[type | str, AnyTurnRule | AnySetupStep | _Agreed]
+    _allowed: dict[type | str, SomeTurnRule | SomeSetupStep | _Agreed]
     _sampled: Action | None
     seat_names: tuple[str, ...] | None
     #: The direction of play this hand: 1 round the table (clockwise), -1 the other way.
@@ -585,7 +585,7 @@ class GameState:
             return self.seat_count
         return sum(map(self.figure.seat_in_play, range(self.seat_count)))
 
-    def _rule_for(self, action: Action) -> AnyTurnRule | AnySetupStep | _Agreed:
+    def _rule_for(self, action: Action) -> SomeTurnRule | SomeSetupStep | _Agreed:
         if self._legal is None:
             self.legal_actions()
         rule = self._allowed.get(type(action))
@@ -621,7 +621,7 @@ class GameState:
         self.passes = 0
         if self._check_hand_end(event):  # its counters' on_house and transfers, then the hand endings
             return event
-        if cast("AnyTurnRule", rule).ends_turn:  # a house action's key maps to its turn rule
+        if cast("SomeTurnRule", rule).ends_turn:  # a house action's key maps to its turn rule
             self._end_turn()
         else:
             self._legal = None

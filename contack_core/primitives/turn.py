@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic
 from contack_core.boards.lattice import figure_of
 from contack_core.engine.actions import DRAW, PASS, Action, Discard, Draw, HouseAction, IllegalAction, Pass, Play
 from contack_core.engine.events import Discarded, Drew, Event, HouseActed, Played, make_drew
-from contack_core.engine.slots import ActionT, AnyTurnRule
+from contack_core.engine.slots import ActionT, SomeTurnRule
 from contack_core.language.programs import Source, define_from
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
@@ -622,7 +622,7 @@ def _returning(action: HouseAction, one: bool, held: list[int]) -> list[int]:
     return [action.tile] if one and action.tile is not None else list(held)
 
 
-def check_turn_rules(rules: list[AnyTurnRule]) -> None:
+def check_turn_rules(rules: list[SomeTurnRule]) -> None:
     """Each action kind may be offered by one turn rule only (house actions, each its own kind,
     are told apart by their keys)."""
     seen: dict[type, str] = {}
