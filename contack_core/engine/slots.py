@@ -390,6 +390,9 @@ class Counter(Protocol):
     #: True when a play's gain is collected from the other seats (chips): what changes hands in
     #: a hand then adds up to what the bank took.
     collects_from_others: bool
+    #: True when a seat short of what it owes borrows, going below zero (chips collected with
+    #: ``when_short: borrow``); false when it pays what it has.
+    borrow: bool
     #: The ruleset's named constants its formulas read.
     constants: Mapping[str, object]
     #: For each moment it has formulas for: every name a formula may read there, with the

@@ -34,7 +34,7 @@ def choose_options(document: Document, chosen: Mapping[str, str | int | bool]) -
         raw = chosen.get(name, spec.get("default"))
         bound = _beyond_bounds(spec)
         if bound is not None:  # the declaration itself sizes more than a game can use
-            path = ("options", name, bound)
+            path: KeyPath = ("options", name, bound)
             problems.append(Problem(f"option {name}'s {bound} is {shown_number(spec[bound])}: an integer option "
                                     f"stays within {MAX_OPTION_VALUE:,} either way (MAX_OPTION_VALUE)",
                                     path, document.mark(path)))

@@ -59,6 +59,7 @@ class ScoreKeeper(Primitive):
     constants: Mapping[str, object] = MappingProxyType({})
     values: Mapping[str, Mapping[str, str]] = MappingProxyType({})
     collects_from_others = False
+    borrow = False
     #: For each moment this counter changes (``play``, ``hand_end``...): what its formulas
     #: there read, as ``(parameter, names)`` (see :func:`order_counters`).
     reads: dict[str, list[tuple[str, tuple[str, ...]]]] | None = None

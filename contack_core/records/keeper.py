@@ -439,7 +439,7 @@ class Keeper:
         state = self.state
         hand = state.hand_number
         event = state.apply_agreed(action, seat) if agreed else state.apply(action)
-        lines = []
+        lines: list[dict[str, Any]] = []
         for happened in (event, *state.effects):
             line = event_to_record(state, happened)
             if line is not None:

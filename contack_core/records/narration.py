@@ -72,7 +72,8 @@ class Narrator:
         if state.current == event.seat:
             self.write(f"   {self.who(event.seat, rules)} {rules.term('again')}")
             return
-        seat, passed = (event.seat + state.direction) % count, []
+        seat = (event.seat + state.direction) % count
+        passed: list[int] = []
         while seat != state.current and len(passed) < count:
             if state.figure.every_seat_in_play or state.figure.seat_in_play(seat):
                 passed.append(seat)

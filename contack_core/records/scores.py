@@ -74,7 +74,7 @@ class Arithmetic:
         constants = set(counter.constants)
         #: Chips change hands on a play (collected from the others): the hand's changes add up to the bank's take.
         self.transfers = counter.collects_from_others
-        self.loans = self.transfers and counter.params.get("when_short") == "borrow"
+        self.loans = self.transfers and counter.borrow
         hand_end = gains.get("hand_end", 0)
         reads = {name for name in _NAME.findall(str(hand_end))} - constants
         #: The hand-end formula reads only the tiles held: what it gives for each count is known.
