@@ -177,7 +177,8 @@ class PieceBoard:
 
     def corners(self, piece: int) -> tuple[int, int, int, int]:
         """The numbers on the four corners as the piece lies: NW, NE, SE, SW."""
-        return tuple(self.corner_value(piece, c) for c in range(4))  # type: ignore[return-value]
+        value = self.corner_value
+        return value(piece, 0), value(piece, 1), value(piece, 2), value(piece, 3)
 
     def opponents(self, a: int, b: int) -> bool:
         """Whether pieces ``a`` and ``b`` belong to different sides."""

@@ -30,8 +30,8 @@ def points_up(cell: Cell) -> bool:
 def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell]:
     """The cells across sides 0, 1 and 2 of ``cell``."""
     x, y = cell
-    offsets = _UP if (x + y) % 2 == 0 else _DOWN
-    return tuple((x + dx, y + dy) for dx, dy in offsets)  # type: ignore[return-value]
+    (ax, ay), (bx, by), (cx, cy) = _UP if (x + y) % 2 == 0 else _DOWN
+    return (x + ax, y + ay), (x + bx, y + by), (x + cx, y + cy)
 
 
 class NeighbourCache:

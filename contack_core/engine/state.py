@@ -551,8 +551,8 @@ class GameState:
         self.chosen = None
         in_play = None if self.figure.every_seat_in_play else self.figure.seat_in_play
         self.given = chosen is not None and (in_play is None or in_play(chosen))
-        if self.given:
-            return chosen  # type: ignore[return-value]
+        if chosen is not None and self.given:
+            return chosen
         if again and (in_play is None or in_play(self.current)):
             return self.current
         count, step, seat = self.seat_count, self.direction, self.current

@@ -16,7 +16,7 @@ import json
 from collections import OrderedDict
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from contack_core.engine.rules import Rules
 from contack_core.language.documents import ParsedFiles, find_ruleset, read_document
@@ -43,7 +43,7 @@ class RulesetCache:
     def __init__(self, registry: Registry | None = None, limit: int = 32) -> None:
         self.registry = registry or default_registry()
         self.limit = limit
-        self._quick_schema: QuickSchema | None | bool = False  # False: not compiled yet
+        self._quick_schema: QuickSchema | Literal[False] | None = False  # False: not compiled yet
         self._loaded: OrderedDict[tuple[str, str, str], Rules | RulesetError] = OrderedDict()
         self._places: dict[tuple[str, str], Path] = {}
         self._digests: dict[Path, tuple[tuple[int, ...], str]] = {}
@@ -53,7 +53,7 @@ class RulesetCache:
     def quick_schema(self) -> QuickSchema | None:
         if self._quick_schema is False:
             self._quick_schema = compile_ruleset_schema(self.registry)
-        return self._quick_schema  # type: ignore[return-value]
+        return self._quick_schema
 
     def locate(self, reference: str | Path, relative_to: Path | None = None) -> Path:
         """The file a reference names (:func:`contack_core.language.documents.find_ruleset`), resolved."""

@@ -208,7 +208,8 @@ class Counter(ScoreKeeper):
         self._gain_is_points = str(self.gains.get("play", "")).strip() == "points"
 
     def starting_total(self, seats: int) -> int:
-        return self._initial.evaluate({"seats": seats})  # type: ignore[no-any-return]
+        total: int = self._initial.evaluate({"seats": seats})  # a whole number, checked at load
+        return total
 
     @property
     def counts_at_hand_end_only(self) -> bool:

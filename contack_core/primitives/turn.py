@@ -8,7 +8,7 @@ turn rule listed before it (true when that rule offers at least one action now).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic
+from typing import TYPE_CHECKING, Any, Generic
 
 from contack_core.boards.lattice import figure_of
 from contack_core.engine.actions import DRAW, PASS, Action, Discard, Draw, HouseAction, IllegalAction, Pass, Play
@@ -39,7 +39,7 @@ class TurnRule(Primitive, Generic[ActionT]):
 
     slot = "turn"
     action_type: type[ActionT]
-    ends_turn: ClassVar[bool] = True
+    ends_turn: bool = True
 
     @property
     def allowed_key(self) -> type | str:
@@ -436,7 +436,7 @@ class HouseActionRule(TurnRule[HouseAction]):
                 raise PrimitiveError(f"no counter named {cost['counter']!r} (counters: {known})", "cost.counter")
             self.counter = cost["counter"]
             self.amount = context.constant(cost["amount"], "cost.amount")
-        self.ends_turn = self.params.get("ends_turn", False)  # type: ignore[misc]
+        self.ends_turn = self.params.get("ends_turn", False)
         self.book = f"turn.{self.key}"
         self.plain = HouseAction(self.key)
 
