@@ -11,7 +11,7 @@ legal alternatives to an entry it refuses.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import attrs
@@ -125,16 +125,17 @@ def _mended_deals(state: GameState, due: Deal, typed: dict[str, Any]) -> list[De
         chosen.append(tile if tile in dealable and tile not in chosen else None)
     bad = [i for i, tile in enumerate(chosen) if tile is None]
     if not bad:
-        return [Deal(due.seat, tuple(chosen), due.zone)]  # type: ignore[arg-type]
+        return [Deal(due.seat, tuple(tile for tile in chosen if tile is not None), due.zone)]  # no tile is None here
     free = [tile for tile in dealable if tile not in chosen]
     deals = []
     for first in sorted(free, key=lambda t: name_distance(named[bad[0]], tiles.names[t]))[:3]:
         mended, left = list(chosen), [t for t in free if t != first]
         mended[bad[0]] = first
         for i in bad[1:]:
-            mended[i] = min(left, key=lambda t, i=i: name_distance(named[i], tiles.names[t]))
-            left.remove(mended[i])  # type: ignore[arg-type]
-        deals.append(Deal(due.seat, tuple(mended), due.zone))  # type: ignore[arg-type]
+            distance = {t: name_distance(named[i], tiles.names[t]) for t in left}
+            mended[i] = pick = min(left, key=distance.__getitem__)
+            left.remove(pick)
+        deals.append(Deal(due.seat, tuple(tile for tile in mended if tile is not None), due.zone))  # every one mended
     return deals
 
 
@@ -177,7 +178,7 @@ def line_cost(typed: dict[str, Any], meant: dict[str, Any]) -> float:
     return cost
 
 
-def tile_cost(typed: Any, meant: str) -> float:
+def tile_cost(typed: object, meant: str) -> float:
     """A tile named wrong: each digit mistyped, or its values read from another colour."""
     if not isinstance(typed, str):
         return 2 * DIGIT_COST
@@ -187,19 +188,20 @@ def tile_cost(typed: Any, meant: str) -> float:
     return DIGIT_COST * min(name_distance(typed, meant), 3)
 
 
-def point_cost(typed: Any, meant: list[int]) -> float:
+def point_cost(typed: object, meant: list[int]) -> float:
     """A cell or point written wrong: the coordinates that differ, and how far it lies."""
     if not (isinstance(typed, list) and len(typed) == len(meant) and all(isinstance(v, int) for v in typed)):
         return 2 * COORDINATE_COST
-    differing = sum(a != b for a, b in zip(typed, meant))
-    distance = sum(abs(a - b) for a, b in zip(typed, meant))
+    coordinates: list[int] = typed
+    differing = sum(a != b for a, b in zip(coordinates, meant))
+    distance = sum(abs(a - b) for a, b in zip(coordinates, meant))
     return COORDINATE_COST * differing + DISTANCE_COST * min(distance, 10)
 
 
-def _list_cost(typed: list[Any], meant: list[Any], cost: Any) -> float:
+def _list_cost(typed: list[object], meant: list[Any], cost: Callable[[object, Any], float]) -> float:
     if len(typed) != len(meant):
         return FIELD_COST * (1 + abs(len(typed) - len(meant)))
-    return sum(cost(a, b) for a, b in zip(typed, meant) if a != b)
+    return sum((cost(a, b) for a, b in zip(typed, meant) if a != b), 0.0)
 
 
 #: How many lines from the bad one on an insertion is tried against: enough, most often, to reach a
