@@ -495,7 +495,7 @@ class MovePiece(TurnRule[Move]):
         partners = [s for s in range(len(board.side)) if s != seat and board.side[s] == mine]
         return own + [(p, True) for s in partners for p in board.pieces_of(s)]
 
-    def generate(self, state: GameState) -> list[Any]:
+    def generate(self, state: GameState) -> list[Action]:
         """Every legal move, piece by piece in piece order.
 
         A piece's own moves depend only on the points within its steps plus one (where it passes,
@@ -505,15 +505,15 @@ class MovePiece(TurnRule[Move]):
         depend on threats from anywhere, is worked out every time."""
         board = pieces_of(state.figure)
         cache = board.moves_cache
-        moves: list[Any] = []
+        moves: list[Action] = []
         endgame = board.endgame_moves is not None
         seat = state.current
         if self.partners_move == "never":
-            movable: list[Any] = board.pieces_of(seat)
+            movable: list[int] | list[tuple[int, bool]] = board.pieces_of(seat)
         else:
             movable = self.movable(board, seat)
         for item in movable:
-            piece, partners = (item, False) if type(item) is int else item
+            piece, partners = (item, False) if isinstance(item, int) else item
             if not partners:
                 entry = cache.get(piece)
                 if entry is not None and entry[0] is endgame:
