@@ -13,6 +13,7 @@ class.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -20,10 +21,10 @@ import attrs
 
 from contack_core.language.programs import Source, define_from
 
-T = TypeVar("T")
+T = TypeVar("T", bound=attrs.AttrsInstance)
 
 
-def construction_source(cls: type, target: str, values: Sequence[str]) -> Source:
+def construction_source(cls: type[attrs.AttrsInstance], target: str, values: Sequence[str]) -> Source:
     """Statements building ``cls`` into the variable ``target`` from ``values``, one Python
     expression per field in field order (defaults are not applied: give every field)."""
     names = [field.name for field in attrs.fields(cls)]
@@ -32,7 +33,7 @@ def construction_source(cls: type, target: str, values: Sequence[str]) -> Source
     alias = f"_{cls.__name__}"
     lines = [f"{target} = _new({alias})"]
     bindings: dict[str, Any] = {"_new": object.__new__, alias: cls}
-    if cls.__setattr__ is object.__setattr__:
+    if inspect.getattr_static(cls, "__setattr__") is object.__setattr__:  # not frozen
         lines += [f"{target}.{name} = {value}" for name, value in zip(names, values)]
     else:
         # Frozen: each field through its slot's own setter, as attrs does behind the frozen
@@ -47,7 +48,8 @@ def construction_source(cls: type, target: str, values: Sequence[str]) -> Source
 def quick_constructor(cls: type[T]) -> Callable[..., T]:
     """A function ``make_<class>(field, ...)`` building ``cls`` from all its fields, given
     positionally (defaults are not applied: pass every field)."""
-    names = [field.name for field in attrs.fields(cls)]  # type: ignore[misc]
+    names = [field.name for field in attrs.fields(cls)]
     function = f"make_{cls.__name__.lower()}"
     built = construction_source(cls, "made", names)
-    return define_from(function, names, Source(built.code + "\nreturn made", built.bindings))  # type: ignore[no-any-return]
+    constructor: Callable[..., T] = define_from(function, names, Source(built.code + "\nreturn made", built.bindings))
+    return constructor
