@@ -11,8 +11,11 @@ meets the neighbour's edge on that same side number.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
+
+import attrs
 
 from contack_core.language.programs import Source, define_from
 
@@ -317,3 +320,46 @@ def line_lengths(cell: Cell, filled: Callable[[Cell], bool]) -> tuple[int, int, 
                 length += 1
         lengths.append(length)
     return lengths[0], lengths[1], lengths[2]
+
+
+def _image(cell: Cell, turn: int, mirror: bool) -> Cell:
+    """``cell`` turned ``turn`` sixths of a circle about point ``(1, 0)`` (after mirroring
+    left for right when ``mirror``): worked in the plane, where the lattice's symmetries are
+    plain rotations, then read back as a cell from its centre."""
+    x, y = cell
+    height = math.sqrt(3) / 2
+    cx, cy = (x - 1) / 2, (y + (1 / 3 if (x + y) % 2 == 0 else 2 / 3)) * height
+    if mirror:
+        cx = -cx
+    angle = turn * math.pi / 3
+    px, py = cx * math.cos(angle) - cy * math.sin(angle), cx * math.sin(angle) + cy * math.cos(angle)
+    return round(2 * px) + 1, math.floor(py / height)
+
+
+@attrs.frozen
+class Pattern:
+    """A named shape of cells (as Ludii's ``(is Pattern ...)``): its cells as drawn once,
+    matched in every turn and mirror image the lattice allows, anywhere on it.
+
+    ``placements`` holds, for an up cell and for a down cell at ``(0, 0)``, every placement
+    of the shape covering that cell (as offsets), so a play's count costs no geometry."""
+
+    cells: frozenset[Cell]
+    placements: tuple[tuple[frozenset[Cell], ...], tuple[frozenset[Cell], ...]]
+
+    @classmethod
+    def of(cls, cells: Iterable[Cell]) -> Pattern:
+        drawn = frozenset(cells)
+        images = {frozenset(_image(cell, turn, mirror) for cell in drawn)
+                  for turn in range(6) for mirror in (False, True)}
+        placements: tuple[set[frozenset[Cell]], set[frozenset[Cell]]] = (set(), set())
+        for image in images:
+            for x, y in image:  # offsets from that cell, kept apart for up and down cells
+                placements[(x + y) % 2].add(frozenset((a - x, b - y) for a, b in image))
+        return cls(drawn, (tuple(placements[0]), tuple(placements[1])))
+
+    def completed(self, cell: Cell, filled: Callable[[Cell], bool]) -> int:
+        """How many placements of the shape covering ``cell`` are all ``filled``."""
+        x, y = cell
+        return sum(all(filled((x + a, y + b)) for a, b in offsets)
+                   for offsets in self.placements[(x + y) % 2])
