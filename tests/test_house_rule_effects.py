@@ -15,7 +15,7 @@ import pytest
 
 from contack_core import GameState, load_rules
 from contack_core.engine.actions import Action, Discard, Draw, Pass, Play
-from contack_core.boards.lattice import cells_at, corners, line_lengths
+from contack_core.boards.lattice import cells_at, corners, line_lengths, neighbours
 from contack_core.engine.events import Moved
 from contack_core.engine.rules import Rules
 
@@ -330,6 +330,25 @@ def test_a_hexagon_completed_scores_20() -> None:
         hexagons = hexagons_completed(step)
         assert step.gained()[step.seat] == points + 20 * hexagons
         completed += hexagons
+    assert completed > 5
+
+
+def big_triangles_completed(step: Step) -> int:
+    """Big triangles of four (a tile and the three across its sides) with the play in them,
+    found from the neighbours, not from the ruleset's drawn shape."""
+    laid, cell = step.after.figure.tile_at, step.action.cell  # type: ignore[attr-defined]
+    return sum(centre in laid and all(side in laid for side in neighbours(centre))
+               for centre in (cell, *neighbours(cell)))
+
+
+def test_a_big_triangle_completed_scores_10() -> None:
+    rules = load_rules("big-triangle-bonus")
+    completed = 0
+    for step, contacts in plays_made(rules, range(12)):
+        points = sum(int(c["points"]) for c in contacts)  # type: ignore[call-overload]
+        triangles = big_triangles_completed(step)
+        assert step.gained()[step.seat] == points + 10 * triangles
+        completed += triangles
     assert completed > 5
 
 

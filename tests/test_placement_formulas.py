@@ -82,6 +82,12 @@ def write(tmp_path: Path, placement: str) -> Path:
      "house.yaml:7:5: at placement.kinds.double: unknown name 'c'"),
     ('  legal: "failing == 3"\n',
      "no tile can ever be played"),
+    ('  shapes:\n    pair_apart: [[0, 0], [3, 0]]\n',
+     "house.yaml:7:5: at placement.shapes.pair_apart: shape pair_apart is not one piece"),
+    ('  shapes:\n    odd: [[0, 0], [1]]\n',
+     "house.yaml:7:19: at placement.shapes.odd.1: needs at least 2 items"),
+    ('  shapes:\n    odd: [[0, 0], [0, 0]]\n',
+     "house.yaml:7:5: at placement.shapes.odd: lists an item twice"),
 ])
 def test_validate_refuses_a_formula_over_contacts_that_cannot_work(tmp_path: Path, placement: str,
                                                                      message: str) -> None:

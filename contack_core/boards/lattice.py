@@ -358,6 +358,15 @@ class Pattern:
                 placements[(x + y) % 2].add(frozenset((a - x, b - y) for a, b in image))
         return cls(drawn, (tuple(placements[0]), tuple(placements[1])))
 
+    def joined(self) -> bool:
+        """Whether the cells make one piece, side to side."""
+        reached, todo = set(), [min(self.cells)]
+        while todo:
+            cell = todo.pop()
+            reached.add(cell)
+            todo += [other for other in neighbours(cell) if other in self.cells and other not in reached]
+        return reached == self.cells
+
     def completed(self, cell: Cell, filled: Callable[[Cell], bool]) -> int:
         """How many placements of the shape covering ``cell`` are all ``filled``."""
         x, y = cell

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeGuard, TypeVar, 
 
 import attrs
 
-from contack_core.boards.lattice import Cell, Figure
+from contack_core.boards.lattice import Cell, Figure, Pattern
 from contack_core.boards.tiles import TileSet
 from contack_core.engine.actions import Action, Play
 from contack_core.engine.events import Event, HandResult, Played
@@ -206,6 +206,9 @@ class Placement(Protocol):
     #: The kinds of contact the ruleset names (``kinds``): name -> ``table[a][b]``, true for a
     #: contact of that kind; every formula about a play counts them as ``<kind>_contacts``.
     kind_tables: Mapping[str, Sequence[Sequence[object]]]
+    #: The shapes the ruleset names (``shapes``): every formula about a play counts those it
+    #: completes as ``<shape>_shapes``.
+    shapes: Mapping[str, Pattern]
 
     @property
     def colours_must_match(self) -> bool:

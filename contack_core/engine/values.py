@@ -240,9 +240,18 @@ def play_shape(state: GameState, event: Played) -> PlayShape:
                      enclosed=enclosed)
 
 
-def play_values(colours: Iterable[str], kinds: Iterable[str] = ()) -> dict[str, str]:
+def shapes_completed(state: GameState, event: Played, shape: str) -> int:
+    """How many of the placement's shape ``shape`` the play ``event`` completes."""
+    placement = state.rules.placement
+    # Only a ruleset whose placement names the shape has a formula reading it.
+    assert placement is not None and isinstance(state.figure, Figure)
+    return placement.shapes[shape].completed(event.cell, state.figure.tile_at.__contains__)
+
+
+def play_values(colours: Iterable[str], kinds: Iterable[str] = (), shapes: Iterable[str] = ()) -> dict[str, str]:
     """What a formula about a play reads, besides the state: see :data:`EVENT_MEANINGS`
-    (``kinds``: the placement's kinds of contact, each counted as ``<kind>_contacts``)."""
+    (``kinds``: the placement's kinds of contact, each counted as ``<kind>_contacts``;
+    ``shapes``: its named shapes, each counted as ``<shape>_shapes``)."""
     values = {
         "points": "_event.points",
         "contacts": "_event.contacts",
@@ -257,6 +266,8 @@ def play_values(colours: Iterable[str], kinds: Iterable[str] = ()) -> dict[str, 
         values[f"{identifier(colour)}_pair"] = f"_play_facts(_state, _event).pair.get({colour!r}, 0)"
     for kind in kinds:
         values[f"{kind}_contacts"] = f"_play_facts(_state, _event).kinds[{kind!r}]"
+    for shape in shapes:
+        values[f"{shape}_shapes"] = f"_shapes_completed(_state, _event, {shape!r})"
     for shape in ("line", "around", "hexagons", "enclosed"):
         values[shape] = f"_play_shape(_state, _event).{shape}"
     return values
@@ -318,7 +329,7 @@ def captured(state: GameState, event: Moved) -> int:
 
 #: What the event values call, bound into the programs that inline them.
 EVENT_BINDINGS: Mapping[str, Callable[..., object]] = {
-    "_play_facts": play_facts, "_play_shape": play_shape, "_tile_total": tile_total, "_captured": captured,
+    "_play_facts": play_facts, "_play_shape": play_shape, "_shapes_completed": shapes_completed, "_tile_total": tile_total, "_captured": captured,
     "_lost": lost, "_int": int}
 
 

@@ -11,6 +11,7 @@ from contack_core.boards.lattice import (
     MAX_EDGE_COLOURS,
     MAX_EDGE_VALUE,
     NO_OPENINGS,
+    Pattern,
     SIDE_BITS,
     Cell,
     Figure,
@@ -67,6 +68,11 @@ class ContactPlacement(Primitive):
     so one contact off colour may be allowed, or a play touching three tiles required to
     count twice); ``play_points`` replaces the sum of the pairs' points (a price on an
     exception, a bonus for a kind). Worked out once per kind of cell, like the tables.
+
+    ``shapes`` names shapes of cells, each drawn once as its cells (``[x, y]``, as records
+    name cells; all joined side to side); every formula about a play then reads
+    ``<shape>_shapes``, how many of that shape (in any turn or mirror image) the play
+    completes. Each shape's placements are worked out at load for an up and a down cell.
     """
 
     name = "contact-placement"
@@ -86,6 +92,11 @@ class ContactPlacement(Primitive):
             "points": {"type": ["string", "integer"]},
             "kinds": {"type": "object", "propertyNames": {"pattern": "^[A-Za-z][A-Za-z0-9_]*(?!\\n)$"},
                       "additionalProperties": {"type": ["string", "boolean"]}, "maxProperties": 8},
+            "shapes": {"type": "object", "propertyNames": {"pattern": "^[A-Za-z][A-Za-z0-9_]*(?!\\n)$"},
+                       "additionalProperties": {
+                           "type": "array", "minItems": 2, "maxItems": 24, "uniqueItems": True,
+                           "items": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}},
+                       "maxProperties": 8},
             "legal": {"type": ["string", "boolean"]},
             "play_points": {"type": ["string", "integer"]},
         },
@@ -148,6 +159,14 @@ class ContactPlacement(Primitive):
         #: ``kind_tables[name][a][b]``: whether two touching numbers make a contact of that kind.
         self.kind_tables: dict[str, list[list[Any]]] = {
             name: context.table(source, domain, f"kinds.{name}") for name, source in kinds.items()}
+        #: The named shapes a play may complete (``<shape>_shapes`` in formulas about a play).
+        self.shapes: dict[str, Pattern] = {}
+        for name, cells in self.params.get("shapes", {}).items():
+            shape = Pattern.of((x, y) for x, y in cells)
+            if not shape.joined():
+                raise PrimitiveError(f"shape {name} is not one piece: each cell must share a side with "
+                                     f"another of its cells", f"shapes.{name}")
+            self.shapes[name] = shape
         names = [*FIT_MEANINGS, *(f"{name}_contacts" for name in kinds)]
         counts: dict[str, Any] = {name: range(4) for name in names}
         pair_values = [value for row in self.pair_points for value in row if value is not None]

@@ -84,7 +84,9 @@ class BuildContext:
         if kind != "play":
             return dict(EVENT_VALUES[kind])
         colours = self.tiles.colours if self.tiles is not None else ()
-        return play_values(colours, self.placement.kind_tables if self.placement is not None else {})
+        if self.placement is None:
+            return play_values(colours)
+        return play_values(colours, self.placement.kind_tables, self.placement.shapes)
 
     def turn_values(self, key: str) -> dict[str, str]:
         """What turn rule ``key``'s ``when`` may read: the state, and ``can_<rule>`` for every
