@@ -8,7 +8,7 @@ where it acts, against what the same games do under the ruleset it changes.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import attrs
 import pytest
@@ -306,34 +306,37 @@ def _fit(rules: Rules, state: GameState, play: Play) -> tuple[int, tuple[int, in
     return rotation, rules.placement.side_codes[play.tile][rotation]
 
 
-def test_doubles_pay_5_a_contact() -> None:
-    rules = load_rules("doubles-pay-five")
-    doubles = 0
-    for step, contacts in plays_made(rules, range(8)):
+Contacts = list[dict[str, object]]
+
+
+def bonus_made(ruleset: str, game_count: int, bonus: int, made: Callable[[Step, Contacts], int]) -> int:
+    """Checks every play of ``game_count`` random games of ``ruleset``: the seat gains the points of its
+    contacts plus ``bonus`` for each thing ``made`` counts (worked out apart from the ruleset's
+    formula); returns how many were made in all."""
+    total = 0
+    for step, contacts in plays_made(load_rules(ruleset), range(game_count)):
         points = sum(int(c["points"]) for c in contacts)  # type: ignore[call-overload]
-        made = sum(c["mine"] == c["theirs"] for c in contacts)
-        assert step.gained()[step.seat] == points + 5 * made
-        doubles += made
-    assert doubles > 10
+        count = made(step, contacts)
+        assert step.gained()[step.seat] == points + bonus * count
+        total += count
+    return total
 
 
-def hexagons_completed(step: Step) -> int:
+def test_doubles_pay_5_a_contact() -> None:
+    assert bonus_made("doubles-pay-five", 8, 5, lambda step, contacts: sum(c["mine"] == c["theirs"]
+                                                                          for c in contacts)) > 10
+
+
+def hexagons_completed(step: Step, contacts: Contacts) -> int:
     laid = step.after.figure.tile_at
     return sum(all(cell in laid for cell in cells_at(point)) for point in corners(step.action.cell))  # type: ignore[attr-defined]
 
 
 def test_a_hexagon_completed_scores_20() -> None:
-    rules = load_rules("hexagon-bonus")
-    completed = 0
-    for step, contacts in plays_made(rules, range(20)):
-        points = sum(int(c["points"]) for c in contacts)  # type: ignore[call-overload]
-        hexagons = hexagons_completed(step)
-        assert step.gained()[step.seat] == points + 20 * hexagons
-        completed += hexagons
-    assert completed > 5
+    assert bonus_made("hexagon-bonus", 20, 20, hexagons_completed) > 5
 
 
-def big_triangles_completed(step: Step) -> int:
+def big_triangles_completed(step: Step, contacts: Contacts) -> int:
     """Big triangles of four (a tile and the three across its sides) with the play in them,
     found from the neighbours, not from the ruleset's drawn shape."""
     laid, cell = step.after.figure.tile_at, step.action.cell  # type: ignore[attr-defined]
@@ -342,25 +345,16 @@ def big_triangles_completed(step: Step) -> int:
 
 
 def test_a_big_triangle_completed_scores_10() -> None:
-    rules = load_rules("big-triangle-bonus")
-    completed = 0
-    for step, contacts in plays_made(rules, range(12)):
-        points = sum(int(c["points"]) for c in contacts)  # type: ignore[call-overload]
-        triangles = big_triangles_completed(step)
-        assert step.gained()[step.seat] == points + 10 * triangles
-        completed += triangles
-    assert completed > 5
+    assert bonus_made("big-triangle-bonus", 12, 10, big_triangles_completed) > 5
+
+
+def line_of_five_made(step: Step, contacts: Contacts) -> int:
+    cell, laid = step.action.cell, step.after.figure.tile_at  # type: ignore[attr-defined]
+    return int(max(line_lengths(cell, laid.__contains__)) == 5)
 
 
 def test_a_line_of_five_scores_15() -> None:
-    rules = load_rules("line-of-five")
-    lines = 0
-    for step, contacts in plays_made(rules, range(8)):
-        points = sum(int(c["points"]) for c in contacts)  # type: ignore[call-overload]
-        made = max(line_lengths(step.action.cell, step.after.figure.tile_at.__contains__)) == 5  # type: ignore[attr-defined]
-        assert step.gained()[step.seat] == points + (15 if made else 0)
-        lines += made
-    assert lines > 5
+    assert bonus_made("line-of-five", 8, 15, line_of_five_made) > 5
 
 
 def test_closing_in_a_cell_pays_the_next_player_10() -> None:
