@@ -178,7 +178,10 @@ class MctsPlayer(Player):
         node = root
         path = [root]
         c, width = self.params["c"], self.params["width"]
-        while not world.over and not world.chance and world.hand_number == hand:
+        while not world.over and world.hand_number == hand:
+            if world.chance:  # a pile shuffled in play: the tree is open-loop, chance is sampled on the way
+                world.apply(world.sample_chance(rng))
+                continue
             legal = world.legal_actions()
             children = node.children
             untried = [a for a in legal if a not in children]
@@ -239,7 +242,10 @@ class MctsPlayer(Player):
         depth, width = self.params["depth"], self.params["width"]
         left = max(depth - taken, 0) if depth else -1  # the tree's own actions count towards the depth
         cap = world.rules.turn_cap  # a hand the rules never end (every seat may always pass) ends a playout here
-        while left and not world.over and not world.chance and world.hand_number == hand and world.turns < cap:
+        while left and not world.over and world.hand_number == hand and world.turns < cap:
+            if world.chance:
+                world.apply(world.sample_chance(rng))
+                continue
             legal = world.legal_actions()
             if greedy and len(legal) > 1:
                 if len(legal) > width:  # a board of many moves: the best of ``width`` drawn at random

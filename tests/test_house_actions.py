@@ -1,6 +1,6 @@
 """Actions of a house rule's own (the ``house-action`` turn primitive, docs/house-rules.md): the two
 examples take effect in played games exactly as their rules say (the exchange, the redraw, their
-limits and cost), their records audit sound and a record that breaks a rule is refused naming the
+limits and cost; the redeal's shuffle, chance in the middle of play), their records audit sound and a record that breaks a rule is refused naming the
 line, the keeper and the human player take them typed, the wire hides what a seat cannot see,
 and two house actions live in one ruleset."""
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from helpers import play_recorded_game, read_lines, run_cli, write_lines
 
-from contack_core import Action, GameState, HouseActed, HouseAction, IllegalAction, load_rules
+from contack_core import CHANCE, Action, Draw, GameState, HouseActed, HouseAction, IllegalAction, Shuffle, load_rules
 from contack_core.engine.notation import action_to_string, event_to_string, parse_action
 from contack_core.engine.rules import Rules
 from contack_core.records.audit import audit_record
@@ -25,6 +25,7 @@ from players.protocol import event_json
 
 EXCHANGE = load_rules("exchange-once-a-hand")
 REDRAW = load_rules("redraw-once-a-game")
+REDEAL = load_rules("solitaire-redeal")
 
 
 def running(state: GameState, counter: str = "score") -> list[int]:
@@ -332,7 +333,15 @@ def test_two_house_actions_live_in_one_ruleset_and_both_are_played(tmp_path: Pat
      "at turn.swap.effects.1.return: an action returns one chosen tile at most"),
     ('[{draw: many, from: stock, to: hand}]', "at turn.swap.effects.0.draw: unknown name 'many'"),
     ('[{return: some, from: hand, to: stock}]', "at turn.swap.effects.0.return:"),
-    ('[{return: all, draw: 1, from: hand, to: stock}]', "at turn.swap.effects.0: an effect is either a return"),
+    ('[{return: all, draw: 1, from: hand, to: stock}]', "at turn.swap.effects.0: an effect is a return"),
+    ('[{return: all, from: hand}]', "at turn.swap.effects.0: a return says where its tiles come from and go to: to "
+                                    "is missing"),
+    ('[{return: all, from: stock, to: stock}]', "at turn.swap.effects.0.to: a return moves tiles from one zone to "
+                                                "another, not onto stock itself"),
+    ('[{shuffle: stock, at: top}]', "at turn.swap.effects.0.at: a shuffle names its pile alone"),
+    ('[{shuffle: hand}]', "at turn.swap.effects.0.shuffle: zone 'hand' is a hand; expected pile"),
+    ('[{shuffle: stock}, {draw: 1, from: stock, to: hand}]', "at turn.swap.effects.0.shuffle: a shuffle is an "
+                                                              "action's last effect"),
 ])
 def test_a_badly_built_house_action_is_one_clear_line(effects: str, message: str, tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
@@ -442,4 +451,122 @@ def test_contack_keep_takes_an_exchange_typed_at_the_table(tmp_path: Path) -> No
     house = [line for line in read_lines(record) if line.get("event") == "house"]
     assert house == [{"event": "house", "seat": 1, "rule": "exchange", "tile": "01-08-09", "returned": ["01-08-09"],
                       "drawn": ["04-05-06"]}]
+    assert audit_record(record).valid
+
+
+# ---------------------------------------------------------------------------- a shuffle in play
+def test_a_face_up_pile_cannot_be_shuffled(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("format: contack-ruleset/1\nid: bad\ntitle: Bad\nextends: solitaire-1\nturn:\n  mix:\n"
+                   "    primitive: house-action\n    effects: [{shuffle: discard}]\n", encoding="utf-8")
+    result = run_cli("rulesets", "validate", bad)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "at turn.mix.effects.0.shuffle: pile 'discard' lies face up: a shuffle mixes a face-down pile" in result.output
+
+
+def test_the_redeal_gathers_the_tiles_laid_aside_and_chance_shuffles_them_into_the_pile() -> None:
+    """Once the pile is out and nothing plays, the redeal is the one action left; it moves the
+    discard pile onto the stock, leaves the game at a chance node whose outcome orders the stock,
+    and play goes on with the same seat, drawing from the new pile; never twice a game."""
+    taken = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = GameState(REDEAL, 1)
+        redeals = 0
+        while not state.is_over():
+            if state.is_chance_node():
+                state.apply(state.sample_chance(rng))
+                continue
+            legal = state.legal_actions()
+            if not any(isinstance(action, HouseAction) for action in legal):
+                state.apply(rng.choice(legal))
+                continue
+            assert legal == [HouseAction("redeal")]
+            laid_aside = list(state.zones["discard"])
+            assert state.zones["stock"] == [] and state.seat_zones["hand"][0] == [] and laid_aside
+            event = state.apply(legal[0])
+            redeals += 1
+            assert isinstance(event, HouseActed)
+            assert event.returned == tuple(laid_aside) and event.drawn == () and event.shuffled == "stock"
+            assert state.zones["discard"] == [] and sorted(state.zones["stock"]) == sorted(laid_aside)
+            assert state.is_chance_node() and state.current_seat() == CHANCE and state.legal_actions() == []
+            with pytest.raises(IllegalAction, match="stock is being shuffled"):
+                state.apply(Draw())
+            outcome = state.sample_chance(rng)
+            assert isinstance(outcome, Shuffle) and outcome.zone == "stock"
+            assert sorted(outcome.order) == sorted(laid_aside)
+            state.apply(outcome)
+            assert not state.is_chance_node() and state.current == 0
+            assert state.zones["stock"] == list(outcome.order)
+            assert state.legal_actions() == [Draw()]
+            drew = state.apply(Draw())
+            assert drew.tile == outcome.order[-1]  # the top of the order chance chose
+        assert redeals <= 1
+        taken += redeals
+    assert taken >= 6
+
+
+def test_the_shuffle_in_play_is_chance_s_reproducible_from_its_rng() -> None:
+    state = GameState(REDEAL, 1)
+    rng = random.Random(0)
+    while not state.is_chance_node() or state.setup_step is None or state.setup_step.shuffles != "stock" \
+            or state.hand_number != 1 or not state.turns:
+        if state.is_chance_node():
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    orders = [state.clone().sample_chance(random.Random(seed)) for seed in (1, 1, 2)]
+    assert orders[0] == orders[1] != orders[2]
+    # A recorded shuffle must hold exactly the pile's tiles.
+    wrong = Shuffle("stock", (*orders[0].order[1:], orders[0].order[1]))  # type: ignore[attr-defined]
+    with pytest.raises(IllegalAction, match="must hold exactly its tiles"):
+        state.clone().apply(wrong)
+
+
+def test_a_redeal_record_never_states_the_order_and_audits_sound(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    play_recorded_game(1, 3, path, rules=REDEAL)
+    lines = read_lines(path)
+    house = next(i for i, line in enumerate(lines) if line.get("event") == "house")
+    assert lines[house]["rule"] == "redeal" and lines[house]["returned"] and lines[house]["drawn"] == []
+    assert not any(line.get("event") == "shuffle" for line in lines)
+    assert audit_record(path).valid
+    # The draw after it names a tile of the new pile: one that lies in the figure is refused there.
+    draw = next(i for i in range(house, len(lines)) if lines[i].get("event") == "draw")
+    laid = next(line["tile"] for line in lines[:house] if line.get("event") == "play")
+    lines[draw]["tile"] = laid
+    write_lines(path, lines)
+    verdict = audit_record(path)
+    assert not verdict.valid and verdict.line == draw + 1 and laid in (verdict.error or "")
+
+
+def test_the_keeper_takes_a_typed_redeal_and_goes_on_drawing(tmp_path: Path) -> None:
+    path = tmp_path / "kept.jsonl"
+    keeper = Keeper.start(REDEAL, ["ann"], path, lambda text: None)
+    table = Table(keeper, lambda prompt: None, lambda text: None, interactive=False)
+    rng = random.Random(3)
+    names = REDEAL.tiles.names
+    try:
+        while not any(isinstance(a, HouseAction) for a in keeper.state.legal_actions()):
+            state = keeper.state
+            keeper.enter(state.clone().sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+        laid_aside = list(keeper.state.zones["discard"])
+        table.take(table.turn_action("redeal", keeper.due()))
+        assert not keeper.state.is_chance_node()  # the keeper made the shuffle, as at a set-up
+        assert sorted(keeper.state.zones["stock"]) == sorted(laid_aside)
+        drawn = laid_aside[0]  # at a table any tile of the new pile may come off it
+        table.take(table.turn_action(f"draw {names[drawn]}", keeper.due()))
+        assert keeper.state.seat_zones["hand"][0] == [drawn]
+    finally:
+        keeper.close()
+    assert audit_record(path).valid
+
+
+@pytest.mark.parametrize("bot", ["greedy", "cautious", "mcts:iterations=12,depth=8"])
+def test_the_bots_play_on_through_a_shuffle_in_play(bot: str, tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    result = run_cli("play", "solitaire-redeal", "--seats", bot, "--seed", "3", "--record", record, "--quiet",
+                     "--time-limit", "0")
+    assert result.exit_code == 0, result.output
+    assert [line for line in read_lines(record) if line.get("event") == "house"]
     assert audit_record(record).valid

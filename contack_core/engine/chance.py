@@ -1,4 +1,5 @@
-"""Chance sampling from a caller's seeded RNG.
+"""Chance sampling from a caller's seeded RNG, and the chance node a hand may reach in play
+(:class:`ShuffleDue`).
 
 :func:`shuffled` orders the items by independent uniform random keys, with the keys
 drawn and the sort done in C. ``random.shuffle`` asks the generator once a position
@@ -13,7 +14,15 @@ import hashlib
 import random
 from collections.abc import Sequence
 from itertools import repeat, starmap
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+import attrs
+
+from contack_core.engine.actions import Action, IllegalAction, Shuffle, make_shuffle
+
+if TYPE_CHECKING:
+    from contack_core.engine.events import Shuffled
+    from contack_core.engine.state import GameState
 
 T = TypeVar("T")
 
@@ -36,3 +45,54 @@ def derived_seed(kind: str, *parts: object) -> int:
     """
     digest = hashlib.sha256("/".join([kind, *map(str, parts)]).encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
+
+
+@attrs.define
+class ShuffleDue:
+    """A chance node in the middle of a hand: the face-down pile ``zone`` is to be shuffled (a
+    house action's ``shuffle`` effect). It keeps the set-up step's contract
+    (:class:`contack_core.engine.slots.SetupStep`), so the state, the referee, the bots and the
+    record readers treat it as any chance node; once it is applied, play resumes where it was.
+    As with a set-up shuffle, the order stays hidden and a record never states it."""
+
+    zone: str
+    key: str = "shuffle"
+    chance: bool = True
+    accepts: tuple[type[Action], ...] = (Shuffle,)
+
+    @property
+    def shuffles(self) -> str:
+        return self.zone
+
+    def enter(self, state: GameState) -> None:
+        """Nothing to prepare: the pile is shuffled as it lies."""
+
+    def sample(self, state: GameState, rng: random.Random) -> Shuffle:
+        return make_shuffle(self.zone, tuple(shuffled(state.zones[self.zone], rng)))
+
+    def legal(self, state: GameState) -> list[Action]:
+        return []
+
+    def apply(self, state: GameState, action: Action) -> Shuffled:
+        if not isinstance(action, Shuffle) or action.zone != self.zone:
+            raise IllegalAction(self.explain(state))
+        event = state._shuffle(self.zone, action.order)
+        state._resume_play()
+        return event
+
+    def apply_sampled(self, state: GameState, action: Shuffle) -> Shuffled:
+        event = state._shuffle(self.zone, action.order, checked=False)
+        state._resume_play()
+        return event
+
+    def explain(self, state: GameState) -> str:
+        return f"{self.zone} is being shuffled: expected a shuffle of {self.zone}"
+
+    def check_domain(self, hands: int, players: tuple[int, int]) -> None:
+        """Nothing read from the hands before."""
+
+    def takes(self, seats: int) -> dict[str, int]:
+        return {}
+
+    def gives(self) -> dict[str, int]:
+        return {}

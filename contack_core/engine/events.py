@@ -79,7 +79,8 @@ class Moved:
 class HouseActed:
     """A ruleset's own action (its turn rule ``rule``) taken by ``seat``: ``tile`` the tile it chose
     to return (None when the rule chooses none), ``returned`` every tile it put back on a pile and
-    ``drawn`` every tile it drew, in order, and ``amount`` what its cost added to the rule's counter."""
+    ``drawn`` every tile it drew, in order, ``amount`` what its cost added to the rule's counter, and
+    ``shuffled`` the pile it left to be shuffled (None: none; chance then orders it, unrecorded)."""
 
     seat: int
     rule: str
@@ -87,6 +88,7 @@ class HouseActed:
     returned: tuple[int, ...]
     drawn: tuple[int, ...]
     amount: int = 0
+    shuffled: str | None = None
 
 
 @attrs.define(slots=True, weakref_slot=False)

@@ -592,6 +592,8 @@ def _house_words(state: GameState, event: HouseActed, who: str) -> str:
         parts.append(f"returns {' '.join(names[t] for t in event.returned)}")
     if event.drawn:
         parts.append(f"{rules.term('draw')} {' '.join(names[t] for t in event.drawn)}")
+    if event.shuffled is not None:
+        parts.append(f"{rules.term('shuffles')} {event.shuffled}")
     return f"{who} {rules.term(event.rule)}: {', '.join(parts) or 'nothing changes'}"
 
 

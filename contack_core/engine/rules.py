@@ -149,8 +149,8 @@ class Rules:
         player may still do (read off the legal actions, never the ruleset's formula) (slow path)."""
         seat = state.current
         who = state.who(seat)
-        if state.step < len(self.setup):
-            return self.setup[state.step].explain(state)
+        if state.setup_step is not None:
+            return state.setup_step.explain(state)
         what = type(action).__name__.lower()
         if isinstance(action, HouseAction):
             what = action.rule

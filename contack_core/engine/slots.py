@@ -163,6 +163,11 @@ class SetupStep(Protocol[SampledT]):
     def accepts(self) -> tuple[type[Action], ...]:
         """The action types this step takes."""
 
+    @property
+    def shuffles(self) -> str | None:
+        """The pile this step shuffles (its outcome a :class:`Shuffle`), None for any other step: a
+        record never states a shuffle, so a reader applies it with the pile as it lies."""
+
     def enter(self, state: GameState) -> None:
         """Called when the set-up reaches this step (a step that needs no action finishes here)."""
 

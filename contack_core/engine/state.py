@@ -519,6 +519,19 @@ class GameState:
         self._legal = None
         self._enter_step()
 
+    def _await_chance(self, step: SomeSetupStep) -> None:
+        """Make the state a chance node in the middle of play (a pile to be shuffled): ``step``
+        samples and applies its outcome, then calls :meth:`_resume_play`."""
+        self.setup_step = step
+        self.chance = True
+        self._legal = None
+
+    def _resume_play(self) -> None:
+        """Called by a chance step reached in play (:meth:`_await_chance`) once it is applied."""
+        self.setup_step = None
+        self.chance = False
+        self._legal = None
+
     def _end_turn(self) -> None:
         """Pass the turn to the next seat in play (clockwise, as the rule books say)."""
         self.current = self._next_seat()

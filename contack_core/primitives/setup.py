@@ -38,6 +38,8 @@ class SetupStep(Primitive, Generic[ActionT]):
     chance = True
     #: The action types this step takes (a chance step's outcomes, or a decision's actions).
     accepts: tuple[type[Action], ...] = ()
+    #: The pile this step shuffles (None: it shuffles none).
+    shuffles: str | None = None
 
     def enter(self, state: GameState) -> None:
         """Called when the set-up reaches this step."""
@@ -86,7 +88,7 @@ class ShuffleZone(SetupStep[Shuffle]):
               "additionalProperties": False}
 
     def build(self, context: BuildContext) -> None:
-        self.zone = context.zone(self.params["zone"], "zone", ("pile",)).key
+        self.zone = self.shuffles = context.zone(self.params["zone"], "zone", ("pile",)).key
 
     def sample(self, state: GameState, rng: random.Random) -> Shuffle:
         return make_shuffle(self.zone, tuple(shuffled(state.zones[self.zone], rng)))

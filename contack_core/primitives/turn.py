@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Generic
 
 from contack_core.boards.lattice import figure_of
 from contack_core.engine.actions import DRAW, PASS, Action, Discard, Draw, HouseAction, IllegalAction, Pass, Play
+from contack_core.engine.chance import ShuffleDue
 from contack_core.engine.events import Discarded, Drew, Event, HouseActed, Played, make_drew
 from contack_core.engine.slots import ActionT, SomeTurnRule
 from contack_core.language.programs import Source, define_from
@@ -352,18 +353,19 @@ _COUNT = {"type": ["integer", "string"]}
 
 class HouseActionRule(TurnRule[HouseAction]):
     """An action of the ruleset's own, built from effects on zones, done in order: ``return`` the
-    tile the seat chooses (``chosen``) or every tile (``all``) of its own zone ``from`` to the
-    pile ``to``, at its ``top`` or ``bottom`` (default); ``draw`` N tiles from the top of the pile
-    ``from`` into the seat's zone ``to`` (N a number, an option, or ``returned``: as many as the
-    action has returned so far). ``when`` says when it is offered (a formula over the turn values,
+    tile the seat chooses (``chosen``) or every tile (``all``) of its own zone ``from`` (or, for
+    ``all``, of a shared pile) to the pile ``to``, at its ``top`` or ``bottom`` (default); ``draw``
+    N tiles from the top of the pile ``from`` into the seat's zone ``to`` (N a number, an option,
+    or ``returned``: as many as the action has returned so far); ``shuffle`` a face-down pile, the
+    last effect (chance then decides the pile's new order before play goes on). ``when`` says when it is offered (a formula over the turn values,
     as any turn rule's); ``limit`` how often each seat may take it (``times``, default 1, ``per``
     ``hand`` or ``game``, the default; no limit: as often as ``when`` allows); ``cost`` adds ``amount`` (negative: a cost) to the seat's ``counter``;
     ``ends_turn`` (default false) passes the turn on after it. It is offered only when each draw
     can be made in full. Its key names it: in typed text (``exchange 03-04-05``), records (a
     ``house`` line) and the wire; several may be declared in one ruleset.
 
-    It cannot reshuffle a zone (that needs chance in the middle of a hand) nor take back a tile
-    laid on the figure (the figure has no removal)."""
+    It cannot take back a tile laid on the figure (the figure has no removal), nor draw after a
+    shuffle (the draw would need the order chance has not yet decided)."""
 
     name = "house-action"
     action_type = HouseAction
@@ -373,11 +375,12 @@ class HouseActionRule(TurnRule[HouseAction]):
         "required": ["effects"],
         "properties": {
             "effects": {"type": "array", "minItems": 1, "items": {
-                "type": "object", "required": ["from", "to"],
+                "type": "object",
                 "description": "return (the chosen tile, or every tile, of the seat's own zone onto a pile, at its "
-                               "top or bottom) or draw (N tiles from the top of a pile into the seat's own zone)",
-                "properties": {"return": {"enum": ["chosen", "all"]}, "draw": _COUNT, "from": _ZONE, "to": _ZONE,
-                               "at": {"enum": ["top", "bottom"]}},
+                               "top or bottom; or every tile of a shared pile), draw (N tiles from the top of a pile "
+                               "into the seat's own zone) or shuffle (a face-down pile, the last effect)",
+                "properties": {"return": {"enum": ["chosen", "all"]}, "draw": _COUNT, "shuffle": _ZONE,
+                               "from": _ZONE, "to": _ZONE, "at": {"enum": ["top", "bottom"]}},
                 "additionalProperties": False}},
             "when": _WHEN,
             "limit": {"type": "object", "properties": {"times": _COUNT, "per": {"enum": ["hand", "game"]}},
@@ -391,26 +394,41 @@ class HouseActionRule(TurnRule[HouseAction]):
 
     def build(self, context: BuildContext) -> None:
         super().build(context)
-        #: Each effect: ("return", chosen?, zone, pile, at) or ("draw", count or None for
-        #: ``returned``, pile, zone).
+        #: Each effect: ("return", chosen?, zone, pile, at, from a shared pile?) or ("draw", count or
+        #: None for ``returned``, pile, zone).
         self.effects: list[tuple[Any, ...]] = []
         self.chosen_zone: str | None = None
-        for i, effect in enumerate(self.params["effects"]):
+        #: The chance node a ``shuffle`` effect leaves the state at, None without one.
+        self.shuffle_due: ShuffleDue | None = None
+        effects = self.params["effects"]
+        for i, effect in enumerate(effects):
             where = f"effects.{i}"
-            if ("return" in effect) == ("draw" in effect):
-                raise PrimitiveError("an effect is either a return (return: chosen or all, from a zone to a pile) or "
-                                     "a draw (draw: N, from a pile to a zone)", where)
+            kinds = [kind for kind in ("return", "draw", "shuffle") if kind in effect]
+            if len(kinds) != 1:
+                raise PrimitiveError("an effect is a return (return: chosen or all, from a zone to a pile), a draw "
+                                     "(draw: N, from a pile to a zone) or a shuffle (shuffle: PILE)", where)
+            if "shuffle" in effect:
+                self.shuffle_due = self._shuffle_due(context, effect, where, last=i == len(effects) - 1)
+                continue
+            for needed in ("from", "to"):
+                if needed not in effect:
+                    raise PrimitiveError(f"a {kinds[0]} says where its tiles come from and go to: {needed} is missing",
+                                         where)
             if "draw" in effect and "at" in effect:
                 raise PrimitiveError("a draw takes from a pile's top: 'at' belongs to a return", f"{where}.at")
             if "return" in effect:
-                zone = context.zone(effect["from"], f"{where}.from", ("hand",)).key
-                pile = context.zone(effect["to"], f"{where}.to", ("pile",)).key
                 chosen = effect["return"] == "chosen"
+                source = context.zone(effect["from"], f"{where}.from", ("hand",) if chosen else ("hand", "pile"))
+                zone, shared = source.key, source.kind == "pile"
+                pile = context.zone(effect["to"], f"{where}.to", ("pile",)).key
+                if pile == zone:
+                    raise PrimitiveError(f"a return moves tiles from one zone to another, not onto {zone} itself",
+                                         f"{where}.to")
                 if chosen:
                     if self.chosen_zone is not None:
                         raise PrimitiveError("an action returns one chosen tile at most", f"{where}.return")
                     self.chosen_zone = zone
-                self.effects.append(("return", chosen, zone, pile, effect.get("at", "bottom")))
+                self.effects.append(("return", chosen, zone, pile, effect.get("at", "bottom"), shared))
             else:
                 pile = context.zone(effect["from"], f"{where}.from", ("pile",)).key
                 zone = context.zone(effect["to"], f"{where}.to", ("hand",)).key
@@ -439,6 +457,21 @@ class HouseActionRule(TurnRule[HouseAction]):
         self.ends_turn = self.params.get("ends_turn", False)
         self.book = f"turn.{self.key}"
         self.plain = HouseAction(self.key)
+
+    @staticmethod
+    def _shuffle_due(context: BuildContext, effect: Mapping[str, Any], where: str, last: bool) -> ShuffleDue:
+        extra = sorted(key for key in effect if key != "shuffle")
+        if extra:
+            raise PrimitiveError(f"a shuffle names its pile alone (shuffle: PILE), not {', '.join(extra)}",
+                                 f"{where}.{extra[0]}")
+        pile = context.zone(effect["shuffle"], f"{where}.shuffle", ("pile",))
+        if pile.face_up:
+            raise PrimitiveError(f"pile {pile.key!r} lies face up: a shuffle mixes a face-down pile, whose order "
+                                 f"nobody sees (a record never states it)", f"{where}.shuffle")
+        if not last:
+            raise PrimitiveError("a shuffle is an action's last effect: chance decides the new order once the "
+                                 "action is done, so nothing after it could draw from it", f"{where}.shuffle")
+        return ShuffleDue(pile.key)
 
     @property
     def allowed_key(self) -> type | str:
@@ -473,9 +506,12 @@ class HouseActionRule(TurnRule[HouseAction]):
         returned = 0
         for effect in self.effects:
             if effect[0] == "return":
-                _, one, zone, pile, _ = effect
-                count = (1 if chosen else 0) if one else held[zone]
-                held[zone] -= count
+                _, one, zone, pile, _, shared = effect
+                count = (1 if chosen else 0) if one else sizes[zone] if shared else held[zone]
+                if shared:
+                    sizes[zone] -= count
+                else:
+                    held[zone] -= count
                 sizes[pile] += count
                 returned += count
             else:
@@ -535,8 +571,8 @@ class HouseActionRule(TurnRule[HouseAction]):
         drawn: list[int] = []
         for effect in self.effects:
             if effect[0] == "return":
-                _, one, zone, pile, at = effect
-                tiles = state.seat_zones[zone][seat]
+                _, one, zone, pile, at, shared = effect
+                tiles = state.zones[zone] if shared else state.seat_zones[zone][seat]
                 moving = _returning(action, one, tiles)
                 for tile in moving:
                     tiles.remove(tile)
@@ -563,8 +599,10 @@ class HouseActionRule(TurnRule[HouseAction]):
         book[key] = book.get(key, 0) + 1
         if self.counter is not None:
             state.hand_gains[self.counter][seat] += self.amount
+        if self.shuffle_due is not None:
+            state._await_chance(self.shuffle_due)
         return HouseActed(seat=seat, rule=self.key, tile=action.tile, returned=tuple(returned), drawn=tuple(drawn),
-                          amount=self.amount)
+                          amount=self.amount, shuffled=None if self.shuffle_due is None else self.shuffle_due.zone)
 
     def _check_named(self, state: GameState, action: HouseAction, named: list[int]) -> None:
         """Named drawn tiles (a record's) must be what the draws can take: as many as they draw,
@@ -582,10 +620,11 @@ class HouseActionRule(TurnRule[HouseAction]):
         rest = list(named)
         for effect in self.effects:
             if effect[0] == "return":
-                _, one, zone, pile, at = effect
-                moving = _returning(action, one, held[zone])
+                _, one, zone, pile, at, shared = effect
+                source = piles[zone] if shared else held[zone]
+                moving = _returning(action, one, source)
                 for tile in moving:
-                    held[zone].remove(tile)
+                    source.remove(tile)
                 piles[pile] = piles[pile] + moving if at == "top" else list(reversed(moving)) + piles[pile]
                 known[pile].extend(moving)
                 returned += len(moving)

@@ -396,6 +396,7 @@ class _Auditor:
         if rule is not None and action.drawn is None and rule.draws:
             raise IllegalAction(f"{action.rule} draws tiles: a record names them (\"drawn\": [...])")
         event = state.apply(action)
+        self._skip_shuffles()  # a pile the action left to be shuffled
         due = event_to_record(state, event)
         assert due is not None
         if "returned" in data and data["returned"] != due["returned"]:
@@ -408,8 +409,7 @@ class _Auditor:
         """A record never states a shuffle: the pile is just the unseen tiles."""
         state = self.state
         assert state is not None
-        while state.is_chance_node() and state.rules.setup[state.step].name == "shuffle":
-            zone = state.rules.setup[state.step].zone
+        while state.is_chance_node() and (zone := state.setup_step.shuffles) is not None:
             state.apply(Shuffle(zone, tuple(state.zones[zone])))
 
     def _opens_by_chance(self) -> bool:
@@ -417,7 +417,7 @@ class _Auditor:
         state = self.state
         assert state is not None
         self._skip_shuffles()
-        return state.is_chance_node() and Play in state.rules.setup[state.step].accepts
+        return state.is_chance_node() and Play in state.setup_step.accepts
 
     def _opening(self, data: dict[str, Any]) -> None:
         state = self.state
