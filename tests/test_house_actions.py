@@ -14,7 +14,19 @@ from pathlib import Path
 import pytest
 from helpers import play_recorded_game, read_lines, run_cli, write_lines
 
-from contack_core import CHANCE, Action, Draw, GameState, HouseActed, HouseAction, IllegalAction, Shuffle, load_rules
+from contack_core import (
+    CHANCE,
+    Action,
+    Draw,
+    GameState,
+    HouseActed,
+    HouseAction,
+    IllegalAction,
+    Pass,
+    Play,
+    Shuffle,
+    load_rules,
+)
 from contack_core.engine.notation import action_to_string, event_to_string, parse_action
 from contack_core.engine.rules import Rules
 from contack_core.records.audit import audit_record
@@ -26,6 +38,7 @@ from players.protocol import event_json
 EXCHANGE = load_rules("exchange-once-a-hand")
 REDRAW = load_rules("redraw-once-a-game")
 REDEAL = load_rules("solitaire-redeal")
+PARKER = load_rules("parker-1939")
 
 
 def running(state: GameState, counter: str = "score") -> list[int]:
@@ -569,4 +582,120 @@ def test_the_bots_play_on_through_a_shuffle_in_play(bot: str, tmp_path: Path) ->
                      "--time-limit", "0")
     assert result.exit_code == 0, result.output
     assert [line for line in read_lines(record) if line.get("event") == "house"]
+    assert audit_record(record).valid
+
+
+# ---------------------------------------------------------------------------- taking back the last tile
+PICKUP = load_rules("pick-up-last-tile")
+
+
+def test_lifting_the_last_tile_leaves_the_figure_as_before_it_was_laid() -> None:
+    """At every play of random games, the figure after the play with that tile lifted is the
+    figure before it: the same tiles, turns, demands, openings, last tile and cells next to it."""
+    placement = PARKER.placement
+    assert placement is not None
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = GameState(PARKER, 3)
+        while not state.is_over():
+            if state.is_chance_node():
+                state.apply(state.sample_chance(rng))
+                continue
+            action = rng.choice(state.legal_actions())
+            before = state.figure.clone()
+            hand = state.hand_number
+            state.apply(action)
+            if not isinstance(action, Play) or state.hand_number != hand or len(before.tile_at) == 0:
+                continue
+            after = state.figure.clone()
+            assert placement.lift_last(after) == (action.cell, action.tile)
+            for field in ("tile_at", "rotation_at", "demands", "openings", "last", "free_next_to_last"):
+                assert getattr(after, field) == getattr(before, field), field
+            assert placement.legal_cells(after) == placement.legal_cells(before)
+            checked += 1
+    assert checked > 300
+
+
+def pickup_steps(seeds: range) -> list[tuple[GameState, HouseAction, GameState, HouseActed]]:
+    return house_steps(PICKUP, 3, seeds)
+
+
+def test_the_pickup_takes_the_last_tile_into_the_hand_for_10_once_a_hand_when_stuck() -> None:
+    found = pickup_steps(range(8))
+    assert len(found) >= 5
+    for before, action, after, event in found:
+        seat = before.current
+        legal = before.legal_actions()
+        assert action == HouseAction("pickup") and {type(a) for a in legal} == {Pass, HouseAction}
+        last = before.figure.last
+        tile = before.figure.tile_at[last]
+        assert event.taken == (tile,) and event.returned == event.drawn == () and event.amount == -10
+        assert after.seat_zones["hand"][seat] == [*before.seat_zones["hand"][seat], tile]
+        assert last not in after.figure.tile_at and len(after.figure.tile_at) == len(before.figure.tile_at) - 1
+        assert running(after)[seat] == running(before)[seat] - 10
+        assert after.current == seat and not after.is_chance_node()  # he plays on
+        assert HouseAction("pickup") not in after.legal_actions()  # once a hand
+    per_hand = Counter((id(before.hand_results), before.hand_number, before.current) for before, *_ in found)
+    assert max(per_hand.values()) == 1
+
+
+def test_a_pickup_record_names_the_tile_taken_back_and_a_wrong_one_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    play_recorded_game(3, 2, path, rules=PICKUP)
+    lines = read_lines(path)
+    house = next(i for i, line in enumerate(lines) if line.get("event") == "house")
+    assert lines[house]["rule"] == "pickup" and len(lines[house]["taken"]) == 1 and lines[house]["amount"] == -10
+    assert audit_record(path).valid
+    other = next(line["tile"] for line in lines[:house] if line.get("event") == "play"
+                 and line["tile"] != lines[house]["taken"][0])
+    lines[house]["taken"] = [other]
+    line, error = verdict_of(path, lines)
+    assert line == house + 1 and error is not None and f"not {other}" in error
+
+
+@pytest.mark.parametrize(("ruleset", "effects", "message"), [
+    ("klauber-1937", "[{take_back: last, to: hand}]", "at turn.swap.effects.0.take_back: take_back lifts the tile "
+                                                       "laid last off the figure: this ruleset lays no tiles"),
+    ("parker-1939", "[{take_back: last, from: hand, to: hand}]", "at turn.swap.effects.0.from: a take-back takes "
+                                                                  "from the figure"),
+    ("parker-1939", "[{take_back: last, to: hand, at: top}]", "at turn.swap.effects.0.at: a tile taken back into "
+                                                               "a seat's zone lies nowhere in particular"),
+    ("parker-1939", "[{take_back: first, to: hand}]", "at turn.swap.effects.0.take_back:"),
+])
+def test_a_badly_built_take_back_is_one_clear_line(ruleset: str, effects: str, message: str, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(f"format: contack-ruleset/1\nid: bad\ntitle: Bad\nextends: {ruleset}\nturn:\n  swap:\n"
+                   f"    primitive: house-action\n    effects: {effects}\n", encoding="utf-8")
+    result = run_cli("rulesets", "validate", bad)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_the_keeper_takes_a_typed_pickup(tmp_path: Path) -> None:
+    path = tmp_path / "kept.jsonl"
+    keeper = Keeper.start(PICKUP, ["ann", "bob", "cy"], path, lambda text: None)
+    table = Table(keeper, lambda prompt: None, lambda text: None, interactive=False)
+    rng = random.Random(2)
+    try:
+        while not any(isinstance(a, HouseAction) for a in keeper.state.legal_actions()):
+            state = keeper.state
+            keeper.enter(state.clone().sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+        state = keeper.state
+        last_tile = state.figure.tile_at[state.figure.last]
+        table.take(table.turn_action("pickup", keeper.due()))
+        assert last_tile in keeper.state.seat_zones["hand"][state.current]
+    finally:
+        keeper.close()
+    assert [line["taken"] for line in read_lines(path) if line.get("event") == "house"] == [
+        [PICKUP.tiles.names[last_tile]]]
+    assert audit_record(path).valid
+
+
+@pytest.mark.parametrize("bot", ["greedy", "cautious", "mcts:iterations=12,depth=8"])
+def test_the_bots_take_the_pickup_unchanged(bot: str, tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    result = run_cli("play", "pick-up-last-tile", "--seats", f"{bot},random,random", "--seed", "2", "--record", record,
+                     "--quiet", "--time-limit", "0")
+    assert result.exit_code == 0, result.output
     assert audit_record(record).valid

@@ -45,7 +45,8 @@ from contack_core.records.audit import audit_record
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "rulesets" / "examples"
 #: Every example shipped: each is documented, validated, played, recorded and audited here, and
 #: proven to take effect in test_house_rule_effects.py (or below, for the first four; the house actions'
-#: own, exchange-once-a-hand and redraw-once-a-game, in test_house_actions.py).
+#: own, exchange-once-a-hand, redraw-once-a-game, pick-up-last-tile and solitaire-redeal, in
+#: test_house_actions.py).
 EXAMPLES = sorted(p.stem for p in EXAMPLES_DIR.glob("*.yaml"))
 DOC = Path(__file__).resolve().parent.parent / "docs" / "house-rules.md"
 PARKER = load_rules("parker-1939")

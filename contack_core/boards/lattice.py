@@ -202,6 +202,23 @@ class Figure:
         """How many tiles an empty cell touches."""
         return sides_touched(self.demands.get(cell, 0))
 
+    def lift_last(self, side_codes: Sequence[Sequence[tuple[int, ...]]]) -> tuple[Cell, int]:
+        """Take the tile laid last off the figure (a house rule's take-back) and return its cell
+        and tile. The figure is laid again without it, in the order its tiles were laid, so it is
+        exactly the figure of a game in which that tile was never laid: the tile laid before it is
+        the last one, and each cell's demand and opening are as they were. ``side_codes[tile]
+        [rotation]`` are the edge codes :meth:`place` takes (the placement's)."""
+        cell = self.last
+        if cell is None:
+            raise ValueError("the figure holds no tile to take back")
+        tile = self.tile_at[cell]
+        laid = [(at, laid_tile, self.rotation_at.get(at, 0)) for at, laid_tile in self.tile_at.items() if at != cell]
+        self.tile_at, self.rotation_at, self.demands, self.openings = {}, {}, {}, {}
+        self.last, self.legal_cells, self.free_next_to_last = None, None, []
+        for at, laid_tile, rotation in laid:
+            self.place(laid_tile, at, rotation, side_codes[laid_tile][rotation])
+        return cell, tile
+
     #: ``place(tile, cell, rotation, side_codes)``: lay ``tile`` on ``cell`` turned by
     #: ``rotation``; ``side_codes[s]`` is the edge code the tile shows on side ``s``, already
     #: shifted to that side's bits. Compiled from :func:`place_source`, the same text the

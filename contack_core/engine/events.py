@@ -79,8 +79,9 @@ class Moved:
 class HouseActed:
     """A ruleset's own action (its turn rule ``rule``) taken by ``seat``: ``tile`` the tile it chose
     to return (None when the rule chooses none), ``returned`` every tile it put back on a pile and
-    ``drawn`` every tile it drew, in order, ``amount`` what its cost added to the rule's counter, and
-    ``shuffled`` the pile it left to be shuffled (None: none; chance then orders it, unrecorded)."""
+    ``drawn`` every tile it drew, in order, ``amount`` what its cost added to the rule's counter,
+    ``shuffled`` the pile it left to be shuffled (None: none; chance then orders it, unrecorded) and
+    ``taken`` every tile it took back off the figure."""
 
     seat: int
     rule: str
@@ -89,6 +90,7 @@ class HouseActed:
     drawn: tuple[int, ...]
     amount: int = 0
     shuffled: str | None = None
+    taken: tuple[int, ...] = ()
 
 
 @attrs.define(slots=True, weakref_slot=False)

@@ -588,6 +588,8 @@ def _house_words(state: GameState, event: HouseActed, who: str) -> str:
     rules = state.rules
     names = rules.tiles.names
     parts = []
+    if event.taken:
+        parts.append(f"takes back {' '.join(names[t] for t in event.taken)}")
     if event.returned:
         parts.append(f"returns {' '.join(names[t] for t in event.returned)}")
     if event.drawn:
@@ -745,6 +747,8 @@ def event_to_record(state: GameState, event: Event) -> dict[str, Any] | None:
         if event.tile is not None:
             house["tile"] = names[event.tile]
         house["returned"] = [names[t] for t in event.returned]
+        if event.taken:
+            house["taken"] = [names[t] for t in event.taken]
         house["drawn"] = [names[t] for t in event.drawn]
         if event.amount:
             house["amount"] = event.amount

@@ -247,6 +247,9 @@ class Placement(Protocol):
     def place(self, state: GameState, seat: int, tile: int, cell: Cell, rotation: int, points: int) -> Played:
         """Lay ``tile`` on ``cell`` unchecked (the opening tile of a set-up)."""
 
+    def lift_last(self, figure: Figure) -> tuple[Cell, int]:
+        """Take the tile laid last off ``figure`` (a house rule's take-back): its cell and tile."""
+
     def legal_cells(self, figure: Figure) -> list[Cell]:
         """The cells a tile may go to now."""
 

@@ -290,7 +290,7 @@ EVENT_VALUES: Mapping[str, Mapping[str, str]] = {
     "discard": {"tile_total": "_tile_total(_state, _event.tile)"},
     "move": {"captured": "_captured(_state, _event)", "lost": "_lost(_state, _event)",
              "flipped": "_int(_event.flipped)", "contacts": "len(_event.contacts)"},
-    "house": {"returned": "len(_event.returned)", "drawn": "len(_event.drawn)"},
+    "house": {"returned": "len(_event.returned)", "drawn": "len(_event.drawn)", "taken": "len(_event.taken)"},
 }
 
 EVENT_MEANINGS: Mapping[str, str] = {
@@ -313,6 +313,7 @@ EVENT_MEANINGS: Mapping[str, str] = {
     "flipped": "1 when the moved piece was turned over",
     "returned": "how many tiles a house rule's own action returned to a pile",
     "drawn": "how many tiles a house rule's own action drew",
+    "taken": "how many tiles a house rule's own action took back off the figure",
 }
 
 

@@ -447,6 +447,9 @@ class ContactPlacement(Primitive):
         figure.place(tile, cell, rotation, self.side_codes[tile][rotation])
         return make_played(seat, tile, cell, points, contacts, contacts >= 2, None)
 
+    def lift_last(self, figure: Figure) -> tuple[Cell, int]:
+        return figure.lift_last(self.side_codes)
+
     def contacts_of(self, figure: Figure, cell: Cell) -> list[Contact]:
         """The contacts a placed tile makes with its neighbours (for narration, pictures and
         the formulas about a play)."""

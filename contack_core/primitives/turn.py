@@ -356,16 +356,17 @@ class HouseActionRule(TurnRule[HouseAction]):
     tile the seat chooses (``chosen``) or every tile (``all``) of its own zone ``from`` (or, for
     ``all``, of a shared pile) to the pile ``to``, at its ``top`` or ``bottom`` (default); ``draw``
     N tiles from the top of the pile ``from`` into the seat's zone ``to`` (N a number, an option,
-    or ``returned``: as many as the action has returned so far); ``shuffle`` a face-down pile, the
-    last effect (chance then decides the pile's new order before play goes on). ``when`` says when it is offered (a formula over the turn values,
+    or ``returned``: as many as the action has returned so far); ``take_back`` the tile laid last
+    off the figure, into the seat's zone or onto a pile ``to`` (the figure is then as if it had
+    never been laid; the points it scored stand); ``shuffle`` a face-down pile, the last effect
+    (chance then decides the pile's new order before play goes on). ``when`` says when it is offered (a formula over the turn values,
     as any turn rule's); ``limit`` how often each seat may take it (``times``, default 1, ``per``
     ``hand`` or ``game``, the default; no limit: as often as ``when`` allows); ``cost`` adds ``amount`` (negative: a cost) to the seat's ``counter``;
     ``ends_turn`` (default false) passes the turn on after it. It is offered only when each draw
     can be made in full. Its key names it: in typed text (``exchange 03-04-05``), records (a
     ``house`` line) and the wire; several may be declared in one ruleset.
 
-    It cannot take back a tile laid on the figure (the figure has no removal), nor draw after a
-    shuffle (the draw would need the order chance has not yet decided)."""
+    It cannot draw after a shuffle (the draw would need the order chance has not yet decided)."""
 
     name = "house-action"
     action_type = HouseAction
@@ -378,8 +379,10 @@ class HouseActionRule(TurnRule[HouseAction]):
                 "type": "object",
                 "description": "return (the chosen tile, or every tile, of the seat's own zone onto a pile, at its "
                                "top or bottom; or every tile of a shared pile), draw (N tiles from the top of a pile "
-                               "into the seat's own zone) or shuffle (a face-down pile, the last effect)",
+                               "into the seat's own zone), take_back (the tile laid last, off the figure into the "
+                               "seat's own zone or onto a pile) or shuffle (a face-down pile, the last effect)",
                 "properties": {"return": {"enum": ["chosen", "all"]}, "draw": _COUNT, "shuffle": _ZONE,
+                               "take_back": {"enum": ["last"]},
                                "from": _ZONE, "to": _ZONE, "at": {"enum": ["top", "bottom"]}},
                 "additionalProperties": False}},
             "when": _WHEN,
@@ -394,21 +397,27 @@ class HouseActionRule(TurnRule[HouseAction]):
 
     def build(self, context: BuildContext) -> None:
         super().build(context)
-        #: Each effect: ("return", chosen?, zone, pile, at, from a shared pile?) or ("draw", count or
-        #: None for ``returned``, pile, zone).
+        #: Each effect: ("return", chosen?, zone, pile, at, from a shared pile?), ("draw", count or
+        #: None for ``returned``, pile, zone) or ("take_back", zone, onto a shared pile?, at).
         self.effects: list[tuple[Any, ...]] = []
         self.chosen_zone: str | None = None
         #: The chance node a ``shuffle`` effect leaves the state at, None without one.
         self.shuffle_due: ShuffleDue | None = None
+        #: The placement that lays tiles on the figure, which a ``take_back`` lifts one off.
+        self.placement: Placement | None = None
         effects = self.params["effects"]
         for i, effect in enumerate(effects):
             where = f"effects.{i}"
-            kinds = [kind for kind in ("return", "draw", "shuffle") if kind in effect]
+            kinds = [kind for kind in ("return", "draw", "take_back", "shuffle") if kind in effect]
             if len(kinds) != 1:
                 raise PrimitiveError("an effect is a return (return: chosen or all, from a zone to a pile), a draw "
-                                     "(draw: N, from a pile to a zone) or a shuffle (shuffle: PILE)", where)
+                                     "(draw: N, from a pile to a zone), a take-back (take_back: last, to a zone) or a "
+                                     "shuffle (shuffle: PILE)", where)
             if "shuffle" in effect:
                 self.shuffle_due = self._shuffle_due(context, effect, where, last=i == len(effects) - 1)
+                continue
+            if "take_back" in effect:
+                self.effects.append(self._take_back(context, effect, where))
                 continue
             for needed in ("from", "to"):
                 if needed not in effect:
@@ -457,6 +466,22 @@ class HouseActionRule(TurnRule[HouseAction]):
         self.ends_turn = self.params.get("ends_turn", False)
         self.book = f"turn.{self.key}"
         self.plain = HouseAction(self.key)
+
+    def _take_back(self, context: BuildContext, effect: Mapping[str, Any], where: str) -> tuple[Any, ...]:
+        if context.placement is None:
+            raise PrimitiveError("take_back lifts the tile laid last off the figure: this ruleset lays no tiles "
+                                 "(it has no placement)", f"{where}.take_back")
+        self.placement = context.placement
+        if "from" in effect:
+            raise PrimitiveError("a take-back takes from the figure: 'from' belongs to a return or a draw",
+                                 f"{where}.from")
+        if "to" not in effect:
+            raise PrimitiveError("a take-back says where the tile goes: to is missing", where)
+        target = context.zone(effect["to"], f"{where}.to", ("hand", "pile"))
+        if target.kind == "hand" and "at" in effect:
+            raise PrimitiveError("a tile taken back into a seat's zone lies nowhere in particular: 'at' belongs to "
+                                 "a pile", f"{where}.at")
+        return ("take_back", target.key, target.kind == "pile", effect.get("at", "bottom"))
 
     @staticmethod
     def _shuffle_due(context: BuildContext, effect: Mapping[str, Any], where: str, last: bool) -> ShuffleDue:
@@ -514,6 +539,14 @@ class HouseActionRule(TurnRule[HouseAction]):
                     held[zone] -= count
                 sizes[pile] += count
                 returned += count
+            elif effect[0] == "take_back":
+                if len(state.figure.tile_at) < 2:  # the figure keeps a tile to play to
+                    return False
+                _, zone, shared, _ = effect
+                if shared:
+                    sizes[zone] += 1
+                else:
+                    held[zone] += 1
             else:
                 _, count, pile, zone = effect
                 count = returned if count is None else count
@@ -569,8 +602,20 @@ class HouseActionRule(TurnRule[HouseAction]):
             self._check_named(state, action, named)
         returned: list[int] = []
         drawn: list[int] = []
+        lifted: list[int] = []
         for effect in self.effects:
-            if effect[0] == "return":
+            if effect[0] == "take_back":
+                _, zone, shared, at = effect
+                assert self.placement is not None  # built with the take-back
+                _, tile = self.placement.lift_last(figure_of(state.figure))
+                if not shared:
+                    state.seat_zones[zone][seat].append(tile)
+                elif at == "top":
+                    state.zones[zone].append(tile)
+                else:
+                    state.zones[zone].insert(0, tile)
+                lifted.append(tile)
+            elif effect[0] == "return":
                 _, one, zone, pile, at, shared = effect
                 tiles = state.zones[zone] if shared else state.seat_zones[zone][seat]
                 moving = _returning(action, one, tiles)
@@ -602,7 +647,8 @@ class HouseActionRule(TurnRule[HouseAction]):
         if self.shuffle_due is not None:
             state._await_chance(self.shuffle_due)
         return HouseActed(seat=seat, rule=self.key, tile=action.tile, returned=tuple(returned), drawn=tuple(drawn),
-                          amount=self.amount, shuffled=None if self.shuffle_due is None else self.shuffle_due.zone)
+                          amount=self.amount, shuffled=None if self.shuffle_due is None else self.shuffle_due.zone,
+                          taken=tuple(lifted))
 
     def _check_named(self, state: GameState, action: HouseAction, named: list[int]) -> None:
         """Named drawn tiles (a record's) must be what the draws can take: as many as they draw,
@@ -618,7 +664,17 @@ class HouseActionRule(TurnRule[HouseAction]):
         held = {name: list(per_seat[seat]) for name, per_seat in state.seat_zones.items()}
         returned = 0
         rest = list(named)
+        lifted = list(state.figure.tile_at.values())  # the tiles a take-back lifts, the last laid first
         for effect in self.effects:
+            if effect[0] == "take_back":
+                _, zone, shared, at = effect
+                tile = lifted.pop()
+                if not shared:
+                    held[zone].append(tile)
+                else:
+                    piles[zone] = piles[zone] + [tile] if at == "top" else [tile, *piles[zone]]
+                    known[zone].append(tile)
+                continue
             if effect[0] == "return":
                 _, one, zone, pile, at, shared = effect
                 source = piles[zone] if shared else held[zone]

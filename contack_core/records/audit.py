@@ -402,6 +402,9 @@ class _Auditor:
         if "returned" in data and data["returned"] != due["returned"]:
             raise IllegalAction(f"{action.rule} returns {', '.join(due['returned']) or 'nothing'}, "
                                 f"not {', '.join(data['returned']) or 'nothing'}")
+        if "taken" in data and data["taken"] != due.get("taken", []):
+            raise IllegalAction(f"{action.rule} takes back {', '.join(due.get('taken', [])) or 'nothing'}, "
+                                f"not {', '.join(data['taken']) or 'nothing'}")
         if "amount" in data and data["amount"] != due.get("amount", 0):
             raise IllegalAction(f"{action.rule} adds {due.get('amount', 0)} to its counter, not {data['amount']}")
 
