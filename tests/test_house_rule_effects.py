@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import attrs
 import pytest
 
 from contack_core import GameState, load_rules
-from contack_core.engine.actions import Action, Discard, Draw, Pass, Play
+from contack_core.engine.actions import Action, Discard, Draw, Move, Pass, Play
+from contack_core.boards.grid import PieceBoard
 from contack_core.boards.lattice import cells_at, corners, line_lengths, neighbours
 from contack_core.engine.events import Moved
 from contack_core.engine.rules import Rules
@@ -397,3 +399,81 @@ def test_klauber_ties_stand_and_a_capture_needs_2_more() -> None:
             stood += abs(mine - theirs) < 2
             taken += mine >= theirs + 2
     assert stood and taken
+
+
+# ---------------------------------------------------------------------------- the board of pieces in formulas
+def _board_round(board: PieceBoard, event: Moved) -> dict[str, int]:
+    """What a move's formulas read of the board round its piece, worked out apart from the engine:
+    every piece is looked at, its distance to the moved piece's point measured."""
+    end = event.path[-1] if event.path else event.origin
+    if event.removed and event.removed[-1] == end:
+        return dict.fromkeys(("friends_around", "enemies_around", "nearest_enemy", "advance", "ringed"), 0)
+    owner = board.owner[event.piece]
+    mine = board.side[owner]
+    friends = enemies = 0
+    distances = []
+    for piece, square in enumerate(board.square):
+        if square is None or square == end:
+            continue
+        ours = board.side[board.owner[piece]] == mine
+        if max(abs(square[0] - end[0]), abs(square[1] - end[1])) == 1:
+            friends += ours
+            enemies += not ours
+        if not ours:
+            distances.append(abs(square[0] - end[0]) + abs(square[1] - end[1]))
+    far = board.size - 1
+    advance = {"south": end[1], "north": far - end[1], "west": end[0], "east": far - end[0]}[board.home_edge[owner]]
+    return {"friends_around": friends, "enemies_around": enemies, "nearest_enemy": min(distances, default=0),
+            "advance": advance, "ringed": int(end in board.ringed[owner])}
+
+
+def test_a_move_s_formulas_read_the_board_round_the_moved_piece(tmp_path: Path) -> None:
+    """Counters adding each of a move's board values, in random Klauber games of 2 and 4 seats,
+    gain exactly what the board after each move shows; ``contact_distance`` is the state's."""
+    names = ("friends_around", "enemies_around", "nearest_enemy", "advance", "ringed", "contact_distance")
+    counters = "".join(f"  {name}_seen:\n    primitive: counter\n    on_move: \"{name}\"\n" for name in names)
+    ruleset = tmp_path / "board-values.yaml"
+    ruleset.write_text("format: contack-ruleset/1\nid: board-values\ntitle: Board values\nextends: klauber-ties-stand\n"
+                       f"scoring:\n{counters}", encoding="utf-8")
+    rules = load_rules(str(ruleset))
+    seen: dict[str, set[int]] = {name: set() for name in names}
+    for seats in (2, 4):
+        for steps in games(rules, seats, range(2)):
+            for step in steps:
+                if not isinstance(step.action, Move):
+                    continue
+                board = step.after.figure
+                assert isinstance(board, PieceBoard)
+                moved = step.before.clone().apply(step.action)  # the event again (a move has no chance)
+                assert isinstance(moved, Moved)
+                expected = _board_round(board, moved)
+                nearest, _ = board.contact_distances()
+                expected["contact_distance"] = nearest[step.seat]
+                for name in names:
+                    gained = step.gained(f"{name}_seen")
+                    assert gained[step.seat] == expected[name], (name, step.action)
+                    assert sum(gained) == gained[step.seat]
+                    seen[name].add(expected[name])
+    assert all(len(values) >= 2 for values in seen.values()), seen
+
+
+def test_a_capture_close_to_another_enemy_piece_earns_another_move() -> None:
+    """klauber-press-on: after a move the same seat moves again exactly when it captured and its
+    piece ended within four steps of another enemy piece (worked out from the board apart from the
+    engine); otherwise the turn passes."""
+    again = passed = 0
+    for steps in games("klauber-press-on", 2, range(6)):
+        for step in steps:
+            if not isinstance(step.action, Move) or step.after.is_over():
+                continue
+            moved = step.before.clone().apply(step.action)
+            assert isinstance(moved, Moved)
+            board = step.after.figure
+            assert isinstance(board, PieceBoard)
+            captured = len(moved.removed) - int(bool(moved.removed) and moved.removed[-1] == moved.path[-1])
+            nearest = _board_round(board, moved)["nearest_enemy"]
+            earned = captured > 0 and 0 < nearest <= 4
+            assert (step.after.current_seat() == step.seat) == earned
+            again += earned
+            passed += not earned
+    assert again and passed

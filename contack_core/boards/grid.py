@@ -253,6 +253,33 @@ class PieceBoard:
             total[seat] = sum(mine)
         return nearest, total
 
+    def around(self, point: Square, side: int) -> tuple[int, int]:
+        """How many pieces of ``side`` and of other sides stand on the eight points around ``point``
+        (side to side and corner to corner)."""
+        own = others = 0
+        for dx, dy in (*DIRECTIONS, *CORNER_OFFSETS):
+            piece = self.tile_at.get((point[0] + dx, point[1] + dy))
+            if piece is not None:
+                if self.side[self.owner[piece]] == side:
+                    own += 1
+                else:
+                    others += 1
+        return own, others
+
+    def nearest_opponent(self, point: Square, side: int) -> int:
+        """The fewest single steps along the lines from ``point`` to a piece of another side than
+        ``side`` (0 when none is left)."""
+        x, y = point
+        return min((abs(x - u) + abs(y - v) for (u, v), piece in self.tile_at.items()
+                    if self.side[self.owner[piece]] != side), default=0)
+
+    def advance(self, seat: int, point: Square) -> int:
+        """How many lines ``point`` lies from ``seat``'s home edge (0 on it, or with no home edge)."""
+        edge = self.home_edge[seat]
+        x, y = point
+        far = self.size - 1
+        return {"south": y, "north": far - y, "west": x, "east": far - x}.get(edge or "", 0)
+
     def sides_left(self) -> set[int]:
         return {self.side[seat] for seat, count in enumerate(self.alive) if count}
 

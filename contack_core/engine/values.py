@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from contack_core.boards.grid import PieceBoard
 from contack_core.boards.lattice import Figure, cells_around, cells_at, corners, line_lengths
 
 if TYPE_CHECKING:
@@ -52,6 +53,8 @@ MEANINGS: Mapping[str, str] = {
     "won_last_hand": "1 when the seat won the last hand (the match's hand_winner says who wins a hand), else 0",
     "went_out_last": "1 when the seat played its last tile in the last hand, else 0",
     "hands_won": "hands the seat has won so far (the match's hand_winner says who wins a hand)",
+    "contact_distance": "(a board of pieces) the fewest single steps between the seat's side and a piece of another "
+                        "side (0 when either has none left)",
     "went_out": "(at a hand's end) 1 for the seat that played its last tile, else 0",
     "hand_score": "(at a hand's end) the seat's net score this hand in the match's counter, as it stands",
     "won_hand": "(at a hand's end) 1 when the seat wins this hand as it stands (the match's hand_winner)",
@@ -145,11 +148,19 @@ def running_extreme(state: GameState, counter: str, extreme: Callable[[Iterable[
     return extreme(totals[seat] + gains[seat] for seat in range(state.seat_count))
 
 
+def contact_distance(state: GameState, seat: int) -> int:
+    """On a board of pieces, the fewest single steps between a piece of ``seat``'s side and a piece
+    of another side (0 when either has none left)."""
+    board = state.figure
+    assert isinstance(board, PieceBoard)  # read only where the board is one (SquareGrid.state_values)
+    return board.contact_distances()[0][seat]
+
+
 #: What the sources above call, bound into every compiled program that inlines them.
 VALUE_BINDINGS: Mapping[str, Callable[..., object]] = {
     "_running_extreme": running_extreme, "_last_hand_score": last_hand_score, "_won_last_hand": won_last_hand,
     "_went_out_last": went_out_last, "_hands_won": hands_won, "_hand_score_now": hand_score_now,
-    "_won_hand_now": won_hand_now}
+    "_won_hand_now": won_hand_now, "_contact_distance": contact_distance}
 
 #: What a formula at the end of a hand reads besides the state (see :data:`MEANINGS`).
 HAND_END_VALUES: Mapping[str, str] = {
@@ -289,7 +300,10 @@ EVENT_VALUES: Mapping[str, Mapping[str, str]] = {
     "pass": {},
     "discard": {"tile_total": "_tile_total(_state, _event.tile)"},
     "move": {"captured": "_captured(_state, _event)", "lost": "_lost(_state, _event)",
-             "flipped": "_int(_event.flipped)", "contacts": "len(_event.contacts)"},
+             "flipped": "_int(_event.flipped)", "contacts": "len(_event.contacts)",
+             "friends_around": "_move_geometry(_state, _event)[0]", "enemies_around": "_move_geometry(_state, _event)[1]",
+             "nearest_enemy": "_move_geometry(_state, _event)[2]", "advance": "_move_geometry(_state, _event)[3]",
+             "ringed": "_move_geometry(_state, _event)[4]"},
     "house": {"returned": "len(_event.returned)", "drawn": "len(_event.drawn)", "taken": "len(_event.taken)"},
 }
 
@@ -311,6 +325,11 @@ EVENT_MEANINGS: Mapping[str, str] = {
     "captured": "opponents' pieces the move removed",
     "lost": "the mover's own pieces the move removed",
     "flipped": "1 when the moved piece was turned over",
+    "friends_around": "pieces of the mover's side on the eight points around where the piece ended (0 if it was lost)",
+    "enemies_around": "pieces of other sides on the eight points around where the piece ended (0 if it was lost)",
+    "nearest_enemy": "the fewest single steps from where the piece ended to a piece of another side (0: none left)",
+    "advance": "how many lines from its home edge the piece ended (0 on it)",
+    "ringed": "1 when the piece ended on one of the ringed points where the mover's pieces are turned over",
     "returned": "how many tiles a house rule's own action returned to a pile",
     "drawn": "how many tiles a house rule's own action drew",
     "taken": "how many tiles a house rule's own action took back off the figure",
@@ -323,6 +342,21 @@ def lost(state: GameState, event: Moved) -> int:
     return int(bool(event.removed) and event.removed[-1] == end)
 
 
+def move_geometry(state: GameState, event: Moved) -> tuple[int, int, int, int, int]:
+    """Where a move left its piece, for formulas: its side's pieces and other sides' around it, the
+    steps to the nearest piece of another side, its lines from its home edge, and whether it stands
+    on its ringed points (all 0 when the piece itself was lost)."""
+    if lost(state, event):
+        return 0, 0, 0, 0, 0
+    board = state.figure
+    assert isinstance(board, PieceBoard)  # a move is made on a board of pieces
+    end = event.path[-1] if event.path else event.origin
+    owner = board.owner[event.piece]  # a partner's piece, where partners move each other's
+    side = board.side[owner]
+    own, others = board.around(end, side)
+    return own, others, board.nearest_opponent(end, side), board.advance(owner, end), int(end in board.ringed[owner])
+
+
 def captured(state: GameState, event: Moved) -> int:
     """Opponents' pieces the move removed (every removed piece but the mover's own)."""
     return len(event.removed) - lost(state, event)
@@ -331,7 +365,7 @@ def captured(state: GameState, event: Moved) -> int:
 #: What the event values call, bound into the programs that inline them.
 EVENT_BINDINGS: Mapping[str, Callable[..., object]] = {
     "_play_facts": play_facts, "_play_shape": play_shape, "_shapes_completed": shapes_completed, "_tile_total": tile_total, "_captured": captured,
-    "_lost": lost, "_int": int}
+    "_lost": lost, "_move_geometry": move_geometry, "_int": int}
 
 
 # --------------------------------------------------------------------------- seats a rule names

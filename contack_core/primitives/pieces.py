@@ -225,6 +225,10 @@ class SquareGrid(Board):
         pieces = [c for c in context.components.values() if isinstance(c, CornerTiles)]
         self.components = pieces[0] if pieces else None
 
+    def state_values(self) -> dict[str, str]:
+        """What formulas may read of the position (see :mod:`contack_core.engine.values`)."""
+        return {"contact_distance": "_contact_distance(_state, _seat)"}
+
     def features(self, state: GameState) -> dict[str, Feature]:
         """``contact_distance``: the fewest single steps between a piece of each seat's side and a
         piece of another side (0 when either has none left): pieces take by touching, so a side
