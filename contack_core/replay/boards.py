@@ -9,9 +9,9 @@ document, the HTML page and the terminal stepper stay as they are.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
@@ -23,12 +23,31 @@ if TYPE_CHECKING:
     from contack_core.engine.rules import Rules
 
 
+class BoardView(Protocol):
+    """What every board kind's view offers the timeline, the page and the stepper."""
+
+    @property
+    def tiles(self) -> Sequence[object]:
+        """What lies on the board (tiles in the order laid, or pieces)."""
+
+    @property
+    def legend(self) -> Sequence[str]:
+        """What the picture's marks mean, in lines (none where nothing needs saying)."""
+
+    @property
+    def swatches(self) -> Sequence[str]:
+        """The colours a legend shows a swatch for (the pieces' colours; none for tiles)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as the HTML page's data."""
+
+
 @attrs.frozen
 class BoardKind:
     """How a replay reads, draws and tells one shape of board."""
 
     #: (rules, the engine's board container, whether the hand goes on) -> a view.
-    read: Callable[[Rules, Any, bool], Any]
+    read: Callable[[Rules, Any, bool], BoardView]
     #: (view, the ruleset's colour words) -> SVG elements and their extent.
     paint: Callable[[Any, dict[str, str]], Picture]
     #: (view, the ruleset's colour words) -> text lines.

@@ -56,11 +56,9 @@ def _legend(timeline: Timeline) -> tuple[str, str]:
     """What the board's marks mean, under the figure, where its board kind says (a board of pieces: the
     corner numbers, a piece turned over, the ringed spots, each colour's swatch), and the figure's class."""
     view = next((step.board for step in reversed(timeline.steps) if step.board is not None), None)
-    lines = getattr(view, "legend", ())
-    if not lines:
+    if view is None or not view.legend:
         return "", ""
-    colours = sorted({piece.colour for step in timeline.steps if step.board is not None
-                      for piece in getattr(step.board, "tiles", ())})
+    colours = sorted({colour for step in timeline.steps if step.board is not None for colour in step.board.swatches})
     names = timeline.colour_words()
     swatches = "".join(f'<span class="swatch" style="background:{colour_for(colour, index)}"></span>'
                        f'{markup(names.get(colour, colour))}' for index, colour in enumerate(colours))

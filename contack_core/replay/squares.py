@@ -80,6 +80,11 @@ class SquareView:
     #: What the text picture's marks mean (:func:`contack_core.boards.grid.board_legend`).
     legend: tuple[str, ...] = ()
 
+    @property
+    def swatches(self) -> tuple[str, ...]:
+        """The colours of the pieces on the board, each shown by a swatch under the picture."""
+        return tuple(sorted({piece.colour for piece in self.tiles}))
+
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self)
 

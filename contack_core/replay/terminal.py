@@ -35,7 +35,7 @@ def position_text(timeline: Timeline, index: int) -> str:
     if step.error:
         lines.append(f"!! {words['unsound']}, {words['line']} {step.line}: {step.error}")
     if step.board is not None and timeline.board_kind is not None:
-        count = len(getattr(step.board, "tiles", ()))
+        count = len(step.board.tiles)
         lines.append(f"{rules.term('tiles')} ({count}):" if count else f"{rules.term('tiles')}: -")
         lines.extend(timeline.board_kind.describe(step.board, timeline.colour_words()))
     if timeline.holds_tiles:
@@ -63,7 +63,7 @@ def state_picture(state: GameState) -> list[str] | None:
     playing = not state.is_chance_node() and not state.is_over()
     view = kind.read(rules, state.figure, playing)
     colours = {colour: rules.colour_term(colour) for colour in rules.tiles.colours}
-    count = len(getattr(view, "tiles", ()))
+    count = len(view.tiles)
     head = f"{rules.term('tiles')} ({count}):" if count else f"{rules.term('tiles')}: -"
     return [head, *kind.describe(view, colours)]
 

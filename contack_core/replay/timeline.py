@@ -27,7 +27,7 @@ from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
 from contack_core.records.audit import audit_lines
 from contack_core.records.format import seat_labels
-from contack_core.replay.boards import BoardKind, board_kind
+from contack_core.replay.boards import BoardKind, BoardView, board_kind
 
 
 class ReplayError(ValueError):
@@ -48,7 +48,7 @@ class Step:
     piles: Mapping[str, int]  # size of each shared zone (the draw pile...)
     scores: tuple[int, ...]  # each seat's score so far, this hand's points included
     hand_scores: tuple[tuple[int, ...], ...]  # each finished hand's scores
-    board: Any  # the board kind's view, or None when the board cannot be drawn
+    board: BoardView | None  # the board kind's view, or None when the board cannot be drawn
     error: str | None = None  # the audit's message when this event is the first bad one
     finished: bool = False
     #: The tiles of each face-up shared zone holding some (Solitaire No. 2's stacks, a discard pile),

@@ -77,6 +77,15 @@ class TriangleView:
     open_cells: tuple[Cell, ...]
     contacts: tuple[Contact, ...]  # of the last tile played
 
+    @property
+    def legend(self) -> tuple[str, ...]:
+        """Nothing to explain: a tile shows its numbers in its edges' colours."""
+        return ()
+
+    @property
+    def swatches(self) -> tuple[str, ...]:
+        return ()
+
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self)
 
