@@ -75,6 +75,10 @@ class Settlement:
     removed: tuple[int, ...]  # piece ids, opponents first, the moved piece last if it goes
 
 
+#: The settlement of a move that touches no opponent (most moves): one object, as it is frozen.
+_NO_CONTACT = Settlement((), ())
+
+
 @attrs.frozen
 class Verdict:
     """Who goes when pieces meet corner to corner, as tables over the touching numbers summed
@@ -431,7 +435,7 @@ class PieceBoard:
             contacts.append(Contact(other, (x + dx, y + dy), self.corner_value(piece, corner, turn),
                                     self.corner_value(other, (corner + 2) % 4)))
         if not contacts:
-            return Settlement((), ())
+            return _NO_CONTACT
         groups: dict[int, list[Contact]] = {}
         for contact in contacts:
             groups.setdefault(0 if pooled else self.owner[contact.other], []).append(contact)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from contack_core.boards.grid import CORNER_OFFSETS, DIRECTION_NAMES, DIRECTIONS, PieceBoard, PieceKind, Square, Verdict, diamond
 from contack_core.boards.tiles import TileSet
 from contack_core.engine.actions import Action, IllegalAction, Move
-from contack_core.engine.events import Event, Moved
+from contack_core.engine.events import Event, Moved, make_moved
 from contack_core.engine.features import Feature
 from contack_core.primitives.board import Board
 from contack_core.primitives.endings import HandEnding
@@ -782,8 +782,8 @@ class MovePiece(TurnRule[Move]):
                 board.endgame_moves = None
         elif self.endgame_steps and self._endgame_begins(board):
             board.endgame_moves = 0
-        return Moved(state.current, piece, action.origin, tuple(action.path), turn, settlement.contacts,
-                     removed, flipped)
+        return make_moved(state.current, piece, action.origin, tuple(action.path), turn, settlement.contacts,
+                          removed, flipped)
 
     @staticmethod
     def _endgame_begins(board: PieceBoard) -> bool:
