@@ -20,7 +20,6 @@ import sys
 from typing import IO, TYPE_CHECKING, Any
 
 from contack_core import printable
-from contack_core.boards.grid import PieceBoard, board_text
 from contack_core.engine.actions import Discard, Draw, HouseAction, Move, Play
 from contack_core.engine.bots import Player
 from contack_core.engine.events import Moved, Played
@@ -179,18 +178,16 @@ class HumanPlayer(Player):
         names = rules.tiles.names
         seat = state.current
         figure = state.figure
-        scores = "" if isinstance(figure, PieceBoard) else \
-            f"; {rules.term('score')} {running(state, rules.match.counter)}"
+        pieces_left = [figure.pieces_on_board(owner) for owner in range(state.seat_count)]
+        on_board = pieces_left[0] is not None  # a board of pieces, whose counter is the pieces left
+        scores = "" if on_board else f"; {rules.term('score')} {running(state, rules.match.counter)}"
         lines = [f"--- {rules.term('hand')} {state.hand_number}{scores}"]
-        if isinstance(figure, PieceBoard):
-            lines.extend(board_text(figure))
-            lines.append(f"tiles left by seat: {figure.alive[:state.seat_count]}")
-        elif self.picture is not None and (drawn := self.picture(state)):
+        if self.picture is not None and (drawn := self.picture(state)):
             lines.extend(drawn)
         else:
-            placed = " ".join(f"{names[t]}@{x},{y}" for (x, y), t in sorted(figure.tile_at.items())) or "(empty)"
-            last = f" (last played at {list(figure.last)})" if figure.last is not None else ""
-            lines.append(f"figure{last}: {placed}")
+            lines.extend(figure.plain_lines(names, rules.term("tiles"), rules.colour_term))
+        if on_board:
+            lines.append(f"tiles left by seat: {pieces_left}")
         for zone, views in state.observation(seat).items():
             if zone in state.seat_zones:
                 for owner, view in enumerate(views):

@@ -37,7 +37,7 @@ def test_a_number_picks_that_action_and_the_position_is_shown():
     player, output = human("2\n")
     assert player.choose(state) is state.legal_actions()[1]
     shown = output.getvalue()
-    assert "figure" in shown and "hand of seat 0" in shown and "stock: " in shown and "  1. play " in shown
+    assert "Triangles: [0, 0] " in shown and "hand of seat 0" in shown and "stock: " in shown and "  1. play " in shown
 
 
 def test_a_typed_play_is_matched_to_the_legal_action():
