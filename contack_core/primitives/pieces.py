@@ -512,12 +512,12 @@ class MovePiece(TurnRule[Move]):
         moves: list[Action] = []
         endgame = board.endgame_moves is not None
         seat = state.current
-        if self.partners_move == "never":
-            movable: list[int] | list[tuple[int, bool]] = board.pieces_of(seat)
-        else:
-            movable = self.movable(board, seat)
-        for item in movable:
-            piece, partners = (item, False) if isinstance(item, int) else item
+        if self.partners_move == "never":  # the seat's own pieces only: the loop below, without partners
+            for piece in board.pieces_of(seat):
+                entry = cache.get(piece)
+                moves.extend(entry[4] if entry is not None and entry[0] is endgame else self.own_moves(board, piece))
+            return moves
+        for piece, partners in self.movable(board, seat):
             if not partners:
                 entry = cache.get(piece)
                 if entry is not None and entry[0] is endgame:
@@ -728,8 +728,11 @@ class MovePiece(TurnRule[Move]):
         entry = board.moves_cache.get(piece) if piece is not None and board.owner[piece] == state.current else None
         # A move taken from the memo of the mover's own piece (the very object: what legal_actions
         # offered) is legal as it stands; any other is checked rule by rule.
-        if entry is None or entry[0] is not (board.endgame_moves is not None) \
-                or not any(m is action for m in entry[4]):
+        offered = entry[4] if entry is not None and entry[0] is (board.endgame_moves is not None) else ()
+        for move in offered:
+            if move is action:
+                break
+        else:
             why = self.fault(state, action)
             if why is not None:
                 raise IllegalAction(why)
@@ -806,6 +809,8 @@ class OneSideLeft(HandEnding):
         require_square_grid(context, self.name)
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
+        if type(event) is Moved and not event.removed:  # only a piece leaving the board can leave one side
+            return False
         return len(pieces_of(state.figure).sides_left()) <= 1
 
 
