@@ -352,18 +352,24 @@ _COUNT = {"type": ["integer", "string"]}
 
 
 class HouseActionRule(TurnRule[HouseAction]):
-    """An action of the ruleset's own, built from effects on zones, done in order: ``return`` the
-    tile the seat chooses (``chosen``) or every tile (``all``) of its own zone ``from`` (or, for
-    ``all``, of a shared pile) to the pile ``to``, at its ``top`` or ``bottom`` (default); ``draw``
-    N tiles from the top of the pile ``from`` into the seat's zone ``to`` (N a number, an option,
-    or ``returned``: as many as the action has returned so far); ``take_back`` the tile laid last
-    off the figure, into the seat's zone or onto a pile ``to`` (the figure is then as if it had
-    never been laid; the points it scored stand); ``shuffle`` a face-down pile, the last effect
-    (chance then decides the pile's new order before play goes on). ``when`` says when it is offered (a formula over the turn values,
-    as any turn rule's); ``limit`` how often each seat may take it (``times``, default 1, ``per``
-    ``hand`` or ``game``, the default; no limit: as often as ``when`` allows); ``cost`` adds ``amount`` (negative: a cost) to the seat's ``counter``;
-    ``ends_turn`` (default false) passes the turn on after it. It is offered only when each draw
-    can be made in full. Its key names it: in typed text (``exchange 03-04-05``), records (a
+    """An action of the ruleset's own, built from effects on zones, done in order:
+
+    - ``return`` the tile the seat chooses (``chosen``) or every tile (``all``) of its own zone
+      ``from`` (or, for ``all``, of a shared pile) to the pile ``to``, at its ``top`` or
+      ``bottom`` (default);
+    - ``draw`` N tiles from the top of the pile ``from`` into the seat's zone ``to`` (N a number,
+      an option, or ``returned``: as many as the action has returned so far);
+    - ``take_back`` the tile laid last off the figure, into the seat's zone or onto a pile ``to``
+      (the figure is then as if it had never been laid; the points it scored stand);
+    - ``shuffle`` a face-down pile, the last effect (chance then decides the pile's new order
+      before play goes on).
+
+    ``when`` says when it is offered (a formula over the turn values, as any turn rule's);
+    ``limit`` how often each seat may take it (``times``, default 1, ``per`` ``hand`` or
+    ``game``, the default; no limit: as often as ``when`` allows); ``cost`` adds ``amount``
+    (negative: a cost) to the seat's ``counter``; ``ends_turn`` (default false) passes the turn
+    on after it. It is offered only when each draw can be made in full and each take-back leaves
+    a tile on the figure. Its key names it: in typed text (``exchange 03-04-05``), records (a
     ``house`` line) and the wire; several may be declared in one ruleset.
 
     It cannot draw after a shuffle (the draw would need the order chance has not yet decided)."""
@@ -529,6 +535,7 @@ class HouseActionRule(TurnRule[HouseAction]):
         sizes = {name: len(tiles) for name, tiles in state.zones.items()}
         held = {name: len(per_seat[seat]) for name, per_seat in state.seat_zones.items()}
         returned = 0
+        figure_tiles = len(state.figure.tile_at)
         for effect in self.effects:
             if effect[0] == "return":
                 _, one, zone, pile, _, shared = effect
@@ -540,7 +547,8 @@ class HouseActionRule(TurnRule[HouseAction]):
                 sizes[pile] += count
                 returned += count
             elif effect[0] == "take_back":
-                if len(state.figure.tile_at) < 2:  # the figure keeps a tile to play to
+                figure_tiles -= 1
+                if figure_tiles < 1:  # the figure keeps a tile to play to
                     return False
                 _, zone, shared, _ = effect
                 if shared:
