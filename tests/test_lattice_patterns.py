@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from contack_core.boards.lattice import Pattern, cells_at, corners, neighbours
+from contack_core.boards.lattice import Pattern, cells_around, cells_at, corners, neighbours
 
 HEIGHT = math.sqrt(3) / 2
 REGION = [(x, y) for x in range(-7, 8) for y in range(-6, 7)]
@@ -78,3 +78,24 @@ def test_a_shape_unlike_its_mirror_image_is_matched_both_ways() -> None:
     row = Pattern.of([(0, 0), (1, 0), (2, 0), (3, 0)])
     assert len(set(row.placements[0])) == 12
     assert frozenset({(0, 0), (-1, 0), (-2, 0), (-3, 0)}) in row.placements[0]
+
+
+def test_a_ring_round_an_empty_cell_is_one_shape_and_the_hole_is_not_part_of_it() -> None:
+    """The twelve cells round a cell make one piece though they close a cell in; turned and
+    mirrored they are the ring round any cell, up or down, so twelve rings cover each cell (one
+    round each of its twelve neighbours), and a ring counts as completed whatever its hole holds."""
+    ring = Pattern.of(cells_around((0, 0)))
+    assert ring.joined() and (0, 0) not in ring.cells and len(ring.cells) == 12
+    for cell in [(0, 0), (1, 0), (-2, 3)]:
+        x, y = cell
+        placed = {frozenset((x + a, y + b) for a, b in offsets) for offsets in ring.placements[(x + y) % 2]}
+        assert placed == {frozenset(cells_around(hole)) for hole in cells_around(cell)}
+    rng = random.Random(3)
+    for _ in range(40):
+        filled = {c for c in REGION if rng.random() < 0.85}
+        for cell in [(0, 0), (1, 0), (0, 1)]:
+            expected = sum(all(c in filled for c in cells_around(hole)) for hole in cells_around(cell))
+            assert ring.completed(cell, filled.__contains__) == expected
+    only_the_ring = set(cells_around((0, 0)))
+    assert ring.completed((1, 0), only_the_ring.__contains__) == 1  # its hole empty
+    assert ring.completed((1, 0), (only_the_ring | {(0, 0)}).__contains__) == 1  # its hole filled
