@@ -168,8 +168,8 @@ def _play(state: RefereedGame, players: Sequence[Player], rng: random.Random, ob
         if state.chance:
             action: Action = state.sample_chance(rng)
             event = state.apply(action)
-            if type(action) is Shuffle:
-                continue
+            if type(action) is Shuffle and state.setup_step is not None:
+                continue  # a set-up's shuffle: nothing to tell; one in play is, so observers see play resume
         else:
             seat = state.current
             player = players[seat]
