@@ -699,3 +699,43 @@ def test_the_bots_take_the_pickup_unchanged(bot: str, tmp_path: Path) -> None:
                      "--quiet", "--time-limit", "0")
     assert result.exit_code == 0, result.output
     assert audit_record(record).valid
+
+
+# ---------------------------------------------------------------------------- telling house actions apart
+RISING = load_rules("exchange-at-rising-cost")
+
+
+def test_one_counter_prices_the_exchange_by_its_uses_and_leaves_the_redraw_at_its_cost() -> None:
+    """exchange-at-rising-cost: every exchange costs 5 times the exchanges its seat has made in
+    the game (this one included), counted apart from the engine; every redraw costs its 10."""
+    made: Counter[tuple[int, int]] = Counter()
+    kinds: Counter[str] = Counter()
+    for seed in range(10):
+        for before, action, after, event in house_steps(RISING, 2, range(seed, seed + 1)):
+            seat = before.current
+            change = running(after)[seat] - running(before)[seat]
+            kinds[action.rule] += 1
+            if action.rule == "exchange":
+                made[(seed, seat)] += 1
+                assert change == -5 * made[(seed, seat)], (seed, seat, change)
+            else:
+                assert change == -10 and event.amount == -10
+    assert kinds["exchange"] >= 10 and kinds["redraw"] >= 3 and max(made.values()) >= 3
+
+
+def test_uses_bound_a_house_action_and_a_misspelt_or_misplaced_name_is_refused(tmp_path: Path) -> None:
+    twice = tmp_path / "twice.yaml"
+    twice.write_text("format: contack-ruleset/1\nid: twice\ntitle: Twice\nextends: exchange-once-a-hand\n"
+                     "turn:\n  exchange:\n    limit: null\n    when: \"stock_count > 0 and exchange_uses < 2\"\n",
+                     encoding="utf-8")
+    rules = load_rules(str(twice))
+    per_seat = [Counter(before.current for before, *_ in house_steps(rules, 2, range(seed, seed + 1)))
+                for seed in range(4)]
+    assert max(max(taken.values(), default=0) for taken in per_seat) == 2  # reached in a game, never passed
+    bad = tmp_path / "bad.yaml"
+    for formula, message in [("exchange_use < 2", "did you mean 'exchange_uses'?"),
+                             ("exchange_action == 0", "unknown name 'exchange_action'")]:
+        bad.write_text(f"format: contack-ruleset/1\nid: bad\ntitle: Bad\nextends: exchange-once-a-hand\n"
+                       f"turn:\n  exchange:\n    when: \"{formula}\"\n", encoding="utf-8")
+        result = run_cli("rulesets", "validate", bad)
+        assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output

@@ -122,7 +122,8 @@ class Rules:
         steps = [TurnStep(when=None if rule.when is None else rule.when.source, can_name=rule.can_name,
                           generator=rule.generator_source(f"_turn{index}"), action_type=rule.allowed_key, rule=rule)
                  for index, rule in enumerate(self.turn)]
-        values = state_values(self.zones, self.counters, board=self.board)
+        values = state_values(self.zones, self.counters, board=self.board,
+                              house_actions=[rule.key for rule in self.turn if rule.action_type is HouseAction])
         self.turn_program = compile_turn_program(steps, values, formula_constants(self.options), VALUE_BINDINGS)
         self.unconditional_play = next((rule for rule in self.turn if is_play_rule(rule) and rule.when is None), None)
 

@@ -124,6 +124,28 @@ def zone_values(zones: Mapping[str, Zone]) -> dict[str, str]:
     return values
 
 
+def house_book(key: str) -> str:
+    """The state's ledger book where the house action ``key`` counts each seat's uses: (hand, seat)
+    -> times, the hand 0 for a rule limited per game (or not at all)."""
+    return f"turn.{key}"
+
+
+def house_uses(state: GameState, seat: int, key: str) -> int:
+    """How many times ``seat`` has taken the house action ``key`` in the game so far."""
+    return sum(times for (_, who), times in state.ledger.get(house_book(key), {}).items() if who == seat)
+
+
+def house_values(house_actions: Iterable[str]) -> dict[str, str]:
+    """``<rule>_uses`` for every house action: how many times ``_seat`` has taken it this game."""
+    return {f"{identifier(key)}_uses": f"_house_uses(_state, _seat, {key!r})" for key in house_actions}
+
+
+def house_event_values(house_actions: Iterable[str]) -> dict[str, str]:
+    """``<rule>_action`` for every house action: 1 when a house event is that rule's action, else 0
+    (so one counter can price, or count, each house action apart)."""
+    return {f"{identifier(key)}_action": f"_int(_event.rule == {key!r})" for key in house_actions}
+
+
 def held_value(zones: Mapping[str, Zone]) -> str:
     """``tiles_held``: every tile ``_seat`` holds in its own zones."""
     own = [f"len(_state.seat_zones[{key!r}][_seat])" for key, zone in zones.items() if zone.per_seat]
@@ -160,7 +182,7 @@ def contact_distance(state: GameState, seat: int) -> int:
 VALUE_BINDINGS: Mapping[str, Callable[..., object]] = {
     "_running_extreme": running_extreme, "_last_hand_score": last_hand_score, "_won_last_hand": won_last_hand,
     "_went_out_last": went_out_last, "_hands_won": hands_won, "_hand_score_now": hand_score_now,
-    "_won_hand_now": won_hand_now, "_contact_distance": contact_distance}
+    "_won_hand_now": won_hand_now, "_contact_distance": contact_distance, "_house_uses": house_uses}
 
 #: What a formula at the end of a hand reads besides the state (see :data:`MEANINGS`).
 HAND_END_VALUES: Mapping[str, str] = {
@@ -175,11 +197,12 @@ READS_MATCH_COUNTER = frozenset({"hand_score", "won_hand"})
 
 
 def state_values(zones: Mapping[str, Zone], counters: Iterable[str], per_seat: bool = True,
-                 board: Board | None = None) -> dict[str, str]:
+                 board: Board | None = None, house_actions: Iterable[str] = ()) -> dict[str, str]:
     """Every value of the state about ``_seat``: the game's values, what the board offers
     (``board.state_values()``: the triangle lattice's ``open_next_to_last``, say), the zones'
-    counts, the tiles ``_seat`` holds and the counters. ``per_seat=False`` leaves out what
-    needs a seat (for a formula about the whole game, such as when it ends)."""
+    counts, the tiles ``_seat`` holds, the counters and how often ``_seat`` has taken each house
+    action. ``per_seat=False`` leaves out what needs a seat (for a formula about the whole game,
+    such as when it ends)."""
     values = dict(GAME_VALUES)
     if board is not None:
         values.update(board.state_values())
@@ -187,6 +210,7 @@ def state_values(zones: Mapping[str, Zone], counters: Iterable[str], per_seat: b
     values["tiles_held"] = held_value(zones)
     values.update(PAST_HAND_VALUES)
     values.update(counter_values(counters))
+    values.update(house_values(house_actions))
     if not per_seat:
         values = {name: source for name, source in values.items() if "_seat" not in source}
     return values

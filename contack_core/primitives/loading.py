@@ -76,8 +76,11 @@ def build_primitives(document: Document, options: Mapping[str, Any], registry: R
         return compile_expression(source, names, formula_constants(options))
 
     built: dict[str, Any] = {}
+    turns = data.get("turn") or {}
     context = BuildContext(options=options, tiles=None, zones={}, compile=compile_with_options,
-                           turn_keys=list(data.get("turn") or {}), counters=data.get("scoring") or {})
+                           turn_keys=list(turns), counters=data.get("scoring") or {},
+                           house_actions=tuple(key for key, params in turns.items()
+                                               if isinstance(params, dict) and params.get("primitive") == "house-action"))
     problems: list[Problem] = []
     for slot, arity in SLOTS.items():
         section = data.get(slot)

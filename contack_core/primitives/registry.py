@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from contack_core.engine.slots import contract_faults
-from contack_core.engine.values import EVENT_VALUES, TRUE_FALSE_VALUES, play_values, state_values
+from contack_core.engine.values import EVENT_VALUES, TRUE_FALSE_VALUES, house_event_values, play_values, state_values
 from contack_core.language.expressions import (
     Expression,
     ExpressionError,
@@ -67,6 +67,9 @@ class BuildContext:
     players: tuple[int, int] | None = None
     #: The built placement primitive, once built: its kinds of contact are values of a play.
     placement: Placement | None = None
+    #: The keys of the ruleset's house actions (``house-action`` turn rules): formulas read how
+    #: often a seat took each (``<rule>_uses``) and, about a house event, which it was (``<rule>_action``).
+    house_actions: tuple[str, ...] = ()
 
     @property
     def constants(self) -> dict[str, Any]:
@@ -76,11 +79,13 @@ class BuildContext:
     def state_values(self, per_seat: bool = True) -> dict[str, str]:
         """What a formula about the state may read, each name with the engine's expression for
         it (see :mod:`contack_core.engine.values`); the zones are those built so far."""
-        return state_values(self.zones, self.counters, per_seat, self.board)
+        return state_values(self.zones, self.counters, per_seat, self.board, self.house_actions)
 
     def event_values(self, kind: str) -> dict[str, str]:
         """What a formula about an event of ``kind`` reads besides the state (a play's
         contacts and shape, a move's captures...: see :mod:`contack_core.engine.values`)."""
+        if kind == "house":
+            return {**EVENT_VALUES[kind], **house_event_values(self.house_actions)}
         if kind != "play":
             return dict(EVENT_VALUES[kind])
         colours = self.tiles.colours if self.tiles is not None else ()

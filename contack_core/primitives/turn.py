@@ -15,6 +15,7 @@ from contack_core.engine.actions import DRAW, PASS, Action, Discard, Draw, House
 from contack_core.engine.chance import ShuffleDue
 from contack_core.engine.events import Discarded, Drew, Event, HouseActed, Played, make_drew
 from contack_core.engine.slots import ActionT, SomeTurnRule
+from contack_core.engine.values import house_book
 from contack_core.language.programs import Source, define_from
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
@@ -470,7 +471,7 @@ class HouseActionRule(TurnRule[HouseAction]):
             self.counter = cost["counter"]
             self.amount = context.constant(cost["amount"], "cost.amount")
         self.ends_turn = self.params.get("ends_turn", False)
-        self.book = f"turn.{self.key}"
+        self.book = house_book(self.key)
         self.plain = HouseAction(self.key)
 
     def _take_back(self, context: BuildContext, effect: Mapping[str, Any], where: str) -> tuple[Any, ...]:
