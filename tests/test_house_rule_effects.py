@@ -13,9 +13,11 @@ from pathlib import Path
 
 import attrs
 import pytest
+from helpers import run_cli
 
 from contack_core import GameState, load_rules
-from contack_core.engine.actions import Action, Discard, Draw, Move, Pass, Play
+from contack_core.engine.actions import Action, Deal, Discard, Draw, Move, Pass, Play
+from contack_core.engine.ruleset_faults import RulesetFault
 from contack_core.boards.grid import PieceBoard
 from contack_core.boards.lattice import cells_at, corners, line_lengths, neighbours
 from contack_core.engine.events import Moved
@@ -477,3 +479,47 @@ def test_a_capture_close_to_another_enemy_piece_earns_another_move() -> None:
             again += earned
             passed += not earned
     assert again and passed
+
+
+# ---------------------------------------------------------------------------- a deal reading the scores
+def test_the_leader_is_dealt_a_tile_fewer_for_every_50_points_ahead() -> None:
+    """leader-dealt-fewer: every deal of random games gives its seat min(5, max(3, 5 - (its total
+    - the lowest total) // 50)) tiles, the totals read as the hand begins."""
+    rules = load_rules("leader-dealt-fewer")
+    fewer = 0
+    for seed in range(10):
+        rng = random.Random(seed)
+        state = GameState(rules, 3)
+        while not state.is_over():
+            if not state.is_chance_node():
+                state.apply(rng.choice(state.legal_actions()))
+                continue
+            outcome = state.sample_chance(rng)
+            if isinstance(outcome, Deal):
+                totals = state.totals["score"]
+                due = min(5, max(3, 5 - (totals[outcome.seat] - min(totals)) // 50))
+                assert len(outcome.tiles) == due, (seed, state.hand_number, totals)
+                fewer += due < 5
+            state.apply(outcome)
+    assert fewer >= 3
+
+
+def test_a_deal_count_reading_scores_is_checked_at_load_and_in_play(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("format: contack-ruleset/1\nid: bad\ntitle: Bad\nextends: parker-1939\nsetup:\n  deal:\n"
+                   "    count: \"hand_size - score // 10\"\n", encoding="utf-8")
+    result = run_cli("rulesets", "validate", bad)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "at setup.deal.count: count gives -5 for score=100" in result.output
+    # A count that holds for the scores load tries, and fails for one met in play: a fault of the ruleset.
+    late = tmp_path / "late.yaml"
+    late.write_text("format: contack-ruleset/1\nid: late\ntitle: Late\nextends: parker-1939\nsetup:\n  deal:\n"
+                    "    count: \"min(hand_size, hand_size - score // 1000)\"\n", encoding="utf-8")
+    rules = load_rules(str(late))
+    state = GameState(rules, 2)
+    rng = random.Random(0)
+    state.apply(state.sample_chance(rng))  # the shuffle
+    state.totals["score"][1] = 6000
+    due = r"at setup\.deal\.count: formula 'min\(hand_size, hand_size - score // 1000\)': it gives -1 tiles to seat 1"
+    with pytest.raises(RulesetFault, match=due):
+        state.sample_chance(rng)

@@ -583,9 +583,11 @@ def test_a_record_dealing_the_winner_five_is_refused_at_its_deal(tmp_path: Path)
     ('"hand_size - 6 + won_last_hand"', "count gives -1 for won_last_hand=0: a deal gives each seat a whole number "
                                         "of tiles from 0 to 1000 (MAX_TILES)"),
     ('"10 // (hand_number - 1)"', "fails for hand_number=1: integer division or modulo by zero"),
-    ('"last_hand_score // 10"', "count reads 'last_hand_score', whose values are not known before play: a deal's "
-                                "count may read hand_number, hands_played, seats, hands_won, won_last_hand, "
-                                "went_out_last and the options"),
+    ('"last_hand_score // 10"', "count gives -50 for last_hand_score=-500: a deal gives each seat a whole number "
+                                "of tiles from 0 to 1000 (MAX_TILES)"),
+    ('"turns // 10"', "count reads 'turns', whose values are not known before play: a deal's count may read "
+                      "hand_number, hands_played, seats, hands_won, won_last_hand, went_out_last, last_hand_score, "
+                      "score, highest_score, lowest_score and the options"),
     # The most a count gives (5 + 2 hands won before the third) is what the pile must hold for every seat.
     ('"hand_size + hands_won"', "set-up step 'deal' takes 49 tiles from stock for 7 seats where stock holds 36"),
 ])

@@ -9,14 +9,15 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic
 
 from contack_core.boards.lattice import Cell
 from contack_core.engine.actions import Action, Deal, IllegalAction, Play, Shuffle, make_deal, make_shuffle
 from contack_core.engine.chance import shuffled
 from contack_core.engine.events import Dealt, Event, Played, Shuffled, make_dealt
-from contack_core.engine.values import VALUE_BINDINGS
+from contack_core.engine.ruleset_faults import RulesetFault, ruleset_name
+from contack_core.engine.values import VALUE_BINDINGS, counter_values
 from contack_core.engine.slots import ActionT
 from contack_core.language.expressions import ExpressionError, evaluate_safely
 from contack_core.language.limits import MAX_DOMAIN_EVALUATIONS, MAX_TILES, shown_number
@@ -110,6 +111,10 @@ class ShuffleZone(SetupStep[Shuffle]):
 #: one, each with a range known at load, so the count is checked there for every value they
 #: can take (see :meth:`DealTiles.check_domain`).
 DEAL_VALUES = ("hand_number", "hands_played", "seats", "hands_won", "won_last_hand", "went_out_last")
+#: The scores a count may read too (``last_hand_score`` and each counter's running totals, as the
+#: hand begins), whose range is not known at load: the count is checked there for each of these
+#: scores, and in play for the scores met.
+SCORE_PROBES = (-500, -100, -50, -10, -1, 0, 1, 10, 50, 100, 500)
 
 
 class DealTiles(SetupStep[Deal]):
@@ -119,9 +124,13 @@ class DealTiles(SetupStep[Deal]):
     seats get what is left; ``count`` may be an expression over option values, or a formula
     about each seat reading what happened before the hand: ``hand_number``, ``hands_played``,
     ``seats``, ``hands_won``, ``won_last_hand``, ``went_out_last`` (the last hand's winner is
-    dealt a tile more: ``hand_size + won_last_hand``). Such a formula is worked out for every
-    value those can take in the match at load, and refused where it gives no whole number of
-    tiles from 0 to ``MAX_TILES``.
+    dealt a tile more: ``hand_size + won_last_hand``), and the scores as the hand begins:
+    ``last_hand_score`` and each counter's ``<counter>``, ``highest_<counter>``,
+    ``lowest_<counter>`` (a tile fewer for every 50 points: ``hand_size - score // 50``). Such a
+    formula is worked out at load for every value the hands before can take in the match and
+    each of :data:`SCORE_PROBES` for a score, and refused where it gives no whole number of tiles
+    from 0 to ``MAX_TILES``; a score met in play that makes it do so stops the game there, as a
+    fault of the ruleset.
     """
 
     name = "deal"
@@ -141,17 +150,22 @@ class DealTiles(SetupStep[Deal]):
         #: Each seat's count this hand, when ``count`` reads the hands before (else None).
         self.count_of: Callable[[GameState], list[int]] | None = None
         self.count_formula: Any = None
+        #: The scores a count may read (``last_hand_score``, the counters' running totals).
+        self.scores: tuple[str, ...] = ()
         values = context.state_values()
         names = context.expression(source, values, "count").names
         if names:
-            beyond = [name for name in names if name not in DEAL_VALUES]
+            self.scores = ("last_hand_score", *counter_values(context.counters))
+            readable = (*DEAL_VALUES, *self.scores)
+            beyond = [name for name in names if name not in readable]
             if beyond:
                 raise PrimitiveError(f"count reads {beyond[0]!r}, whose values are not known before play: a deal's "
-                                     f"count may read {', '.join(DEAL_VALUES)} and the options (each checked at "
-                                     f"load for every value it can take)", "count")
+                                     f"count may read {', '.join(readable)} and the options", "count")
             self.count_formula = context.expression(source, names, "count", whole_number=True)
-            self.count_of = compile_per_seat("deal_count", source, {name: values[name] for name in DEAL_VALUES},
-                                             context.constants, VALUE_BINDINGS)
+            count_of = compile_per_seat("deal_count", source, {name: values[name] for name in readable},
+                                        context.constants, VALUE_BINDINGS)
+            reads_scores = any(name in self.scores for name in names)
+            self.count_of = self._checked_in_play(count_of, str(source)) if reads_scores else count_of
             self.count = MAX_TILES  # the most it can give, until check_domain has worked it out
             return
         self.count = context.constant(source, "count")
@@ -160,6 +174,20 @@ class DealTiles(SetupStep[Deal]):
         if self.count > MAX_TILES:  # no set holds more: refused here, not as a deal the pile cannot make
             raise PrimitiveError(f"count is {shown_number(self.count)}: a deal gives at most {MAX_TILES} tiles "
                                  f"(MAX_TILES)", "count")
+
+    def _checked_in_play(self, count_of: Callable[[GameState], list[int]], source: str
+                         ) -> Callable[[GameState], list[int]]:
+        """``count_of``, stopping the game as the ruleset's fault where a score met in play makes the
+        count no whole number of tiles from 0 to ``MAX_TILES`` (load checked only some scores)."""
+        def checked(state: GameState) -> list[int]:
+            counts = count_of(state)
+            for seat, count in enumerate(counts):
+                if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_TILES:
+                    raise RulesetFault(ruleset_name(state.rules), [f"setup.{self.key}.count"], source,
+                                       f"it gives {count!r} tiles to {state.who(seat)} in hand {state.hand_number}: "
+                                       f"a deal gives each seat a whole number from 0 to {MAX_TILES}")
+            return counts
+        return checked
 
     def takes(self, seats: int) -> dict[str, int]:
         return {self.source: self.count * seats}  # a formula's count: the most it gives, to every seat
@@ -172,8 +200,10 @@ class DealTiles(SetupStep[Deal]):
             return
         names = self.count_formula.names
         earlier = range(hands)  # hands played or won before a hand: 0 .. hands - 1
-        domains = {"hand_number": range(1, hands + 1), "hands_played": earlier, "hands_won": earlier,
-                   "won_last_hand": (0, 1), "went_out_last": (0, 1), "seats": range(players[0], players[1] + 1)}
+        domains: dict[str, Sequence[int]] = {
+            "hand_number": range(1, hands + 1), "hands_played": earlier, "hands_won": earlier,
+            "won_last_hand": (0, 1), "went_out_last": (0, 1), "seats": range(players[0], players[1] + 1),
+            **dict.fromkeys(self.scores, SCORE_PROBES)}
         ranges = [domains[name] for name in names]
         if math.prod(map(len, ranges)) > MAX_DOMAIN_EVALUATIONS:
             raise PrimitiveError(f"count reads {', '.join(names)}: more than {MAX_DOMAIN_EVALUATIONS:,} combinations "
