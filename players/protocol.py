@@ -121,6 +121,7 @@ def position_json(state: GameState, seat: int | None = None) -> dict[str, Any]:
         "hand_scores": list(state.hand_gains[counter]),
         "drawn": state.drawn,
         "passes": state.passes,
+        "direction": state.direction,
     }
     if isinstance(figure, PieceBoard):
         position["board"] = board_json(figure, state.seat_count)

@@ -20,6 +20,7 @@ from helpers import play_recorded_game, read_lines, run_cli, write_lines
 
 from contack_core import GameState, load_rules
 from contack_core.engine.actions import Action, Draw, Pass, Play
+from contack_core.engine.events import Played
 from contack_core.engine.rules import Rules
 from contack_core.records.audit import audit_record
 
@@ -656,3 +657,36 @@ def test_a_next_seat_measure_with_an_unknown_name_is_refused_at_its_line(tmp_pat
     result = run_cli("rulesets", "validate", path)
     assert result.exit_code == 1
     assert f"{path}:9:9: at turn_order.pick.seat.0.lowest: unknown name 'scores'" in result.output, result.output
+
+
+# --------------------------------------------------------------------------- a direction kept across hands
+def test_a_direction_kept_for_the_game_carries_into_the_next_hand_and_goes_on_the_wire() -> None:
+    """reverse-for-the-game: the direction is reversed once for every opportunity play of the game
+    so far (reverse-on-opportunity: of the hand so far, each hand starting clockwise); the seat
+    after a hand's opener follows it; the contack-bot/1 position tells it."""
+    from players.protocol import position_json
+
+    for ruleset, kept in (("reverse-for-the-game", True), ("reverse-on-opportunity", False)):
+        rules = load_rules(ruleset)
+        started_reversed = 0
+        for seed in range(8):
+            rng = random.Random(seed)
+            state = GameState(rules, 3)
+            flips, hand = 0, 1
+            while not state.is_over():
+                if state.hand_number != hand:
+                    hand, flips = state.hand_number, flips if kept else 0
+                    started_reversed += state.direction == -1
+                assert state.direction == (-1) ** flips
+                if state.is_chance_node():
+                    state.apply(state.sample_chance(rng))
+                    continue
+                if state.setup_step is not None:  # the opening tile: the turn then goes the hand's way
+                    opener = state.current
+                    state.apply(state.legal_actions()[0])
+                    assert state.current == (opener + state.direction) % 3
+                    assert position_json(state)["direction"] == state.direction
+                    continue
+                event = state.apply(rng.choice(state.legal_actions()))
+                flips += isinstance(event, Played) and event.opportunity
+        assert (started_reversed > 0) == kept

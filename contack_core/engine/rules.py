@@ -91,6 +91,8 @@ class Rules:
     #: counters' scoring of a play, then the hand endings checked after it; None if nothing.
     consequences: dict[type, Callable[[GameState, Event], str | None] | None] = attrs.field(init=False)
     endings_when_stuck: list[HandEnding] = attrs.field(init=False)
+    #: Whether the direction of play is kept from one hand to the next (a turn-order effect says so).
+    direction_kept: bool = attrs.field(init=False)
     #: The turn rules compiled into one function: ``turn_program(state)`` lists the legal
     #: actions of the seat to act and records in ``state._allowed`` which rule offers each kind.
     turn_program: Callable[[GameState], list[Action]] = attrs.field(init=False)
@@ -119,6 +121,7 @@ class Rules:
                        for i, ending in enumerate(self.hand_end) if kind in ending.after]
             self.consequences[kind] = compile_consequences(effects, endings, f"after_{name}")
         self.endings_when_stuck = [e for e in self.hand_end if e.when_stuck]
+        self.direction_kept = any(effect.keeps_direction for effect in self.turn_order)
         steps = [TurnStep(when=None if rule.when is None else rule.when.source, can_name=rule.can_name,
                           generator=rule.generator_source(f"_turn{index}"), action_type=rule.allowed_key, rule=rule)
                  for index, rule in enumerate(self.turn)]

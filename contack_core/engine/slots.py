@@ -486,6 +486,9 @@ class TurnOrderEffect(Protocol):
     key: str
     #: The kinds of event it follows (``play``, ``pass``, ``move``).
     kinds: tuple[str, ...]
+    #: Whether the direction of play it leaves is kept into the next hand (else each hand
+    #: starts clockwise).
+    keeps_direction: bool
 
     def effect_source(self, kind: str, prefix: str) -> Source:
         """The effect after an event of ``kind``, as statements over ``_state`` and ``_event``

@@ -148,6 +148,7 @@ class GameState:
         #: What the people at the table are called, by seat, when known (a kept or audited record):
         #: messages then name them; otherwise they say ``seat N``.
         self.seat_names = None
+        self.direction = 1
         self._start_hand()
 
     # ----------------------------------------------------------------- the state API
@@ -480,7 +481,8 @@ class GameState:
         self.passes = 0
         self.drawn = 0
         self.went_out = None
-        self.direction = 1
+        if not rules.direction_kept:
+            self.direction = 1
         self.again = False
         self.skips = 0
         self.chosen = None

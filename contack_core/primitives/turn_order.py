@@ -15,7 +15,8 @@ actions that end a turn, or ``draw``, ``discard``, which do not; default ``[play
 whose action it was (its counters already updated by the event) and, with one kind in
 ``after``, what the event did (a play's ``points``, ``counting``, ``opportunity``...). Every
 effect is worked out from the record's events, so a replay or an audit follows the same turns.
-The direction of play starts clockwise at every hand; skips and another turn apply to the turn
+The direction of play starts clockwise at every hand (unless a ``reverse`` says its turn lasts
+the game: ``lasts: game``); skips and another turn apply to the turn
 that ends with the event, and a hand that ends with it forgets them. After a draw or a discard
 the seat's turn goes on, so what the effect asks for waits for the turn to end (by a play, a pass
 or a move): another turn then gives the seat a further turn once this one is over, a skip passes
@@ -48,6 +49,8 @@ class TurnEffect(Primitive):
     slot = "turn_order"
     #: The Python statement over ``_state`` that makes the effect (the engine's own text).
     statement: ClassVar[str]
+    #: Whether the direction of play it leaves is kept from one hand to the next.
+    keeps_direction = False
     schema = {
         "type": "object",
         "properties": {
@@ -108,10 +111,21 @@ class SkipNext(TurnEffect):
 class Reverse(TurnEffect):
     """Reverse the direction of play: from this turn on, the turn passes to the seat before
     instead of the one after, until a reverse turns it round again or the hand ends (each hand
-    starts clockwise). At a table of two it changes nothing."""
+    starts clockwise); ``lasts: game`` keeps the direction from one hand to the next (the next
+    hand's opener then passes the turn the way play went at the end of the last). At a table of
+    two it changes nothing."""
 
     name = "reverse"
     statement = "_state.direction = -_state.direction"
+    schema = {**TurnEffect.schema,
+              "properties": {**TurnEffect.schema["properties"],
+                             "lasts": {"enum": ["hand", "game"],
+                                       "description": "how long the direction it leaves holds: the hand (the "
+                                                      "next starts clockwise) or the game"}}}
+
+    def build(self, context: BuildContext) -> None:
+        super().build(context)
+        self.keeps_direction = self.params.get("lasts", "hand") == "game"
 
 
 class NextSeat(TurnEffect):
