@@ -13,6 +13,8 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
+
 from keeping import DERIVED, played_lines, record_lines
 from test_replay_browser import browser  # noqa: F401 - the fixture: chromium, or a skip saying why
 from test_web_table import start_server, stop
@@ -64,6 +66,14 @@ def tap_entry(page, line: dict) -> None:  # type: ignore[no-untyped-def, type-ar
         page.tap(f'#picker button.pick[data-tile="{line["tile"]}"]')
     elif kind == "pass":
         page.tap('#buttons [data-entry="pass"]')
+    elif kind == "house":  # its button, the tile it returns, then the tiles it draws
+        page.tap(f'#buttons [data-act="house"][data-rule="{line["rule"]}"]')
+        if "tile" in line:
+            page.tap(f'#seats button.tile[data-tile="{line["tile"]}"]')
+        if line["drawn"]:
+            for tile in line["drawn"]:
+                page.tap(f'#picker button.pick[data-tile="{tile}"]')
+            page.tap("#house-done")
     elif kind == "move":
         x, y = line["from"]
         page.tap(f'#board g.piece[data-cell="{x},{y}"]')
@@ -210,6 +220,42 @@ def test_a_whole_solitaire_kept_by_tapping(browser, tmp_path: Path) -> None:  # 
         while (written := len(record_lines(record))) < len(source):
             tap_entry(page, source[written])
         page.screenshot(path=str(tmp_path / "solitaire.png"), full_page=True)
+        assert record_lines(record)[1:] == source[1:]
+        verdict = audit_record(record)
+        assert verdict.valid and verdict.finished, verdict
+        assert not errors, errors
+        phone.close()
+    finally:
+        out, err = stop(process)
+    assert process.returncode == 0 and "Traceback" not in err, out + err
+
+
+@pytest.mark.parametrize(("ruleset", "options", "seats"), [
+    ("exchange-at-rising-cost", {"hands": "1"}, 2),  # a tile chosen, one drawn; a whole hand returned, as many drawn
+    ("pick-up-last-tile", {"hands": "1"}, 3),  # a tile taken back off the figure
+    ("solitaire-redeal", {}, 1),  # a pile gathered and shuffled: chance in the middle of play
+])
+def test_a_whole_game_with_house_actions_kept_by_tapping(browser, tmp_path: Path, ruleset: str, options: dict,  # type: ignore[no-untyped-def, type-arg]  # noqa: F811
+                                                         seats: int) -> None:
+    """Each house rule's own action is a button: tapped, then its tile, then the tiles it draws."""
+    rules = load_rules(ruleset, options)
+    source = played_lines(rules, seats, 1)
+    assert any(line.get("event") == "house" for line in source)
+    names = ",".join(f"p{seat}" for seat in range(seats))
+    option_args = [arg for key, value in options.items() for arg in ("--option", f"{key}={value}")]
+    process, url = start_server(tmp_path, ruleset, "--seats", names, *option_args, "--record", "kept.jsonl")
+    record = tmp_path / "kept.jsonl"
+    try:
+        phone = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
+        phone.set_default_timeout(TIMEOUT_MS)
+        page = phone.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        page.wait_for_selector('body[data-version="0"]', state="attached")
+        while (written := len(record_lines(record))) < len(source):
+            tap_entry(page, source[written])
+        page.screenshot(path=str(tmp_path / f"{ruleset}.png"), full_page=True)
         assert record_lines(record)[1:] == source[1:]
         verdict = audit_record(record)
         assert verdict.valid and verdict.finished, verdict

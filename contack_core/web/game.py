@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
-from contack_core.engine.actions import Action, Discard, Draw, IllegalAction, Move, Pass, Play
+from contack_core.engine.actions import Action, Discard, Draw, HouseAction, IllegalAction, Move, Pass, Play
 from contack_core.engine.notation import NotationError, action_to_string, point_to_string
 from contack_core.engine.state import GameState
 from contack_core.records.keeper import Keeper
@@ -154,7 +154,7 @@ class _View:
         counter = rules.match.counter
         running = [total + gain for total, gain in zip(state.totals[counter], state.hand_gains[counter])]
         seen = state.observation(self.viewer) if self.viewer is not None else None
-        playable = {a.tile for a in self.legal if type(a) in (Play, Discard)}
+        playable = {a.tile for a in self.legal if type(a) in (Play, Discard) or type(a) is HouseAction and a.tile is not None}
         parts = []
         for seat, name in enumerate(self.keeper.seats):
             acting = self.due.kind == "turn" and self.due.seat == seat
@@ -190,7 +190,8 @@ class _View:
 
     # ------------------------------------------------------------------ what may be done
     def buttons(self) -> str:
-        """A button for each kind of action legal now but plays (a tile then a cell) and moves (a piece)."""
+        """A button for each kind of action legal now but plays (a tile then a cell) and moves (a piece),
+        and one for each house rule's own action (its tile, then the tiles drawn, tapped after it)."""
         state = self.state
         found: list[str] = []
         kinds = {type(a) for a in self.legal}
@@ -203,6 +204,13 @@ class _View:
             label = f"{state.rules.term('discards')}" + (f" to {zone}" if zone else "")
             found.append(f'<button type="button" class="act" data-act="discard" data-zone="{markup(zone)}">'
                          f'{markup(label)}</button>')
+        house: dict[str, tuple[bool, bool]] = {}  # a house rule's own actions: (chooses a tile, draws)
+        for action in self.legal:
+            if type(action) is HouseAction:
+                house.setdefault(action.rule, (action.tile is not None, self.game.table._draws_unnamed(action)))
+        for rule, (chooses, draws) in house.items():
+            found.append(f'<button type="button" class="act" data-act="house" data-rule="{markup(rule)}" '
+                         f'data-chooses="{int(chooses)}" data-draws="{int(draws)}">{markup(rule)}</button>')
         if Move in kinds:
             found.append('<span class="hint">tap a piece to move it</span>')
         if Play in kinds:
@@ -216,7 +224,7 @@ class _View:
             tiles = self.game.table._pile_of_deal()
         elif due.kind == "open":
             tiles = list(state.zones.get(due.zone or "", []))
-        elif any(type(a) is Draw for a in self.legal):
+        elif any(type(a) is Draw or type(a) is HouseAction and self.game.table._draws_unnamed(a) for a in self.legal):
             tiles = [t for zone, pile in state.zones.items() if not state.rules.zones[zone].face_up for t in pile]
         else:
             return ""

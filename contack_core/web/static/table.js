@@ -9,7 +9,8 @@
   let version = -1;
   let view = null;
   let selected = null; // the tile tapped, waiting for its cell
-  let mode = null; // "draw": pick the tile drawn; "discard": tap the tile laid aside
+  let mode = null; // "draw": pick the tile drawn; "discard": tap the tile laid aside; "house": a house action
+  let house = null; // the house action being tapped: its rule, whether it takes a tile and draws, what was tapped
   let discardZone = "";
   let dealt = []; // the tiles tapped for a deal
   let answers = 0;
@@ -33,7 +34,7 @@
     body.dataset.version = String(next.version);
     body.dataset.due = next.due;
     body.dataset.toAct = next.toAct === null ? "" : String(next.toAct);
-    if (moved) { selected = null; mode = null; dealt = []; }
+    if (moved) { selected = null; mode = null; dealt = []; house = null; }
     $("status").innerHTML = next.status;
     $("board").innerHTML = next.board;
     $("buttons").innerHTML = next.buttons;
@@ -65,17 +66,48 @@
     } else if (mode === "draw") {
       head.append(text("span", "tap the tile drawn"));
       shown = true;
+    } else if (mode === "house" && house.draws && (house.tile !== null || !house.chooses)) {
+      head.append(text("span", `tap the tiles ${house.rule} draws (${house.drawn.length} tapped), then `));
+      const done = text("button", house.rule, "act");
+      done.type = "button";
+      done.id = "house-done";
+      done.disabled = house.drawn.length === 0;
+      head.append(done);
+      shown = true;
     }
     box.hidden = !shown;
     if (shown) $("picker").innerHTML = view.picker;
+    const chosen = mode === "house" ? house.drawn : dealt;
     for (const button of $("picker").querySelectorAll("button.pick")) {
-      button.classList.toggle("chosen", dealt.includes(button.dataset.tile));
+      button.classList.toggle("chosen", chosen.includes(button.dataset.tile));
+    }
+  }
+
+  function houseEntry() {
+    return house.rule + (house.tile !== null ? ` ${house.tile}` : "")
+      + (house.drawn.length ? ` drawing ${house.drawn.join(" ")}` : "");
+  }
+
+  // The house action tapped so far: ask for its tile, then the tiles drawn, then send it.
+  function advanceHouse() {
+    if (house.chooses && house.tile === null) {
+      showAnswer({messages: [`tap the tile ${house.rule} returns`], choices: []});
+    } else if (house.draws) {
+      showPicker();
+      mark();
+    } else {
+      post(houseEntry());
     }
   }
 
   function mark() {
     for (const el of document.querySelectorAll(".selected")) el.classList.remove("selected");
     for (const el of document.querySelectorAll("#board .fit")) el.classList.remove("fit");
+    if (mode === "house" && house.tile !== null) {  // the tile a house action returns, while its draws are tapped
+      for (const el of document.querySelectorAll("#seats button.tile")) {
+        if (el.dataset.tile === house.tile) el.classList.add("selected");
+      }
+    }
     if (selected === null) return;
     for (const el of document.querySelectorAll("#seats button.tile")) {
       if (el.dataset.tile === selected) el.classList.add("selected");
@@ -135,6 +167,17 @@
     if (entryButton) { post(entryButton.dataset.entry); return; }
     const act = target.closest("[data-act]");
     if (act && act.dataset.act === "draw") { mode = "draw"; selected = null; showPicker(); mark(); return; }
+    if (act && act.dataset.act === "house") {
+      house = {rule: act.dataset.rule, chooses: act.dataset.chooses === "1", draws: act.dataset.draws === "1",
+               tile: null, drawn: []};
+      if (house.chooses && selected !== null) house.tile = selected;
+      mode = "house";
+      selected = null;
+      mark();
+      advanceHouse();
+      return;
+    }
+    if (target.closest("#house-done")) { post(houseEntry()); return; }
     if (act && act.dataset.act === "discard") {
       discardZone = act.dataset.zone || "";
       if (selected !== null) { post(`discard ${selected}` + (discardZone ? ` to ${discardZone}` : "")); return; }
@@ -153,12 +196,16 @@
         post(tile);
       } else if (mode === "draw") {
         post(`draw ${tile}`);
+      } else if (mode === "house") {
+        house.drawn = house.drawn.includes(tile) ? house.drawn.filter((t) => t !== tile) : house.drawn.concat([tile]);
+        showPicker();
       }
       return;
     }
     const tile = target.closest("#seats button.tile, .piles button.tile");
     if (tile) {
       if (mode === "discard") { post(`discard ${tile.dataset.tile}` + (discardZone ? ` to ${discardZone}` : "")); return; }
+      if (mode === "house" && house.chooses && house.tile === null) { house.tile = tile.dataset.tile; advanceHouse(); return; }
       selected = selected === tile.dataset.tile ? null : tile.dataset.tile;
       mode = null;
       mark();
