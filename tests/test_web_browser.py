@@ -202,6 +202,49 @@ def test_klauber_moves_kept_by_tapping_a_piece_then_its_move(browser, tmp_path: 
         shutil.copy(tmp_path / "klauber.png", Path(keep) / "klauber.png")
 
 
+def test_a_whole_klauber_game_kept_by_tapping(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """A Klauber game to its end (its move cap at 40 moves, so a browser taps it in reasonable time):
+    every move a piece tapped on the board and one of the moves it offers; the end and the score
+    sheet shown; the record the played one, finished and sound."""
+    rules = load_rules("klauber-1937", {"move_cap": "40"})
+    source = played_lines(rules, 2, 4)
+    assert source[-1]["event"] == "game_end"
+    process, url = start_server(tmp_path, "klauber-1937", "--seats", "ann,ben", "--option", "move_cap=40",
+                                "--record", "kept.jsonl")
+    record = tmp_path / "kept.jsonl"
+    try:
+        phone = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
+        phone.set_default_timeout(TIMEOUT_MS)
+        page = phone.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        page.wait_for_selector('body[data-version="0"]', state="attached")
+        while (written := len(record_lines(record))) < len(source):
+            tap_entry(page, source[written])
+        assert page.get_attribute("body", "data-due") == "over"
+        assert "the move cap is reached" in page.inner_text("#log") or "tie" in page.inner_text("#status")
+        page.screenshot(path=str(tmp_path / "klauber-over.png"), full_page=True)
+        wide = browser.new_context(viewport={"width": 1200, "height": 900})
+        desk = wide.new_page()
+        desk.goto(url)
+        desk.wait_for_selector(f'body[data-version="{counters(page)[0]}"]', state="attached")
+        desk.screenshot(path=str(tmp_path / "klauber-1200.png"), full_page=True)
+        wide.close()
+        assert record_lines(record)[1:] == source[1:]
+        verdict = audit_record(record)
+        assert verdict.valid and verdict.finished, verdict
+        assert not errors, errors
+        phone.close()
+    finally:
+        out, err = stop(process)
+    assert process.returncode == 0 and "Traceback" not in err, out + err
+    keep = os.environ.get("CONTACK_WEB_SCREENSHOTS")
+    if keep:
+        for name in ("klauber-over.png", "klauber-1200.png"):
+            shutil.copy(tmp_path / name, Path(keep) / name)
+
+
 def test_a_whole_solitaire_kept_by_tapping(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     """The tile turned up to open, draws, plays from the hand and from the face-up pile, discards."""
     rules = load_rules("solitaire-1", {})
