@@ -307,3 +307,63 @@ def test_a_whole_game_with_house_actions_kept_by_tapping(browser, tmp_path: Path
     finally:
         out, err = stop(process)
     assert process.returncode == 0 and "Traceback" not in err, out + err
+
+
+def test_an_entry_fixed_and_one_let_stand_from_the_entries_list(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """The entries list: 'fix' on an earlier play starts 'fix N' in the text box, where the entry is
+    typed as it should have been (the keeper replays the rest); 'agreed', then a tile and a cell it
+    does not fit, records a play the table lets stand, marked as such."""
+    rules = load_rules("parker-1939", {"hands": "1"})
+    source = played_lines(rules, 3, 6)
+    process, url = start_server(tmp_path, "parker-1939", "--seats", "alice,bob,carol", "--option", "hands=1",
+                                "--record", "kept.jsonl")
+    record = tmp_path / "kept.jsonl"
+    try:
+        phone = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
+        phone.set_default_timeout(TIMEOUT_MS)
+        page = phone.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        page.wait_for_selector('body[data-version="0"]', state="attached")
+        plays = 0
+        while plays < 2:
+            line = source[len(record_lines(record))]
+            tap_entry(page, line)
+            plays += line["event"] == "play" and page.get_attribute("body", "data-due") != "open"
+        kept = record_lines(record)
+        fixed = max(i for i, line in enumerate(kept) if line.get("event") == "play") + 1  # its line, counted from 1
+        play = kept[fixed - 1]
+        page.click("#entries-box summary")
+        page.tap(f'#entries button[data-fix="{fixed}"]')
+        assert page.input_value("#entry") == f"fix {fixed} "
+        before = counters(page)
+        page.fill("#entry", f"fix {fixed} {play['tile']} {play['cell'][0]},{play['cell'][1]}")
+        page.click("#entry-form button[type=submit]")
+        answered(page, before)
+        assert record_lines(record) == kept  # the same entry again: the record as it was
+        page.tap("#agreed")
+        assert page.get_attribute("#agreed", "aria-pressed") == "true"
+        let_stand = False
+        for tile in page.query_selector_all("#seats section.acting button.tile"):
+            tile.tap()
+            wrong = page.query_selector("#board polygon.open:not(.fit)")
+            if wrong is not None:
+                before = counters(page)
+                wrong.tap()
+                answered(page, before)
+                let_stand = True
+                break
+            tile.tap()
+        assert let_stand
+        last = record_lines(record)[-1]
+        assert last["event"] == "play" and last["agreed"] is True, last
+        assert "(agreed)" in page.inner_text("#entries")
+        assert page.get_attribute("#agreed", "aria-pressed") == "false"  # for one entry only
+        verdict = audit_record(record)
+        assert verdict.valid, verdict
+        assert not errors, errors
+        phone.close()
+    finally:
+        out, err = stop(process)
+    assert process.returncode == 0 and "Traceback" not in err, out + err

@@ -169,6 +169,9 @@ def page_html(game: WebGame, token: str) -> str:
 <form id="entry-form"><input id="entry" name="entry" autocomplete="off" autocapitalize="off"
  placeholder="or type an entry, as at the terminal (help)"><button type="submit">enter</button>
 <button type="button" id="undo">undo</button></form>
+<details id="entries-box"><summary>entries: fix one, insert one left out, or let one stand</summary>
+<p class="hint"><button type="button" id="agreed" aria-pressed="false">agreed</button> the next entry is one
+the table lets stand although the rules refuse it</p><ol id="entries"></ol></details>
 <section id="sheet"></section>
 <section><h2>what happened</h2><ul id="log"></ul></section>
 </main></body></html>

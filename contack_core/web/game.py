@@ -27,6 +27,8 @@ from contack_core.replay.svg import MARGIN, layered
 
 #: How many lines of what happened the page keeps in view (the record keeps everything).
 LOG_LINES = 12
+#: How many of the last entries the corrections list offers to fix (the text box takes any line).
+ENTRIES_LISTED = 12
 
 
 class WebGame:
@@ -125,6 +127,7 @@ class _View:
             "picker": self.picker(),
             "sheet": self.sheet(),
             "log": "".join(f"<li>{markup(line)}</li>" for line in reversed(self.game.log)),
+            "entries": self.entries(),
             "fits": self.fits(),
             "moves": self.moves(),
             "seatNames": list(seats),
@@ -247,6 +250,19 @@ class _View:
                 found.setdefault(point_to_string(action.origin), []).append(
                     {"label": self.game.table.words(action), "entry": action_to_string(self.state, action)})
         return found
+
+    # ------------------------------------------------------------------ corrections
+    def entries(self) -> str:
+        """The last entries, each with its record line and buttons to fix it or insert one before it
+        (they start ``fix N`` / ``insert N`` in the text box, completed as at the terminal)."""
+        table = self.game.table
+        items = []
+        for line, data in self.keeper.entry_lines()[-ENTRIES_LISTED:]:
+            agreed = " (agreed)" if data.get("agreed") else ""
+            items.append(f'<li value="{line}"><span>{markup(table.line_words(data) + agreed)}</span> '
+                         f'<button type="button" class="fix" data-fix="{line}">fix</button>'
+                         f'<button type="button" class="fix" data-insert="{line}">insert before</button></li>')
+        return "".join(reversed(items))
 
     # ------------------------------------------------------------------ the sheet
     def sheet(self) -> str:

@@ -14,6 +14,7 @@
   let discardZone = "";
   let dealt = []; // the tiles tapped for a deal
   let answers = 0;
+  let agreed = false; // the next entry is one the table lets stand although the rules refuse it
   let stream = null;
 
   const viewer = () => $("viewer").value;
@@ -41,6 +42,7 @@
     $("seats").innerHTML = next.seats;
     $("sheet").innerHTML = next.sheet;
     $("log").innerHTML = next.log;
+    $("entries").innerHTML = next.entries;
     if (moved) $("choices").replaceChildren();
     showPicker();
     mark();
@@ -141,7 +143,16 @@
     return button;
   }
 
-  async function post(entry) {
+  function setAgreed(on) {
+    agreed = on;
+    $("agreed").setAttribute("aria-pressed", String(on));
+    $("agreed").classList.toggle("on", on);
+  }
+
+  async function post(typed) {
+    const command = /^\s*(undo|fix|insert|agreed?|entries|help)\b/i.test(typed);
+    const entry = agreed && !command ? `agreed ${typed}` : typed;
+    setAgreed(false);
     body.dataset.busy = "1";
     try {
       const response = await fetch(`/entry${query()}`, {
@@ -163,6 +174,15 @@
 
   function tapped(event) {
     const target = event.target;
+    const correction = target.closest("[data-fix], [data-insert]");
+    if (correction) {
+      const input = $("entry");
+      input.value = correction.dataset.fix ? `fix ${correction.dataset.fix} ` : `insert ${correction.dataset.insert} `;
+      input.focus();
+      showAnswer({messages: ["type the entry as it should have been, then enter"], choices: []});
+      return;
+    }
+    if (target.closest("#agreed")) { setAgreed(!agreed); return; }
     const entryButton = target.closest("[data-entry]");
     if (entryButton) { post(entryButton.dataset.entry); return; }
     const act = target.closest("[data-act]");
