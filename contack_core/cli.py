@@ -534,8 +534,8 @@ def keep(
     """The score keeper: type what happens at a real table; each entry is checked and recorded at once."""
     from contack_core.records.table import keep_command
 
-    if scores_only or (resume is not None and not web and _scores_only_record(resume)):
-        raise typer.Exit(_keep_scores(ruleset, seats, record, resume, parse_options(option), entries, web))
+    if scores_only or (resume is not None and _scores_only_record(resume)):
+        raise typer.Exit(_keep_scores(ruleset, seats, record, resume, parse_options(option), entries, web, host, port))
 
     if web:
         from contack_core.web.command import web_command
@@ -558,8 +558,9 @@ def _scores_only_record(path: Path) -> bool:
 
 
 def _keep_scores(ruleset: str | None, seats: str | None, record: Path | None, resume: Path | None,
-                 options: dict[str, str], entries: Path | None, web: bool) -> int:
-    """``contack keep --scores-only``: a line a hand, from the terminal, a pipe or a file."""
+                 options: dict[str, str], entries: Path | None, web: bool, host: str, port: int) -> int:
+    """``contack keep --scores-only``: a line a hand, from the terminal, a pipe or a file, or (``web``)
+    a form a hand on the web table."""
     from datetime import datetime
 
     from contack_core.primitives.loading import load_rules
@@ -567,8 +568,8 @@ def _keep_scores(ruleset: str | None, seats: str | None, record: Path | None, re
     from contack_core.records.scores_keeper import keep_scores
     from contack_core.records.table import _reader
 
-    if web:
-        fail("--scores-only is kept at the terminal (or from --input); the web table keeps the whole game", 2)
+    if web and entries is not None:
+        fail("--input reads entries for the terminal keeper; the web table takes them from its page", 2)
     if resume is not None and (ruleset is not None or seats is not None or record is not None or options):
         fail("--resume FILE carries on a record as its header says: give no ruleset, --seats, --record or --option "
              "with it", 2)
@@ -591,6 +592,17 @@ def _keep_scores(ruleset: str | None, seats: str | None, record: Path | None, re
                 fail(str(error))
             names = [name.strip() for name in seats.split(",")]
             record = record or Path(f"{target.id}-{datetime.now():%Y%m%d-%H%M%S}.jsonl")
+        if web:
+            from contack_core.records.scores_keeper import ScoresKeeper
+            from contack_core.web.command import web_scores_command
+
+            def keeper_of() -> ScoresKeeper:
+                if isinstance(target, Path):
+                    return ScoresKeeper.resume(target)
+                assert names is not None and record is not None
+                return ScoresKeeper.start(target, names, record)
+
+            return web_scores_command(keeper_of, host, port, echo, fail)
         return keep_scores(target, names, record, _reader(source, interactive, echo), echo, interactive)
     except KeeperError as error:
         fail(str(error), error.code)

@@ -367,3 +367,41 @@ def test_an_entry_fixed_and_one_let_stand_from_the_entries_list(browser, tmp_pat
     finally:
         out, err = stop(process)
     assert process.returncode == 0 and "Traceback" not in err, out + err
+
+
+def test_a_game_kept_as_scores_only_by_filling_in_each_hand(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """contack keep --scores-only --web: each hand a field a player and its button; a hand the
+    rules cannot make is refused and changes nothing; the finished record audits sound."""
+    rules = load_rules("parker-1939", {})
+    hands = [line["scores"] for line in played_lines(rules, 3, 5) if line.get("event") == "hand_end"]
+    process, url = start_server(tmp_path, "parker-1939", "--seats", "ann,bob,cy", "--scores-only",
+                                "--record", "scores.jsonl")
+    try:
+        phone = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
+        phone.set_default_timeout(TIMEOUT_MS)
+        page = phone.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        page.wait_for_selector('body[data-version="0"]', state="attached")
+        assert page.is_hidden("#entries-box")  # nothing to fix in a game kept as scores only
+
+        def fill_in(scores: list[int], accepted: bool = True) -> None:
+            for seat, score in enumerate(scores):
+                page.fill(f'#buttons input.figure[data-seat="{seat}"]', str(score))
+            before = counters(page)
+            page.tap('#buttons [data-act="hand"]')
+            answered(page, before, accepted)
+
+        fill_in([hands[0][0] + 3, *hands[0][1:]], accepted=False)
+        for scores in hands:
+            fill_in(scores)
+        assert page.get_attribute("body", "data-due") == "over"
+        page.screenshot(path=str(tmp_path / "scores-only.png"), full_page=True)
+        assert not errors, errors
+        phone.close()
+    finally:
+        out, err = stop(process)
+    assert process.returncode == 0 and "Traceback" not in err, out + err
+    verdict = audit_record(tmp_path / "scores.jsonl")
+    assert verdict.valid and verdict.finished and verdict.scores_only, verdict

@@ -20,6 +20,7 @@ from processes import GONE, HANG, contack, environment
 
 from contack_core.primitives.loading import load_rules
 from contack_core.records.audit import audit_record
+from contack_core.engine.actions import IllegalAction
 from contack_core.engine.notation import NotationError as EntryError
 from contack_core.records.keeper import Keeper
 from contack_core.records.table import Refused, Table
@@ -361,3 +362,36 @@ def test_hostile_seat_names_reach_the_page_escaped_and_a_lone_surrogate_breaks_n
         assert post(client, "pass")["refused"]
     finally:
         game.keeper.close()
+
+
+# ------------------------------------------------------------------------- scores only
+def test_a_game_kept_as_scores_only_on_the_web_takes_and_refuses_hands_as_the_terminal(tmp_path: Path) -> None:
+    """--scores-only --web: each hand's figures go through the terminal's own reader and checks; a
+    refused hand gets the terminal's words and changes nothing; the record, finished, audits sound."""
+    from contack_core.records.scores_keeper import ScoresKeeper, scores_entry
+    from contack_core.web.scores import WebScores
+
+    rules = load_rules("parker-1939", {})
+    hands = [line["scores"] for line in played_lines(rules, 2, 3) if line.get("event") == "hand_end"]
+    wrong = f"{hands[0][0] + 1} {hands[0][1]}"  # a net score no hand of tens can make
+    terminal = ScoresKeeper.start(rules, ["ann", "bob"], tmp_path / "terminal.jsonl")
+    try:
+        with pytest.raises((ValueError, IllegalAction)) as refused:
+            scores_entry(terminal, wrong)
+    finally:
+        terminal.close()
+    game = WebScores(ScoresKeeper.start(rules, ["ann", "bob"], tmp_path / "web.jsonl"))
+    client = TestClient(make_app(game, TOKEN))
+    try:
+        view = client.get(f"/state?token={TOKEN}").json()
+        assert view["due"] == "hand" and 'data-act="hand"' in view["buttons"] and view["buttons"].count("<input ") == 2
+        answer = post(client, wrong)
+        assert not answer["accepted"] and answer["refused"] == str(refused.value)
+        for number, scores in enumerate(hands, 1):
+            answer = post(client, " ".join(map(str, scores)))
+            assert answer["accepted"] and answer["view"]["version"] == number, answer
+        assert answer["view"]["due"] == "over" and "the game is over" in answer["view"]["sheet"]
+    finally:
+        game.keeper.close()
+    verdict = audit_record(tmp_path / "web.jsonl")
+    assert verdict.valid and verdict.finished and verdict.scores_only, verdict

@@ -186,6 +186,30 @@ class ScoresKeeper:
         return "\n".join(lines)
 
 
+def scores_entry(keeper: ScoresKeeper, text: str) -> list[str]:
+    """Take one entry of a scores-only game (a hand's figures, ``undo``, ``end``, ``sheet``,
+    ``help``), as the terminal and the web table both do: what to tell the table. Raises
+    ValueError or IllegalAction, changing nothing, for an entry refused."""
+    lowered = text.strip().lower()
+    if lowered in ("help", "h", "?"):
+        return [HELP]
+    if lowered in ("sheet", "scores", "s"):
+        return [keeper.sheet()]
+    if lowered in ("undo", "u"):
+        number = keeper.undo()
+        return ["nothing to undo" if number is None else f"taken back: hand {number}"]
+    if lowered == "end":
+        keeper.end()
+        return []
+    if not lowered:
+        return []
+    hand = keeper.enter(read_hand(text, keeper.seats))
+    totals = keeper.game.totals()
+    return [f"{keeper.rules.term('hand')} {len(keeper.game.hands)}: "
+            + ", ".join(f"{name} {score:+d}" for name, score in zip(keeper.seats, hand.scores))
+            + " | total: " + ", ".join(f"{name} {total}" for name, total in zip(keeper.seats, totals))]
+
+
 def keep_scores(rules_or_path: Rules | Path, seats: Sequence[str] | None, record: Path | None,
                 ask: Callable[[str], str | None], say: Callable[[str], None], interactive: bool) -> int:
     """Keep a game as scores only: ``rules_or_path`` is the ruleset of a new record at ``record``, or a
@@ -214,23 +238,9 @@ def keep_scores(rules_or_path: Rules | Path, seats: Sequence[str] | None, record
             if text is None or text.strip().lower() in ("quit", "q", "exit"):
                 say(f"stopped; the record so far is {keeper.path} (carry it on: contack keep --resume {keeper.path})")
                 break
-            lowered = text.strip().lower()
             try:
-                if lowered in ("help", "h", "?"):
-                    say(HELP)
-                elif lowered in ("sheet", "scores", "s"):
-                    say(keeper.sheet())
-                elif lowered in ("undo", "u"):
-                    number = keeper.undo()
-                    say("nothing to undo" if number is None else f"taken back: hand {number}")
-                elif lowered == "end":
-                    keeper.end()
-                elif lowered:
-                    hand = keeper.enter(read_hand(text, keeper.seats))
-                    totals = keeper.game.totals()
-                    say(f"{keeper.rules.term('hand')} {len(keeper.game.hands)}: " + ", ".join(
-                        f"{name} {score:+d}" for name, score in zip(keeper.seats, hand.scores))
-                        + " | total: " + ", ".join(f"{name} {total}" for name, total in zip(keeper.seats, totals)))
+                for line in scores_entry(keeper, text):
+                    say(line)
             except (ValueError, IllegalAction) as error:
                 refused += 1
                 say(f"refused: {error}")

@@ -1,4 +1,4 @@
-"""The web table's server: a Starlette app over one :class:`~contack_core.web.game.WebGame`, run by uvicorn.
+"""The web table's server: a Starlette app over one kept game (:class:`ServedGame`), run by uvicorn.
 
 The app answers only its own routes: the page, its two assets (named in code, read from this
 package: no folder is served), the game's view, entries, and a live stream of views (server-sent
@@ -14,7 +14,7 @@ import secrets
 import socket
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 from starlette.applications import Starlette
@@ -23,8 +23,24 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from contack_core.engine.rules import Rules
 from contack_core.replay.drawing import markup
-from contack_core.web.game import WebGame
+
+
+class ServedGame(Protocol):
+    """What the server asks of the game it serves: a whole game kept entry by entry
+    (:class:`~contack_core.web.game.WebGame`) or its hands' results only
+    (:class:`~contack_core.web.scores.WebScores`)."""
+
+    version: int
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def seats(self) -> list[str]: ...
+    def enter(self, text: str) -> dict[str, Any]: ...
+    def view(self, viewer: int | None = None) -> dict[str, Any]: ...
+    def wait(self, version: int, timeout: float) -> int: ...
 
 #: The longest request body an entry may come in (an entry itself is far shorter).
 MAX_BODY = 16_384
@@ -67,14 +83,14 @@ def _json(data: Any, status_code: int = 200) -> Response:
     return Response(json.dumps(data), status_code=status_code, media_type="application/json", headers=HEADERS)
 
 
-def _viewer(request: Request, game: WebGame) -> int | None:
+def _viewer(request: Request, game: ServedGame) -> int | None:
     seat = request.query_params.get("seat", "")
-    if seat.isdigit() and int(seat) < len(game.keeper.seats):
+    if seat.isdigit() and int(seat) < len(game.seats):
         return int(seat)
     return None
 
 
-def make_app(game: WebGame, token: str, stopping: Callable[[], bool] = lambda: False) -> ASGIApp:
+def make_app(game: ServedGame, token: str, stopping: Callable[[], bool] = lambda: False) -> ASGIApp:
     """The web table of ``game``, open to requests that carry ``token``; ``stopping`` tells the
     live streams to end (the server is shutting down)."""
 
@@ -142,11 +158,11 @@ def make_app(game: WebGame, token: str, stopping: Callable[[], bool] = lambda: F
     return TokenGate(Starlette(routes=routes), token)
 
 
-def page_html(game: WebGame, token: str) -> str:
+def page_html(game: ServedGame, token: str) -> str:
     """The page: its frame only; the game comes from /state and /events, drawn by table.js."""
-    rules = game.keeper.rules
-    title = markup(f"{rules.title}: {', '.join(game.keeper.seats)}")
-    seats = "".join(f'<option value="{n}">{markup(name)}</option>' for n, name in enumerate(game.keeper.seats))
+    rules = game.rules
+    title = markup(f"{rules.title}: {', '.join(game.seats)}")
+    seats = "".join(f'<option value="{n}">{markup(name)}</option>' for n, name in enumerate(game.seats))
     query = f"?token={markup(token)}"
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -178,7 +194,7 @@ the table lets stand although the rules refuse it</p><ol id="entries"></ol></det
 """
 
 
-def serve(game: WebGame, host: str, port: int, echo: Callable[[str], None]) -> None:
+def serve(game: ServedGame, host: str, port: int, echo: Callable[[str], None]) -> None:
     """Serve the web table until Ctrl-C (or SIGTERM), printing the URL to open, its join token in it."""
     import uvicorn
 

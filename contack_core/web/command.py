@@ -42,3 +42,24 @@ def web_command(ruleset: str | None, seats: str | None, record: Path | None, res
         keeper.close()
     echo(f"stopped; the record so far is {keeper.path} (carry it on: contack keep --resume {keeper.path} --web)")
     return 0
+
+
+def web_scores_command(keeper_of: Callable[[], Any], host: str, port: int, echo: Callable[[str], None],
+                       fail: Callable[..., Any]) -> int:
+    """``--scores-only --web``: the scores keeper ``keeper_of`` starts or carries on, served until Ctrl-C."""
+    missing = web_missing()
+    if missing:  # said before any record is made
+        fail(missing, 2)
+    from contack_core.web.app import serve
+    from contack_core.web.scores import WebScores
+
+    keeper = keeper_of()
+    echo("checked as you type: " + "; ".join(keeper.arithmetic.checked()))
+    try:
+        serve(WebScores(keeper), host, port, echo)
+    except OSError as error:
+        fail(str(error), 2)
+    finally:
+        keeper.close()
+    echo(f"stopped; the record so far is {keeper.path} (carry it on: contack keep --resume {keeper.path} --web)")
+    return 0

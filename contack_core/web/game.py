@@ -18,6 +18,7 @@ from typing import Any
 
 from contack_core.engine.actions import Action, Discard, Draw, HouseAction, IllegalAction, Move, Pass, Play
 from contack_core.engine.notation import NotationError, action_to_string, point_to_string
+from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
 from contack_core.records.keeper import Keeper
 from contack_core.records.table import Refused, Table, _Asked, entry_words
@@ -54,6 +55,14 @@ class WebGame:
     @property
     def state(self) -> GameState:
         return self.keeper.state
+
+    @property
+    def rules(self) -> Rules:
+        return self.keeper.rules
+
+    @property
+    def seats(self) -> list[str]:
+        return list(self.keeper.seats)
 
     # ------------------------------------------------------------------ entries
     def enter(self, text: str) -> dict[str, Any]:

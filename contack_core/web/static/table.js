@@ -38,11 +38,13 @@
     if (moved) { selected = null; mode = null; dealt = []; house = null; }
     $("status").innerHTML = next.status;
     $("board").innerHTML = next.board;
+    $("board").hidden = !next.board;  // a game kept as scores only has none
     $("buttons").innerHTML = next.buttons;
     $("seats").innerHTML = next.seats;
     $("sheet").innerHTML = next.sheet;
     $("log").innerHTML = next.log;
     $("entries").innerHTML = next.entries;
+    $("entries-box").hidden = !next.entries;  // nothing to fix yet, or a game kept as scores only
     if (moved) $("choices").replaceChildren();
     showPicker();
     mark();
@@ -83,6 +85,12 @@
     for (const button of $("picker").querySelectorAll("button.pick")) {
       button.classList.toggle("chosen", chosen.includes(button.dataset.tile));
     }
+  }
+
+  // A scores-only hand: each seat's figure, in seat order, as the terminal takes the line.
+  function postHand() {
+    const figures = Array.from(document.querySelectorAll("#buttons input.figure"), (input) => input.value.trim());
+    post(figures.map((figure) => figure || "?").join(" "));
   }
 
   function houseEntry() {
@@ -198,6 +206,7 @@
       return;
     }
     if (target.closest("#house-done")) { post(houseEntry()); return; }
+    if (act && act.dataset.act === "hand") { postHand(); return; }
     if (act && act.dataset.act === "discard") {
       discardZone = act.dataset.zone || "";
       if (selected !== null) { post(`discard ${selected}` + (discardZone ? ` to ${discardZone}` : "")); return; }
@@ -262,6 +271,9 @@
   }
 
   document.addEventListener("click", tapped);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && event.target.matches("#buttons input.figure")) { event.preventDefault(); postHand(); }
+  });
   $("entry-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const input = $("entry");
