@@ -64,7 +64,7 @@ _OPTION = {
     "additionalProperties": False,
 }
 
-_TOP = {
+_TOP: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://contack.invalid/schemas/ruleset.schema.json",
     "title": "contack ruleset (contack-ruleset/1)",
@@ -104,7 +104,7 @@ def _primitive_schema(registry: PrimitiveCatalogue, slot: str) -> dict[str, Any]
     branches = []
     for name in names:
         cls = registry.get(slot, name)
-        params = copy.deepcopy(cls.schema)  # type: ignore[union-attr]
+        params = copy.deepcopy(cls.schema)
         params.setdefault("properties", {})["primitive"] = {"const": name}
         branches.append({"if": {"properties": {"primitive": {"const": name}}, "required": ["primitive"]},
                          "then": params})
@@ -131,7 +131,8 @@ def ruleset_schema(registry: PrimitiveCatalogue) -> dict[str, Any]:
 def shipped_schema(name: str) -> dict[str, Any]:
     """A JSON Schema file shipped in ``contack_core/schemas``."""
     text = (resources.files("contack_core") / "schemas" / name).read_text(encoding="utf-8")
-    return json.loads(text)
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
 def compile_ruleset_schema(registry: PrimitiveCatalogue) -> QuickSchema | None:
@@ -220,7 +221,7 @@ def _schema_message(error: jsonschema.ValidationError, registry: PrimitiveCatalo
     if rule in ("oneOf", "anyOf"):
         forms = [_types_in_words(branch["type"]) for branch in error.validator_value if "type" in branch]
         return f"expected {' or '.join(forms) or 'another form'}, found {_shown(found)}"
-    return error.message
+    return str(error.message)
 
 
 def _dedupe(problems: list[Problem]) -> list[Problem]:

@@ -17,9 +17,9 @@ from __future__ import annotations
 import json
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import IO, Any, NamedTuple, Protocol, cast
 
 from contack_core.engine.events import Event, HandResult
 from contack_core.engine.notation import event_to_record, hand_end_record
@@ -198,6 +198,14 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 #: JSON as the standard has it: Python's NaN, Infinity and -Infinity are refused; and, as
 #: RFC 8259 leaves to the reader, an object naming a key twice is refused.
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+
+
+class _Scanning(Protocol):
+    """A JSONDecoder's scanner, which its ``__init__`` sets (the standard library's stubs leave it out)."""
+
+    scan_once: Callable[[str, int], tuple[Any, int]]
+
+
 _STRICT_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
 
 
@@ -305,7 +313,7 @@ def _events(rest: bytes, schema: RecordSchema) -> Iterator[RecordLine]:
     other takes the slow path too, whose decoder refuses a key named twice.
     """
     checks = schema.event_checks
-    scan = _DECODER.scan_once
+    scan = cast(_Scanning, _DECODER).scan_once
     line = tuple.__new__
     unreadable: dict[int, str] = {}  # line number -> why it is not text (such a line reads as "\0")
     texts: Iterable[str] | None = None
@@ -340,4 +348,4 @@ def _events(rest: bytes, schema: RecordSchema) -> Iterator[RecordLine]:
         elif check(data):
             yield line(RecordLine, (number, data, None))
         else:
-            yield RecordLine(number, data, schema.fault(kind, data))
+            yield RecordLine(number, data, schema.fault(str(kind), data))

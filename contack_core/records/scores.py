@@ -33,6 +33,7 @@ from typing import Any
 
 import attrs
 
+from contack_core.boards.lattice import figure_of
 from contack_core.engine.actions import IllegalAction
 from contack_core.engine.events import HandResult
 from contack_core.engine.rules import Rules
@@ -129,7 +130,7 @@ class Arithmetic:
     def _figure_for(self, count: int) -> int:
         """What the ruleset's hand-end formula gives a seat when the figure holds ``count`` tiles."""
         state = GameState(self.rules, self.seats)
-        state.figure.tile_at = dict.fromkeys(range(count))  # type: ignore[attr-defined]  # only their number is read
+        figure_of(state.figure).tile_at = {(x, 0): 0 for x in range(count)}  # only their number is read
         return self.counter.hand_end_values(state)[0]
 
     def _placed_words(self) -> str:

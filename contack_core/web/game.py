@@ -14,11 +14,12 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from contack_core.engine.actions import Action, Discard, Draw, HouseAction, IllegalAction, Move, Pass, Play
 from contack_core.engine.notation import NotationError, action_to_string, point_to_string
 from contack_core.engine.rules import Rules
+from contack_core.engine.information import ZoneView
 from contack_core.engine.state import GameState
 from contack_core.records.keeper import Keeper
 from contack_core.records.table import Refused, Table, _Asked, entry_words
@@ -166,7 +167,8 @@ class _View:
         counter = rules.match.counter
         running = [total + gain for total, gain in zip(state.totals[counter], state.hand_gains[counter])]
         seen = state.observation(self.viewer) if self.viewer is not None else None
-        playable = {a.tile for a in self.legal if type(a) in (Play, Discard) or type(a) is HouseAction and a.tile is not None}
+        playable = {a.tile for a in self.legal
+                    if isinstance(a, (Play, Discard)) or isinstance(a, HouseAction) and a.tile is not None}
         parts = []
         for seat, name in enumerate(self.keeper.seats):
             acting = self.due.kind == "turn" and self.due.seat == seat
@@ -174,7 +176,7 @@ class _View:
             for zone, per_seat in state.seat_zones.items():
                 tiles: Sequence[int | None] = per_seat[seat]
                 if seen is not None:
-                    tiles = seen[zone][seat]  # type: ignore[index]
+                    tiles = cast(tuple[ZoneView, ...], seen[zone])[seat]  # a per-seat zone: a view for each seat
                 zones.append(f'<div class="zone"><span class="zone-name">{markup(zone)}</span> '
                              + ("".join(self.tile_button(t, acting and t in playable) for t in tiles) or "-")
                              + "</div>")
