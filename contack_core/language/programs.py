@@ -58,17 +58,17 @@ class _ParsedOnDemand(Mapping[str, ast.expr]):
     each time): a formula reads two or three of the twenty values a place offers, and
     parsing them all for each formula was most of the cost of loading a ruleset."""
 
-    def __init__(self, values: Mapping[str, str]) -> None:
-        self.values = values
+    def __init__(self, sources: Mapping[str, str]) -> None:
+        self.sources = sources
 
     def __getitem__(self, key: str) -> ast.expr:
-        return ast.parse(self.values[key], mode="eval").body
+        return ast.parse(self.sources[key], mode="eval").body
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.values)
+        return iter(self.sources)
 
     def __len__(self) -> int:
-        return len(self.values)
+        return len(self.sources)
 
 
 @attrs.frozen
@@ -125,7 +125,8 @@ def _build(lines: list[str], trees: Mapping[str, ast.expr], namespace: dict[str,
     ast.fix_missing_locations(module)
     namespace[FORMULAS_GLOBAL] = putter.lines
     exec(compile(module, f"<ruleset {name}>", "exec"), namespace)  # noqa: S102 - checked formulas only
-    return namespace[name]
+    built: Callable[..., Any] = namespace[name]
+    return built
 
 
 class _PutTrees(ast.NodeTransformer):

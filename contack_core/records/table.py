@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from contack_core.boards.grid import PieceBoard
 from contack_core.boards.lattice import Figure
@@ -43,6 +43,7 @@ from contack_core.engine.notation import (
 from contack_core.engine.state import GameState
 from contack_core.language.problems import RulesetError
 from contack_core.primitives.loading import load_rules
+from contack_core.primitives.turn import HouseActionRule
 from contack_core.records.keeper import Due, Keeper, KeeperError
 from contack_core.records.suggest import next_events, ranked
 
@@ -479,7 +480,7 @@ class Table:
         if type(action) is not HouseAction or action.drawn is not None:
             return False
         rule = next((r for r in self.state.rules.turn if r.action_type is HouseAction and r.key == action.rule), None)
-        return rule is not None and bool(rule.draws)
+        return isinstance(rule, HouseActionRule) and rule.draws
 
     def take(self, action: Action, agreed: bool = False, seat: int | None = None) -> None:
         """Enter ``action`` (asking which tile, for a draw picked from a list), or refuse it;
@@ -589,15 +590,15 @@ class Table:
             candidates = [c for c in candidates if c.line.get("tile") == typed["tile"]] or candidates
         if isinstance(action, Play) and same_tile:
             typed.pop("cell", None)
-        chosen = []
+        chosen: list[Action] = []
         for candidate in ranked(candidates, typed):
-            action = candidate.action
-            if type(action) is Draw:  # one draw stands for all: which tile comes is not the person's choice
-                action = Draw()
-            if type(action) is HouseAction:  # the tiles drawn are not the person's choice either
-                action = HouseAction(action.rule, action.tile)
-            if action not in chosen:
-                chosen.append(action)
+            near = candidate.action
+            if type(near) is Draw:  # one draw stands for all: which tile comes is not the person's choice
+                near = Draw()
+            if type(near) is HouseAction:  # the tiles drawn are not the person's choice either
+                near = HouseAction(near.rule, near.tile)
+            if near is not None and near not in chosen:
+                chosen.append(near)
             if len(chosen) == 3:
                 break
         return chosen
@@ -704,10 +705,9 @@ class Table:
         head = (f"{rules.term('hand')} {state.hand_number} | {rules.term('score')}: " + ", ".join(seats)
                 + (" | " + ", ".join(piles) if piles else ""))
         due = self.keeper.due()
-        if due.kind != "turn":
+        if due.kind != "turn" or due.seat is None:
             return head
         seat = due.seat
-        assert seat is not None
         mine = [f"{zone}: {' '.join(names[t] for t in per_seat[seat]) or '-'}"
                 for zone, per_seat in state.seat_zones.items()]
         return head + f"\n{self.who(seat)} to {self.legal_words()}" + (f"; {'; '.join(mine)}" if mine else "")
@@ -755,9 +755,10 @@ def entry_words(seats: Sequence[str], line: dict[str, Any]) -> str:
     """A record line as the person typed it, in short: ``bob 07-08-09 on [1, 0]``."""
     kind = line.get("event")
     if kind in ("hand", "hand_end", "game_end", "chips"):
-        return kind.replace("_", " ")
+        return str(kind).replace("_", " ")
     who = seats[line["seat"]] if isinstance(line.get("seat"), int) else line.get("zone", "")
-    detail = {"play": lambda: f"{line['tile']} on {line['cell']}", "draw": lambda: f"draws {line['tile']}",
+    detail: dict[str, Callable[[], str]] = {
+              "play": lambda: f"{line['tile']} on {line['cell']}", "draw": lambda: f"draws {line['tile']}",
               "discard": lambda: f"lays aside {line['tile']}", "pass": lambda: "passes",
               "deal": lambda: f"dealt {' '.join(line['tiles'])}",
               "move": lambda: " -> ".join(str(p) for p in [line["from"], *line["path"]]),
@@ -782,7 +783,7 @@ def keep_command(ruleset: str | None, seats: str | None, record: Path | None, re
 
 
 def open_keeper(ruleset: str | None, seats: str | None, record: Path | None, resume: Path | None,
-                options: dict[str, str], echo: Callable[[str], None], fail: Callable[..., Any]) -> Keeper:
+                options: dict[str, str], echo: Callable[[str], None], fail: Callable[..., NoReturn]) -> Keeper:
     """Start the record ``record`` (a new game of ``ruleset`` for ``seats``), or carry on ``resume``,
     saying so; ``fail`` with the reason when neither can be."""
     if resume is not None:
