@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar, cast
 
 import attrs
 
@@ -62,10 +62,13 @@ except ImportError as error:  # pragma: no cover - depends on the installation
         f"the PettingZoo environment needs the 'rl' extra: pip install 'contack[rl]' ({error})"
     ) from None
 
+from contack_core.boards.lattice import figure_of
 from contack_core.engine.actions import DRAW, PASS, Action, Play
+from contack_core.engine.information import ZoneView
 from contack_core.engine.notation import action_to_string
 from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
+from contack_core.primitives.board import TriangularLattice
 from contack_core.primitives.loading import load_rules
 
 
@@ -93,10 +96,13 @@ class ActionCatalogue:
         radius = max(tile_count - 1, 0) if radius is None else radius
         if radius < 0:
             raise ValueError(f"radius must be 0 or more, not {radius}")
-        x0, y0 = rules.board.origin
+        board = rules.board
+        if not isinstance(board, TriangularLattice):  # _check_action_kinds refused a board of pieces already
+            raise ValueError(f"{rules.id}: the PettingZoo environment lays tiles on a triangular lattice")
+        x0, y0 = board.origin
         cells = tuple((x0 + dx, y0 + dy) for dy in range(-radius, radius + 1)
                       for dx in range(-(radius - abs(dy)), radius - abs(dy) + 1))
-        others = [DRAW, PASS]
+        others: list[Action] = [DRAW, PASS]
         for rule in rules.turn:
             others += [action for action in rule.distinct_actions(tile_count) or () if action not in others]
         plays = len(cells) * tile_count
@@ -161,7 +167,8 @@ def _check_action_kinds(rules: Rules) -> None:
 class ContackAECEnv(AECEnv):
     """A ruleset as an agent-environment-cycle game: one seat acts at a time."""
 
-    metadata = {"name": "contack_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"name": "contack_v0", "render_modes": ["ansi", "human"],
+                                          "is_parallelizable": False}
 
     def __init__(self, ruleset_id: str | Rules, seats: int = 2,
                  options: Mapping[str, Any] | None = None, seed: int | None = None,
@@ -185,7 +192,7 @@ class ContackAECEnv(AECEnv):
                          if not zone.per_seat and zone.face_up]
         tiles, cells = len(self.rules.tiles), len(self.catalogue.cells)
         self._layout = self._make_layout(tiles, cells)
-        length = sum(size for _, size in self._layout)
+        length = self._length = sum(size for _, size in self._layout)
         low_bounds = np.zeros(length, dtype=np.float32)
         high_bounds = np.full(length, np.finfo(np.float32).max, dtype=np.float32)
         scores = self._slice("totals").start, self._slice("hand_scores").stop
@@ -198,10 +205,10 @@ class ContackAECEnv(AECEnv):
         self._legal: dict[int, Action] = {}
 
     # ----------------------------------------------------------------- spaces
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self._observation_space
 
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self._action_space
 
     def _make_layout(self, tiles: int, cells: int) -> list[tuple[str, int]]:
@@ -306,14 +313,15 @@ class ContackAECEnv(AECEnv):
         assert state is not None, "call reset() before observe()"
         me = self.possible_agents.index(agent)
         order = [(me + k) % self.seat_count for k in range(self.seat_count)]
-        vector = np.zeros(self._observation_space["observation"].shape, dtype=np.float32)
+        vector = np.zeros(self._length, dtype=np.float32)
         cell_index = self.catalogue.cell_index
         figure = self._slice("figure").start
-        for cell, tile in state.figure.tile_at.items():
+        laid = figure_of(state.figure)
+        for cell, tile in laid.tile_at.items():
             index = cell_index.get(cell)
             if index is not None:
                 vector[figure + index] = tile + 1
-        last = state.figure.last
+        last = laid.last
         if last is not None and last in cell_index:
             vector[self._slice("last").start + cell_index[last]] = 1
         tiles = len(self.rules.tiles)
@@ -321,14 +329,14 @@ class ContackAECEnv(AECEnv):
         hands = self._slice("hands").start
         for position, seat in enumerate(order):
             for key in state.seat_zones:
-                for tile in seen[key][seat]:  # type: ignore[union-attr]
-                    if tile is not None:
-                        vector[hands + position * tiles + tile] = 1
+                for held in cast(tuple[ZoneView, ...], seen[key])[seat]:  # a per-seat zone: a view for each seat
+                    if held is not None:
+                        vector[hands + position * tiles + held] = 1
         face_up = self._slice("face_up").start
         for position, key in enumerate(self._face_up):
-            for tile in seen[key]:
-                if tile is not None:
-                    vector[face_up + position * tiles + tile] = 1  # type: ignore[operator]
+            for shown in cast(ZoneView, seen[key]):  # a shared zone: one view
+                if shown is not None:
+                    vector[face_up + position * tiles + shown] = 1
         totals = state.scores()
         gains = state.hand_gains[self.rules.match.counter]
         vector[self._slice("totals")] = [totals[seat] for seat in order]

@@ -316,7 +316,7 @@ def _fold(node: ast.AST, constants: Mapping[str, Any], source: str) -> Any:
             raise ExpressionError(f"expression {_shorten(source)} always divides by zero: the divisor at "
                                   f"{_column(source, node.right)} is always 0")
         values = [left, right]
-        parts = (node.op,)
+        parts: tuple[ast.AST, ...] = (node.op,)
     elif isinstance(node, ast.UnaryOp):
         values, parts = [_fold(node.operand, constants, source)], (node.op,)
     elif isinstance(node, ast.Compare):
@@ -354,7 +354,7 @@ def _check_size(tree: ast.Expression, source: str) -> None:
     """Refuse a formula with more than :data:`MAX_EXPRESSION_NODES` parts or nested more than
     :data:`MAX_EXPRESSION_DEPTH` deep (walked without recursion, so any depth is measured)."""
     count = 0
-    stack = [(tree.body, 1)]
+    stack: list[tuple[ast.AST, int]] = [(tree.body, 1)]
     while stack:
         node, depth = stack.pop()
         if isinstance(node, (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)):
@@ -385,7 +385,8 @@ def checked_tree(source: str | int | float | bool, known: set[str],
     body = tree.body
     if inline:
         body = _Inline(inline).visit(body)
-    return _BoundPowers().visit(body)
+    bounded: ast.expr = _BoundPowers().visit(body)
+    return bounded
 
 
 class _Inline(ast.NodeTransformer):
@@ -437,7 +438,9 @@ def _compile_lambda(params: list[str], body: ast.expr, namespace: dict[str, Any]
     )
     ast.fix_missing_locations(tree)
     code = compile(tree, "<ruleset expression>", "eval")
-    return eval(code, {"__builtins__": {}, **SAFE_FUNCTIONS, "_pow": bounded_pow, **namespace})  # noqa: S307
+    function: Callable[..., Any] = eval(code, {"__builtins__": {}, **SAFE_FUNCTIONS, "_pow": bounded_pow,  # noqa: S307
+                                                **namespace})
+    return function
 
 
 def compile_expression(
@@ -495,7 +498,8 @@ def result_types(tree: ast.AST, booleans: Iterable[str] = (), fractions: Iterabl
                 return frozenset([float])
             if float in left or float in right:
                 return frozenset([float, int])
-            if isinstance(node.op, ast.Pow) and not (isinstance(node.right, ast.Constant) and node.right.value >= 0):
+            if isinstance(node.op, ast.Pow) and not (isinstance(node.right, ast.Constant)
+                                                     and isinstance(node.right.value, int) and node.right.value >= 0):
                 return frozenset([int, float])  # a negative power is a fraction
             return frozenset([int])
         return frozenset([int, bool, float])
