@@ -117,7 +117,7 @@ class _LimitExceeded(yaml.MarkedYAMLError):
     """One of this project's bounds (:mod:`.limits`), passed at the place it is marked."""
 
 
-class _Bounded:
+class _Bounded(yaml.composer.Composer):
     """Safe YAML composed in Python over the parser's events, refusing, at the place it
     happens and before any of it is built, a file nested deeper than :data:`MAX_YAML_DEPTH`,
     with more aliases than :data:`MAX_YAML_ALIASES`, or with more than :data:`MAX_YAML_NODES`
@@ -159,7 +159,7 @@ class _Bounded:
                                                    f"repeat without end", problem_mark=event.start_mark)
             self._count(measure[0], event.start_mark)
             self._reach(self.depth + measure[1], event.start_mark)
-            return node  # type: ignore[no-any-return]
+            return node
         self._count(1, event.start_mark)
         before, outer_reach = self.expanded - 1, self.reach
         self.depth += 1
@@ -168,7 +168,7 @@ class _Bounded:
         self.measures[id(node)] = (self.expanded - before, self.reach - self.depth + 1)
         self.depth -= 1
         self.reach = max(outer_reach, self.reach)
-        return node  # type: ignore[no-any-return]
+        return node
 
     def _count(self, nodes: int, mark: Any) -> None:
         self.expanded += nodes
@@ -202,15 +202,15 @@ class _Bounded:
         super().flatten_mapping(node)
 
 
-class _BoundedLoader(_Bounded, yaml.composer.Composer, _FastParser,  # type: ignore[misc]
-                     yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
+class _BoundedLoader(_Bounded, yaml.composer.Composer, _FastParser, yaml.constructor.SafeConstructor,
+                     yaml.resolver.Resolver):
     """The bounds over libyaml's parser where PyYAML has it."""
 
     parser = _FastParser
 
 
-class _ReferenceLoader(_Bounded, yaml.composer.Composer, _PythonParser,  # type: ignore[misc]
-                       yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
+class _ReferenceLoader(_Bounded, yaml.composer.Composer, _PythonParser, yaml.constructor.SafeConstructor,
+                       yaml.resolver.Resolver):
     """The bounds over PyYAML's Python parser (slower): for a file the fast parser refused."""
 
     parser = _PythonParser
