@@ -253,8 +253,7 @@ def test_the_slot_contracts_and_the_rules_typed_with_them_are_checked_strictly()
     config = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text("utf-8"))["tool"]["mypy"]
     files = set(config["files"])
     assert config["strict"] is True
-    assert "contack_core/engine" in files
-    assert "contack_core/primitives" in files
+    assert "contack_core" in files  # the whole package: the engine and every primitive with it
     loosened = {module for override in config.get("overrides", []) for module in override["module"]
                 if not override.get("ignore_missing_imports")}
     assert not loosened & {"contack_core.engine.slots", "contack_core.engine.rules", "contack_core.engine.state"}

@@ -31,7 +31,7 @@ rules = load_rules("parker-1939", {})
 
 def test_the_public_api_and_the_engine_are_checked_strictly() -> None:
     assert CONFIG["strict"] is True
-    assert {"contack_core/__init__.py", "contack_core/engine"} <= set(CONFIG["files"])
+    assert "contack_core" in CONFIG["files"]  # every module of the core
     for override in CONFIG["overrides"]:  # no module of the core has its checks switched off wholesale
         assert not override.get("ignore_errors") and override.get("disallow_untyped_defs", True), override
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
@@ -23,11 +23,14 @@ from contack_core.engine.actions import HouseAction, IllegalAction, Move, Play, 
 from contack_core.engine.digests import text_digest
 from contack_core.engine.events import ChipsMoved, Event, Moved, Played
 from contack_core.engine.notation import action_from_record, chips_to_record, event_to_record, recorded_action
+from contack_core.engine.rules import Rules
 from contack_core.engine.ruleset_faults import ruleset_fault
+from contack_core.engine.slots import is_play_rule
 from contack_core.engine.state import GameState
 from contack_core.language.documents import read_document, shipped_ruleset_ids
 from contack_core.language.problems import RulesetError
 from contack_core.primitives.cache import RulesetCache
+from contack_core.primitives.turn import HouseActionRule
 from contack_core.records.format import (
     RecordLine,
     RecordSchema,
@@ -127,7 +130,7 @@ class RecordAuditor:
             verdict = auditor.verdict(fault.line, fault.message)
             if fault.suggest and fault.line > 1 and fault.data is not None:
                 before = self._state_before(path, fault.line, ruleset)
-                following = [line.data for line in lines_after(path, self.schema, fault.line)]
+                following = [line.data for line in lines_after(path, self.schema, fault.line) if line.data is not None]
                 verdict = attrs.evolve(verdict, suggestions=nearest_events(before, fault.data),
                                        insertions=insertions(before, following))
             return verdict
@@ -176,7 +179,7 @@ class RecordAuditor:
 def lines_after(path: Path, schema: RecordSchema, number: int) -> list[RecordLine]:
     """The well-formed event lines of a record from line ``number`` on, as far as an insertion is tried."""
     _, lines = read_record(path, schema)
-    found = []
+    found: list[RecordLine] = []
     for line in lines:
         if line.number >= number:
             if line.fault is not None or line.data is None or len(found) >= INSERTION_REACH:
@@ -232,8 +235,9 @@ class _Auditor:
         reference = data["ruleset"]
         self.ruleset = reference
         rules = _load_named_ruleset(reference, data.get("options") or {}, self.path, self.ruleset_file, self.rulesets)
-        self.digests = (data.get("ruleset_digest"), rules.digest())
-        self.ruleset_changed = not _digests_match(*self.digests, rules)
+        now = rules.digest()
+        self.digests = (data.get("ruleset_digest"), now)
+        self.ruleset_changed = not _digests_match(self.digests[0], now, rules)
         try:
             self.state = GameState(rules, len(data["seats"]))
         except ValueError as error:
@@ -273,7 +277,8 @@ class _Auditor:
         for number, data, fault in lines:
             if fault is not None:
                 raise _Unsound(number, fault, data=data)
-            kind = data["event"]  # type: ignore[index]
+            assert data is not None  # a line without fault holds its object
+            kind = data["event"]
             self.events += 1
             if self.stopped is not None:
                 raise _Unsound(number, self.stopped, data=data)
@@ -282,8 +287,8 @@ class _Auditor:
             try:
                 if kind != "chips" and (self.effects or self.chips_stated):
                     self._check_chips_complete()
-                if "agreed" in data:  # type: ignore[operator]
-                    self._agreed(data)  # type: ignore[arg-type]
+                if "agreed" in data:
+                    self._agreed(data)
                 else:
                     handlers[kind](data)
             except (IllegalAction, UnknownTile, ValueError) as error:
@@ -360,11 +365,11 @@ class _Auditor:
                 self._opening(data)
                 return
             self._expect_seat(data, chance=False)  # says why this seat may not play now
-        event = state.apply(recorded_action(self.tiles, data))
-        if "points" in data and data["points"] != event.points:  # type: ignore[attr-defined]
-            raise IllegalAction(f"this play scores {event.points} points, not {data['points']}")  # type: ignore[attr-defined]
-        if "from" in data and data["from"] != (event.source or self._only_play_zone()):  # type: ignore[attr-defined]
-            raise IllegalAction(f"this tile comes from {event.source or self._only_play_zone()}, "  # type: ignore[attr-defined]
+        event = cast(Played, state.apply(recorded_action(self.tiles, data)))  # a play line's action is a play
+        if "points" in data and data["points"] != event.points:
+            raise IllegalAction(f"this play scores {event.points} points, not {data['points']}")
+        if "from" in data and data["from"] != (event.source or self._only_play_zone()):
+            raise IllegalAction(f"this tile comes from {event.source or self._only_play_zone()}, "
                                 f"not from {data['from']}")
         if state.effects:
             self.effects = list(state.effects)
@@ -393,7 +398,7 @@ class _Auditor:
         action = action_from_record(self.tiles, data)
         assert isinstance(action, HouseAction)
         rule = next((r for r in state.rules.turn if r.action_type is HouseAction and r.key == action.rule), None)
-        if rule is not None and action.drawn is None and rule.draws:
+        if isinstance(rule, HouseActionRule) and action.drawn is None and rule.draws:
             raise IllegalAction(f"{action.rule} draws tiles: a record names them (\"drawn\": [...])")
         event = state.apply(action)
         self._skip_shuffles()  # a pile the action left to be shuffled
@@ -412,7 +417,7 @@ class _Auditor:
         """A record never states a shuffle: the pile is just the unseen tiles."""
         state = self.state
         assert state is not None
-        while state.is_chance_node() and (zone := state.setup_step.shuffles) is not None:
+        while (step := state.setup_step) is not None and state.is_chance_node() and (zone := step.shuffles) is not None:
             state.apply(Shuffle(zone, tuple(state.zones[zone])))
 
     def _opens_by_chance(self) -> bool:
@@ -420,7 +425,8 @@ class _Auditor:
         state = self.state
         assert state is not None
         self._skip_shuffles()
-        return state.is_chance_node() and Play in state.setup_step.accepts
+        step = state.setup_step
+        return step is not None and state.is_chance_node() and Play in step.accepts
 
     def _opening(self, data: dict[str, Any]) -> None:
         state = self.state
@@ -564,7 +570,7 @@ class _Auditor:
     def _only_play_zone(self) -> str:
         state = self.state
         assert state is not None
-        return next(rule.zones[0] for rule in state.rules.turn if rule.action_type is Play)
+        return next(rule.zones[0] for rule in state.rules.turn if is_play_rule(rule))
 
     def _hand_end(self, data: dict[str, Any]) -> None:
         state = self.state
@@ -684,7 +690,7 @@ def _is_ruleset(path: Path) -> bool:
     return True
 
 
-def _ruleset_named(rules: Any, options: dict[str, Any], rulesets: RulesetCache) -> str:
+def _ruleset_named(rules: Rules, options: dict[str, Any], rulesets: RulesetCache) -> str:
     """How a verdict names the ruleset audited: its id; but a file that takes the id of a
     shipped ruleset with other rules (a house rule keeping the id of the ruleset it extends)
     by its id and digest, so that its verdict cannot be read as one under the shipped rules."""
@@ -698,7 +704,7 @@ def _ruleset_named(rules: Any, options: dict[str, Any], rulesets: RulesetCache) 
     return rules.id if digest == shipped else f"{rules.id} {digest}, not the shipped {rules.id}"
 
 
-def _digests_match(recorded: str | None, now: str, rules: Any) -> bool:
+def _digests_match(recorded: str | None, now: str, rules: Rules) -> bool:
     """Whether a header's digest is ``now``, that of ``rules``, or ``rules``' digest as it was
     made before it covered the resolved rules only (the same rules, not a change)."""
     return recorded is None or recorded == now or recorded == text_digest(rules.document, rules.options)
