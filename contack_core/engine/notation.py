@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, get_args
 import attrs
 
 from contack_core.boards.grid import Contact, PieceBoard
+from contack_core.boards.lattice import figure_of
 from contack_core.boards.tiles import TileSet, tile_name
 from contack_core.engine.actions import Action, Deal, Discard, Draw, HouseAction, Move, Pass, Play
 from contack_core.engine.events import (
@@ -611,9 +612,9 @@ def _played_words(state: GameState, event: Played, who: str) -> str:
     """A play told with each contact it made (colour, the two numbers, matching or counting)."""
     rules = state.rules
     names = rules.tiles.names
-    figure: Any = state.figure
+    figure = figure_of(state.figure)
     if figure.tile_at.get(event.cell) != event.tile:  # the play ended the hand
-        figure = state.hand_results[-1].figure
+        figure = figure_of(state.hand_results[-1].figure)
     contacts = rules.placement.contacts_of(figure, event.cell) if rules.placement is not None else []
     if not contacts:
         return f"{who} {rules.term('opens')} {names[event.tile]} {rules.term('at')} {list(event.cell)}"

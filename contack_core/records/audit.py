@@ -721,14 +721,14 @@ def _ruleset_failure(error: Exception, line: int, state: GameState) -> Exception
     return error if fault is None else _Unsound(line, str(fault), suggest=False)
 
 
-def _chips_due(chips: Event) -> tuple[Any, Any, int, str]:
+def _chips_due(chips: Event) -> tuple[int | str, int | str, int, str]:
     """A chips movement as a record's chips line states it: (from, to, count, reason)."""
     assert isinstance(chips, ChipsMoved)
     line = chips_to_record(chips)
     return (line["from"], line["to"], line["count"], line["reason"])
 
 
-def _chips_text(chips: tuple[Any, Any, int, str]) -> str:
+def _chips_text(chips: tuple[int | str, int | str, int, str]) -> str:
     payer, payee, count, reason = chips
     return f"{count} from {payer} to {payee} ({reason})"
 

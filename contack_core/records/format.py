@@ -23,6 +23,8 @@ from typing import IO, Any, NamedTuple, Protocol, cast
 
 from contack_core.engine.events import Event, HandResult
 from contack_core.engine.notation import event_to_record, hand_end_record
+from contack_core.engine.referee import Fault
+from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
 from contack_core.language.quickschema import INTEGER_LIMIT, compile_schema, strict_integer
 from contack_core.language.schema import shipped_schema
@@ -65,7 +67,7 @@ class RecordWriter:
     def hand_ended(self, state: GameState, result: HandResult) -> None:
         self._write(hand_end_record(result))
 
-    def fault(self, state: GameState, fault: Any) -> None:
+    def fault(self, state: GameState, fault: Fault) -> None:
         """A player's fault (:class:`contack_core.engine.referee.Fault`): the audit reads past it."""
         self._write({"event": "fault", "seat": fault.seat, "reason": fault.reason, "kind": fault.kind,
                      "penalty": fault.penalty})
@@ -102,7 +104,7 @@ def seat_labels(seats: list[str]) -> tuple[str, ...]:
     return tuple(labels)
 
 
-def header_for(rules: Any, seats: list[str], seed: int | None, players: list[str] | None = None,
+def header_for(rules: Rules, seats: list[str], seed: int | None, players: list[str] | None = None,
                record_path: Path | None = None) -> dict[str, Any]:
     """A record header; a ruleset loaded from a file is named by its path relative to the record."""
     from contack_core.engine import __version__

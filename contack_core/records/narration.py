@@ -7,7 +7,7 @@ from typing import Any
 
 from contack_core.engine.events import Discarded, Drew, Event, HandResult, Moved, Passed, Played
 from contack_core.engine.notation import event_to_string
-from contack_core.engine.referee import RefereedGame
+from contack_core.engine.referee import Fault, RefereedGame
 from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
 
@@ -114,7 +114,7 @@ class Narrator:
             held = f" ({result.held[seat]} {rules.term('held')})" if rules.zones else ""  # no hands: nothing held
             self.write(f"   {self.who(seat, rules)}: {score:+d}{held}")
 
-    def fault(self, state: GameState, fault: Any) -> None:
+    def fault(self, state: GameState, fault: Fault) -> None:
         """A player's fault (:class:`contack_core.engine.referee.Fault`), told even in quiet mode."""
         cost = {"pass": "the move is forfeited", "forfeit": "the game is forfeited"}.get(fault.penalty, "noted")
         self.write(f"{self.who(fault.seat, state.rules)} FAULT ({fault.kind}): {fault.reason}; {cost}")

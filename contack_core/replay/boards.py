@@ -21,6 +21,7 @@ from contack_core.replay.triangles import describe_figure, paint_figure, read_fi
 
 if TYPE_CHECKING:
     from contack_core.engine.rules import Rules
+    from contack_core.engine.slots import Position
 
 
 class BoardView(Protocol):
@@ -47,7 +48,7 @@ class BoardKind:
     """How a replay reads, draws and tells one shape of board."""
 
     #: (rules, the engine's board container, whether the hand goes on) -> a view.
-    read: Callable[[Rules, Any, bool], BoardView]
+    read: Callable[[Rules, Position, bool], BoardView]
     #: (view, the ruleset's colour words) -> SVG elements and their extent.
     paint: Callable[[Any, dict[str, str]], Picture]
     #: (view, the ruleset's colour words) -> text lines.

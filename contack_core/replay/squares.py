@@ -29,6 +29,7 @@ from contack_core.replay.geometry import Bounds, Point
 
 if TYPE_CHECKING:
     from contack_core.engine.rules import Rules
+    from contack_core.engine.slots import Position
 
 Square = tuple[int, int]
 
@@ -89,7 +90,7 @@ class SquareView:
         return attrs.asdict(self)
 
 
-def read_board(rules: Rules, board: Any, live: bool) -> SquareView:
+def read_board(rules: Rules, board: Position, live: bool) -> SquareView:
     """What ``board`` (a :class:`PieceBoard`) shows."""
     assert isinstance(board, PieceBoard)
     pieces = tuple(PlacedPiece(square, board.owner[p], board.colour[p], board.kinds[board.kind[p]].name,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from contack_core.boards.lattice import Cell, figure_map, points_up
+from contack_core.boards.lattice import Cell, figure_map, figure_of, points_up
 from contack_core.replay.drawing import (
     COUNTING_COLOUR,
     LAST_COLOUR,
@@ -32,6 +32,7 @@ from contack_core.replay.geometry import Bounds, TriangleGeometry, midpoint, tow
 
 if TYPE_CHECKING:
     from contack_core.engine.rules import Rules
+    from contack_core.engine.slots import Position
 
 
 @attrs.frozen
@@ -90,8 +91,9 @@ class TriangleView:
         return attrs.asdict(self)
 
 
-def read_figure(rules: Rules, figure: Any, live: bool) -> TriangleView:
+def read_figure(rules: Rules, figure: Position, live: bool) -> TriangleView:
     """What ``figure`` shows; ``live``: the hand goes on, so its open cells are worth marking."""
+    figure = figure_of(figure)  # this board kind is the triangle lattice's: its position is a figure
     tiles = rules.tiles
     placed = tuple(
         PlacedTile(cell, tiles.names[tile], tuple(tiles.values[tile]),

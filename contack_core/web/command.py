@@ -5,7 +5,10 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from contack_core.records.scores_keeper import ScoresKeeper
 
 #: What the web table needs beyond the project's own requirements (the ``web`` extra).
 NEEDS = ("starlette", "uvicorn")
@@ -44,7 +47,7 @@ def web_command(ruleset: str | None, seats: str | None, record: Path | None, res
     return 0
 
 
-def web_scores_command(keeper_of: Callable[[], Any], host: str, port: int, echo: Callable[[str], None],
+def web_scores_command(keeper_of: Callable[[], ScoresKeeper], host: str, port: int, echo: Callable[[str], None],
                        fail: Callable[..., Any]) -> int:
     """``--scores-only --web``: the scores keeper ``keeper_of`` starts or carries on, served until Ctrl-C."""
     missing = web_missing()
