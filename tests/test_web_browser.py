@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,6 +85,27 @@ def tap_entry(page, line: dict) -> None:  # type: ignore[no-untyped-def, type-ar
     else:
         raise AssertionError(f"no tap for {line}")
     answered(page, before)
+
+
+@contextmanager
+def phone_table(chromium, tmp_path: Path, *args: str) -> Iterator[Any]:  # type: ignore[no-untyped-def]
+    """``contack keep ARGS --web`` served and open on a phone-sized page at its first view; on the
+    way out, no error in the page's script and the server stopped by Ctrl-C with a clean exit."""
+    process, url = start_server(tmp_path, *args)
+    try:
+        phone = chromium.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
+        phone.set_default_timeout(TIMEOUT_MS)
+        page = phone.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        page.wait_for_selector('body[data-version="0"]', state="attached")
+        yield page
+        assert not errors, errors
+        phone.close()
+    finally:
+        out, err = stop(process)
+    assert process.returncode == 0 and "Traceback" not in err, out + err
 
 
 def tap_a_wrong_cell(page) -> bool:  # type: ignore[no-untyped-def]
@@ -175,16 +199,8 @@ def test_klauber_moves_kept_by_tapping_a_piece_then_its_move(browser, tmp_path: 
     """The first moves of a played Klauber game, each a piece tapped on the board and one of the moves it offers."""
     rules = load_rules("klauber-1937", {})
     source = played_lines(rules, 2, 4)
-    process, url = start_server(tmp_path, "klauber-1937", "--seats", "ann,ben", "--record", "kept.jsonl")
     record = tmp_path / "kept.jsonl"
-    try:
-        phone = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
-        phone.set_default_timeout(TIMEOUT_MS)
-        page = phone.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(url)
-        page.wait_for_selector('body[data-version="0"]', state="attached")
+    with phone_table(browser, tmp_path, "klauber-1937", "--seats", "ann,ben", "--record", "kept.jsonl") as page:
         for _ in range(12):
             tap_entry(page, source[len(record_lines(record))])
         page.tap(f'#board g.piece[data-seat="{page.get_attribute("body", "data-to-act")}"] >> nth=0')
@@ -192,11 +208,6 @@ def test_klauber_moves_kept_by_tapping_a_piece_then_its_move(browser, tmp_path: 
         kept = record_lines(record)
         assert kept[1:] == source[1:len(kept)] and sum(line.get("event") == "move" for line in kept) == 12
         assert audit_record(record).valid
-        assert not errors, errors
-        phone.close()
-    finally:
-        out, err = stop(process)
-    assert process.returncode == 0 and "Traceback" not in err, out + err
     keep = os.environ.get("CONTACK_WEB_SCREENSHOTS")
     if keep:
         shutil.copy(tmp_path / "klauber.png", Path(keep) / "klauber.png")
@@ -209,17 +220,9 @@ def test_a_whole_klauber_game_kept_by_tapping(browser, tmp_path: Path) -> None: 
     rules = load_rules("klauber-1937", {"move_cap": "40"})
     source = played_lines(rules, 2, 4)
     assert source[-1]["event"] == "game_end"
-    process, url = start_server(tmp_path, "klauber-1937", "--seats", "ann,ben", "--option", "move_cap=40",
-                                "--record", "kept.jsonl")
     record = tmp_path / "kept.jsonl"
-    try:
-        phone = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
-        phone.set_default_timeout(TIMEOUT_MS)
-        page = phone.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(url)
-        page.wait_for_selector('body[data-version="0"]', state="attached")
+    with phone_table(browser, tmp_path, "klauber-1937", "--seats", "ann,ben", "--option", "move_cap=40",
+                     "--record", "kept.jsonl") as page:
         while (written := len(record_lines(record))) < len(source):
             tap_entry(page, source[written])
         assert page.get_attribute("body", "data-due") == "over"
@@ -227,18 +230,13 @@ def test_a_whole_klauber_game_kept_by_tapping(browser, tmp_path: Path) -> None: 
         page.screenshot(path=str(tmp_path / "klauber-over.png"), full_page=True)
         wide = browser.new_context(viewport={"width": 1200, "height": 900})
         desk = wide.new_page()
-        desk.goto(url)
+        desk.goto(page.url)
         desk.wait_for_selector(f'body[data-version="{counters(page)[0]}"]', state="attached")
         desk.screenshot(path=str(tmp_path / "klauber-1200.png"), full_page=True)
         wide.close()
         assert record_lines(record)[1:] == source[1:]
         verdict = audit_record(record)
         assert verdict.valid and verdict.finished, verdict
-        assert not errors, errors
-        phone.close()
-    finally:
-        out, err = stop(process)
-    assert process.returncode == 0 and "Traceback" not in err, out + err
     keep = os.environ.get("CONTACK_WEB_SCREENSHOTS")
     if keep:
         for name in ("klauber-over.png", "klauber-1200.png"):
@@ -250,27 +248,14 @@ def test_a_whole_solitaire_kept_by_tapping(browser, tmp_path: Path) -> None:  # 
     rules = load_rules("solitaire-1", {})
     source = played_lines(rules, 1, 1)
     assert {line["event"] for line in source[1:]} >= {"play", "draw", "discard"}
-    process, url = start_server(tmp_path, "solitaire-1", "--seats", "sol", "--record", "kept.jsonl")
     record = tmp_path / "kept.jsonl"
-    try:
-        phone = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
-        phone.set_default_timeout(TIMEOUT_MS)
-        page = phone.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(url)
-        page.wait_for_selector('body[data-version="0"]', state="attached")
+    with phone_table(browser, tmp_path, "solitaire-1", "--seats", "sol", "--record", "kept.jsonl") as page:
         while (written := len(record_lines(record))) < len(source):
             tap_entry(page, source[written])
         page.screenshot(path=str(tmp_path / "solitaire.png"), full_page=True)
         assert record_lines(record)[1:] == source[1:]
         verdict = audit_record(record)
         assert verdict.valid and verdict.finished, verdict
-        assert not errors, errors
-        phone.close()
-    finally:
-        out, err = stop(process)
-    assert process.returncode == 0 and "Traceback" not in err, out + err
 
 
 @pytest.mark.parametrize(("ruleset", "options", "seats"), [
@@ -286,27 +271,14 @@ def test_a_whole_game_with_house_actions_kept_by_tapping(browser, tmp_path: Path
     assert any(line.get("event") == "house" for line in source)
     names = ",".join(f"p{seat}" for seat in range(seats))
     option_args = [arg for key, value in options.items() for arg in ("--option", f"{key}={value}")]
-    process, url = start_server(tmp_path, ruleset, "--seats", names, *option_args, "--record", "kept.jsonl")
     record = tmp_path / "kept.jsonl"
-    try:
-        phone = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
-        phone.set_default_timeout(TIMEOUT_MS)
-        page = phone.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(url)
-        page.wait_for_selector('body[data-version="0"]', state="attached")
+    with phone_table(browser, tmp_path, ruleset, "--seats", names, *option_args, "--record", "kept.jsonl") as page:
         while (written := len(record_lines(record))) < len(source):
             tap_entry(page, source[written])
         page.screenshot(path=str(tmp_path / f"{ruleset}.png"), full_page=True)
         assert record_lines(record)[1:] == source[1:]
         verdict = audit_record(record)
         assert verdict.valid and verdict.finished, verdict
-        assert not errors, errors
-        phone.close()
-    finally:
-        out, err = stop(process)
-    assert process.returncode == 0 and "Traceback" not in err, out + err
 
 
 def test_an_entry_fixed_and_one_let_stand_from_the_entries_list(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
@@ -315,17 +287,9 @@ def test_an_entry_fixed_and_one_let_stand_from_the_entries_list(browser, tmp_pat
     does not fit, records a play the table lets stand, marked as such."""
     rules = load_rules("parker-1939", {"hands": "1"})
     source = played_lines(rules, 3, 6)
-    process, url = start_server(tmp_path, "parker-1939", "--seats", "alice,bob,carol", "--option", "hands=1",
-                                "--record", "kept.jsonl")
     record = tmp_path / "kept.jsonl"
-    try:
-        phone = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
-        phone.set_default_timeout(TIMEOUT_MS)
-        page = phone.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(url)
-        page.wait_for_selector('body[data-version="0"]', state="attached")
+    with phone_table(browser, tmp_path, "parker-1939", "--seats", "alice,bob,carol", "--option", "hands=1",
+                     "--record", "kept.jsonl") as page:
         plays = 0
         while plays < 2:
             line = source[len(record_lines(record))]
@@ -362,11 +326,6 @@ def test_an_entry_fixed_and_one_let_stand_from_the_entries_list(browser, tmp_pat
         assert page.get_attribute("#agreed", "aria-pressed") == "false"  # for one entry only
         verdict = audit_record(record)
         assert verdict.valid, verdict
-        assert not errors, errors
-        phone.close()
-    finally:
-        out, err = stop(process)
-    assert process.returncode == 0 and "Traceback" not in err, out + err
 
 
 def test_a_game_kept_as_scores_only_by_filling_in_each_hand(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
@@ -374,16 +333,8 @@ def test_a_game_kept_as_scores_only_by_filling_in_each_hand(browser, tmp_path: P
     rules cannot make is refused and changes nothing; the finished record audits sound."""
     rules = load_rules("parker-1939", {})
     hands = [line["scores"] for line in played_lines(rules, 3, 5) if line.get("event") == "hand_end"]
-    process, url = start_server(tmp_path, "parker-1939", "--seats", "ann,bob,cy", "--scores-only",
-                                "--record", "scores.jsonl")
-    try:
-        phone = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
-        phone.set_default_timeout(TIMEOUT_MS)
-        page = phone.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(url)
-        page.wait_for_selector('body[data-version="0"]', state="attached")
+    with phone_table(browser, tmp_path, "parker-1939", "--seats", "ann,bob,cy", "--scores-only",
+                     "--record", "scores.jsonl") as page:
         assert page.is_hidden("#entries-box")  # nothing to fix in a game kept as scores only
 
         def fill_in(scores: list[int], accepted: bool = True) -> None:
@@ -398,10 +349,5 @@ def test_a_game_kept_as_scores_only_by_filling_in_each_hand(browser, tmp_path: P
             fill_in(scores)
         assert page.get_attribute("body", "data-due") == "over"
         page.screenshot(path=str(tmp_path / "scores-only.png"), full_page=True)
-        assert not errors, errors
-        phone.close()
-    finally:
-        out, err = stop(process)
-    assert process.returncode == 0 and "Traceback" not in err, out + err
     verdict = audit_record(tmp_path / "scores.jsonl")
     assert verdict.valid and verdict.finished and verdict.scores_only, verdict

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from contack_core.engine.events import Discarded, Drew, Event, HandResult, Moved, Passed, Played
 from contack_core.engine.notation import event_to_string

@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from contack_core.records.keeper import Keeper
     from contack_core.records.scores_keeper import ScoresKeeper
+    from contack_core.web.app import ServedGame
 
 #: What the web table needs beyond the project's own requirements (the ``web`` extra).
 NEEDS = ("starlette", "uvicorn")
@@ -33,18 +35,10 @@ def web_command(ruleset: str | None, seats: str | None, record: Path | None, res
     if missing:  # said before any record is made
         fail(missing, 2)
     from contack_core.records.table import open_keeper
-    from contack_core.web.app import serve
     from contack_core.web.game import WebGame
 
     keeper = open_keeper(ruleset, seats, record, resume, options, echo, fail)
-    try:
-        serve(WebGame(keeper), host, port, echo)
-    except OSError as error:
-        fail(str(error), 2)
-    finally:
-        keeper.close()
-    echo(f"stopped; the record so far is {keeper.path} (carry it on: contack keep --resume {keeper.path} --web)")
-    return 0
+    return _served(WebGame(keeper), keeper, host, port, echo, fail)
 
 
 def web_scores_command(keeper_of: Callable[[], ScoresKeeper], host: str, port: int, echo: Callable[[str], None],
@@ -53,13 +47,20 @@ def web_scores_command(keeper_of: Callable[[], ScoresKeeper], host: str, port: i
     missing = web_missing()
     if missing:  # said before any record is made
         fail(missing, 2)
-    from contack_core.web.app import serve
     from contack_core.web.scores import WebScores
 
     keeper = keeper_of()
     echo("checked as you type: " + "; ".join(keeper.arithmetic.checked()))
+    return _served(WebScores(keeper), keeper, host, port, echo, fail)
+
+
+def _served(game: ServedGame, keeper: Keeper | ScoresKeeper, host: str, port: int, echo: Callable[[str], None],
+            fail: Callable[..., Any]) -> int:
+    """Serve ``game`` until Ctrl-C, then let its record go and say how to carry it on."""
+    from contack_core.web.app import serve
+
     try:
-        serve(WebScores(keeper), host, port, echo)
+        serve(game, host, port, echo)
     except OSError as error:
         fail(str(error), 2)
     finally:

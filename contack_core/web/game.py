@@ -33,25 +33,43 @@ LOG_LINES = 12
 ENTRIES_LISTED = 12
 
 
-class WebGame:
-    """The game a web table keeps: one :class:`Table` over one :class:`Keeper`, taken in turn.
+class KeptGame:
+    """What every game a web table serves shares: ``version`` counts the changes to the record (a
+    view carries it, so a page shows a later view only, and the live stream sends one view per
+    change), ``log`` what was said of them, and entries, which come from several requests at once,
+    reach the keeper one at a time (``lock``)."""
 
-    ``version`` counts the changes to the record (entries and undos): a view carries it, so a
-    page shows a later view only, and the live stream sends one view per change."""
+    def __init__(self) -> None:
+        self.version = 0
+        self.log: deque[str] = deque(maxlen=LOG_LINES)
+        self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
+
+    def _recorded(self, said: list[str]) -> None:
+        """The record changed (the lock held): a new version, told to every waiting stream."""
+        self.version += 1
+        self.log.extend(said)
+        self.changed.notify_all()
+
+    def wait(self, version: int, timeout: float) -> int:
+        """Block until the record changes past ``version`` (or ``timeout`` seconds): the version now."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.version != version, timeout)
+            return self.version
+
+
+class WebGame(KeptGame):
+    """The game a web table keeps: one :class:`Table` over one :class:`Keeper`, taken in turn."""
 
     def __init__(self, keeper: Keeper) -> None:
+        super().__init__()
         self.keeper = keeper
         self._said: list[str] = []
         keeper.say = self._said.append
         self.table = Table(keeper, lambda prompt: None, self._said.append, interactive=False)
-        self.version = 0
-        self.log: deque[str] = deque(maxlen=LOG_LINES)
         last = keeper.last_entry()
         if last:  # a record carried on: where it stood
             self.log.append("the last entry: " + "; ".join(entry_words(keeper.seats, line) for line in last))
-        #: Entries come from several requests at once: one at a time reaches the keeper.
-        self.lock = threading.Lock()
-        self.changed = threading.Condition(self.lock)
 
     @property
     def state(self) -> GameState:
@@ -86,20 +104,12 @@ class WebGame:
             status = self.table.status()
             said = [line for line in self._said if line and line != status]
             if changed:
-                self.version += 1
-                self.log.extend(said)
-                self.changed.notify_all()
+                self._recorded(said)
             choices = [{"label": self.table.words(a), "entry": action_to_string(self.state, a) if not (
                 type(a) is Draw and a.tile is None) else "", "draw": type(a) is Draw and a.tile is None}
                 for a in (self.table.choices if listed or error else [])]
             return {"accepted": changed, "entry": text, "refused": error, "listed": listed, "messages": said,
                     "choices": choices, "version": self.version}
-
-    def wait(self, version: int, timeout: float) -> int:
-        """Block until the record changes past ``version`` (or ``timeout`` seconds): the version now."""
-        with self.changed:
-            self.changed.wait_for(lambda: self.version != version, timeout)
-            return self.version
 
     # ------------------------------------------------------------------ views
     def view(self, viewer: int | None = None) -> dict[str, Any]:

@@ -10,28 +10,22 @@ Every value a view carries into the page passes :func:`~contack_core.replay.draw
 
 from __future__ import annotations
 
-import threading
-from collections import deque
 from typing import Any
 
 from contack_core.engine.actions import IllegalAction
 from contack_core.engine.rules import Rules
 from contack_core.records.scores_keeper import ScoresKeeper, scores_entry
 from contack_core.replay.drawing import markup
-from contack_core.web.game import LOG_LINES
+from contack_core.web.game import KeptGame
 
 
-class WebScores:
-    """The scores-only game a web table keeps: one :class:`ScoresKeeper`, its entries taken in turn.
-
-    ``version`` counts the changes to the record (hands entered, undone, the game ended early)."""
+class WebScores(KeptGame):
+    """The scores-only game a web table keeps: one :class:`ScoresKeeper`, its entries taken in turn
+    (a change to the record: a hand entered or undone, the game ended early)."""
 
     def __init__(self, keeper: ScoresKeeper) -> None:
+        super().__init__()
         self.keeper = keeper
-        self.version = 0
-        self.log: deque[str] = deque(maxlen=LOG_LINES)
-        self.lock = threading.Lock()
-        self.changed = threading.Condition(self.lock)
 
     @property
     def rules(self) -> Rules:
@@ -53,17 +47,9 @@ class WebScores:
                 error = str(refusal)
             changed = self.keeper.size != size
             if changed:
-                self.version += 1
-                self.log.extend(said)
-                self.changed.notify_all()
+                self._recorded(said)
             return {"accepted": changed, "entry": text, "refused": error, "listed": False, "messages": said,
                     "choices": [], "version": self.version}
-
-    def wait(self, version: int, timeout: float) -> int:
-        """Block until the record changes past ``version`` (or ``timeout`` seconds): the version now."""
-        with self.changed:
-            self.changed.wait_for(lambda: self.version != version, timeout)
-            return self.version
 
     def view(self, viewer: int | None = None) -> dict[str, Any]:
         """What the page shows now (the same for every seat: scores are public)."""
