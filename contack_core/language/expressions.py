@@ -344,7 +344,8 @@ def _fold(node: ast.AST, constants: Mapping[str, Any], source: str) -> Any:
             return found
         if isinstance(node, ast.IfExp):
             return values[1] if values[0] else values[2]
-        return SAFE_FUNCTIONS[node.func.id](*values)  # type: ignore[attr-defined]
+        assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)  # the whitelist's only calls
+        return SAFE_FUNCTIONS[node.func.id](*values)
     except (ExpressionError, ArithmeticError, TypeError, ValueError) as error:
         raise ExpressionError(f"expression {_shorten(source)} always fails at {_column(source, node)}: "
                               f"{error}") from None
@@ -420,8 +421,8 @@ def place_formula(tree: ast.expr, line: int) -> ast.expr:
     """Put every node of a formula's tree on ``line`` of the code compiled from it, so that a
     traceback's line number tells which formula failed."""
     for node in ast.walk(tree):
-        if "lineno" in node._attributes:
-            node.lineno = node.end_lineno = line  # type: ignore[attr-defined]
+        if isinstance(node, ast.expr):  # a whitelisted formula's nodes with a place in the source
+            node.lineno = node.end_lineno = line
     return tree
 
 
@@ -491,7 +492,8 @@ def result_types(tree: ast.AST, booleans: Iterable[str] = (), fractions: Iterabl
             return types(node.body) | types(node.orelse)
         if isinstance(node, ast.Call):
             found = frozenset().union(*(types(arg) for arg in node.args)) if node.args else frozenset([int])
-            return frozenset(int if kind is bool else kind for kind in found) if node.func.id == "abs" else found  # type: ignore[attr-defined]
+            absolute = isinstance(node.func, ast.Name) and node.func.id == "abs"
+            return frozenset(int if kind is bool else kind for kind in found) if absolute else found
         if isinstance(node, ast.BinOp):
             left, right = types(node.left), types(node.right)
             if isinstance(node.op, ast.Div):

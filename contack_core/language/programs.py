@@ -113,7 +113,8 @@ def define_from(name: str, parameters: Sequence[str], body: Source) -> Callable[
     lines = [f"def {name}({', '.join(parameters)}):", *("    " + line for line in body.code.splitlines())]
     namespace = dict(body.bindings)
     exec(compile("\n".join(lines), f"<engine {name}>", "exec"), namespace)  # noqa: S102 - engine source only
-    return namespace[name]  # type: ignore[no-any-return]
+    defined: Callable[..., Any] = namespace[name]
+    return defined
 
 
 def _build(lines: list[str], trees: Mapping[str, ast.expr], namespace: dict[str, Any], name: str,

@@ -192,7 +192,10 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     found = dict(pairs)
     if len(found) != len(pairs):
         seen: set[str] = set()
-        key = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+        for key, _ in pairs:
+            if key in seen:
+                break
+            seen.add(key)
         raise _DuplicateKey(f"the key {json.dumps(key, ensure_ascii=False)} appears twice in one object")
     return found
 

@@ -631,7 +631,7 @@ class Table:
         if type(action) is Move:
             board = state.figure
             piece = board.tile_at.get(action.origin)
-            what = piece_name(rules, board, piece) + " " if piece is not None else ""  # type: ignore[arg-type]
+            what = piece_name(rules, board, piece) + " " if isinstance(board, PieceBoard) and piece is not None else ""
             return what + " -> ".join(str(list(p)) for p in (action.origin, *action.path))
         return str(action)
 
