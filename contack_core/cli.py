@@ -343,7 +343,7 @@ def play(
 ) -> None:
     """Play one game, narrating it, and optionally record it."""
     from contack_core.engine.bots import MAX_TIME_PER_MOVE, Budget, PlayerSpecError, make_player, split_seats
-    from contack_core.engine.referee import FAULT_POLICIES, play_game, seat_seed
+    from contack_core.engine.referee import FAULT_POLICIES, Observer, play_game, seat_seed
     from contack_core.language.quickschema import INTEGER_LIMIT
     from contack_core.records.format import RecordWriter, header_for
     from contack_core.records.lock import release
@@ -374,7 +374,7 @@ def play(
             if player.shows_position and player.picture is None:
                 player.picture = state_picture
     names = list(specs)
-    observers: list[Any] = [Narrator(names, echo, events=not quiet)]
+    observers: list[Observer] = [Narrator(names, echo, events=not quiet)]
     stream = None
     if record is not None:
         opened = _open_record(record, force)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from contack_core.engine.values import VALUE_BINDINGS
@@ -42,7 +42,7 @@ class SidesMatch(Primitive):
     final_endings: frozenset[str] = frozenset()
     #: ``decided_by``: (each seat's value, highest first?) for each measure, in order, and each
     #: measure's formula as written (for the narration): none unless the match says.
-    measures: Sequence[tuple[Any, bool]] = ()
+    measures: Sequence[tuple[Callable[[GameState], list[int]], bool]] = ()
     measure_texts: Sequence[str] = ()
 
     def build_hand_winner(self, context: BuildContext) -> None:
@@ -162,7 +162,7 @@ class FixedHands(SidesMatch):
         self.highest = self.params.get("winner", "highest") == "highest"
         super().build(context)
         values = context.state_values()
-        measures: list[tuple[Any, bool]] = []
+        measures: list[tuple[Callable[[GameState], list[int]], bool]] = []
         texts: list[str] = []
         self.measures, self.measure_texts = measures, texts
         for i, measure in enumerate(self.params.get("decided_by", ())):

@@ -337,7 +337,7 @@ class LowestTileOpens(SetupStep[Play]):
         self.zone = context.zone(self.params["from"], "from", ("hand",)).key
         values = context.state_values()
         #: ``leader``: (each seat's value, lowest first?) for each measure, in order.
-        self.leader: list[tuple[Any, bool]] = []
+        self.leader: list[tuple[Callable[[GameState], list[int]], bool]] = []
         for i, measure in enumerate(self.params.get("leader", ())):
             lowest = "lowest" in measure
             source = measure["lowest" if lowest else "highest"]

@@ -26,6 +26,7 @@ follows it straight away) and the turn passes the other way when it ends.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from contack_core.engine.values import EVENT_BINDINGS, VALUE_BINDINGS
@@ -159,7 +160,7 @@ class NextSeat(TurnEffect):
         super().build(context)
         values = context.state_values()
         #: (each seat's value, lowest first?) for each measure, in order.
-        self.measures: list[tuple[Any, bool]] = []
+        self.measures: list[tuple[Callable[[GameState], list[int]], bool]] = []
         for i, measure in enumerate(self.params["seat"]):
             lowest = "lowest" in measure
             source = measure["lowest" if lowest else "highest"]
