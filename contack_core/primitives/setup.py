@@ -10,7 +10,7 @@ import itertools
 import math
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Generic
+from typing import TYPE_CHECKING, Generic
 
 from contack_core.boards.lattice import Cell
 from contack_core.engine.actions import Action, Deal, IllegalAction, Play, Shuffle, make_deal, make_shuffle
@@ -19,7 +19,7 @@ from contack_core.engine.events import Dealt, Event, Played, Shuffled, make_deal
 from contack_core.engine.ruleset_faults import RulesetFault, ruleset_name
 from contack_core.engine.values import VALUE_BINDINGS, counter_values
 from contack_core.engine.slots import ActionT
-from contack_core.language.expressions import ExpressionError, evaluate_safely
+from contack_core.language.expressions import Expression, ExpressionError, evaluate_safely
 from contack_core.language.limits import MAX_DOMAIN_EVALUATIONS, MAX_TILES, shown_number
 from contack_core.language.programs import compile_per_seat
 from contack_core.primitives.board import TriangularLattice
@@ -149,7 +149,7 @@ class DealTiles(SetupStep[Deal]):
         source = self.params["count"]
         #: Each seat's count this hand, when ``count`` reads the hands before (else None).
         self.count_of: Callable[[GameState], list[int]] | None = None
-        self.count_formula: Any = None
+        self.count_formula: Expression | None = None
         #: The scores a count may read (``last_hand_score``, the counters' running totals).
         self.scores: tuple[str, ...] = ()
         values = context.state_values()

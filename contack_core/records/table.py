@@ -776,7 +776,7 @@ class _Asked(Exception):
 # ---------------------------------------------------------------------- the command
 def keep_command(ruleset: str | None, seats: str | None, record: Path | None, resume: Path | None,
                  options: dict[str, str], entries: Path | None, echo: Callable[[str], None],
-                 fail: Callable[..., Any], draw: Callable[[GameState], list[str] | None] | None = None) -> int:
+                 fail: Callable[..., NoReturn], draw: Callable[[GameState], list[str] | None] | None = None) -> int:
     """``contack keep``: start or resume a record, then keep the game from the terminal, a pipe or a file."""
     keeper = open_keeper(ruleset, seats, record, resume, options, echo, fail)
     return run_table(keeper, entries, echo, fail, draw)
@@ -815,7 +815,7 @@ def open_keeper(ruleset: str | None, seats: str | None, record: Path | None, res
     return keeper
 
 
-def run_table(keeper: Keeper, entries: Path | None, echo: Callable[[str], None], fail: Callable[..., Any],
+def run_table(keeper: Keeper, entries: Path | None, echo: Callable[[str], None], fail: Callable[..., NoReturn],
               draw: Callable[[GameState], list[str] | None] | None = None) -> int:
     """Keep the game of ``keeper`` from the terminal, a pipe or a file; the record let go at the end."""
     try:

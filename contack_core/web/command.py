@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
     from contack_core.records.keeper import Keeper
@@ -29,7 +29,7 @@ def web_missing() -> str | None:
 
 def web_command(ruleset: str | None, seats: str | None, record: Path | None, resume: Path | None,
                 options: dict[str, str], host: str, port: int, echo: Callable[[str], None],
-                fail: Callable[..., Any]) -> int:
+                fail: Callable[..., NoReturn]) -> int:
     """Start or carry on the record, then serve the web table until Ctrl-C; the record let go at the end."""
     missing = web_missing()
     if missing:  # said before any record is made
@@ -42,7 +42,7 @@ def web_command(ruleset: str | None, seats: str | None, record: Path | None, res
 
 
 def web_scores_command(keeper_of: Callable[[], ScoresKeeper], host: str, port: int, echo: Callable[[str], None],
-                       fail: Callable[..., Any]) -> int:
+                       fail: Callable[..., NoReturn]) -> int:
     """``--scores-only --web``: the scores keeper ``keeper_of`` starts or carries on, served until Ctrl-C."""
     missing = web_missing()
     if missing:  # said before any record is made
@@ -55,7 +55,7 @@ def web_scores_command(keeper_of: Callable[[], ScoresKeeper], host: str, port: i
 
 
 def _served(game: ServedGame, keeper: Keeper | ScoresKeeper, host: str, port: int, echo: Callable[[str], None],
-            fail: Callable[..., Any]) -> int:
+            fail: Callable[..., NoReturn]) -> int:
     """Serve ``game`` until Ctrl-C, then let its record go and say how to carry it on."""
     from contack_core.web.app import serve
 
