@@ -312,6 +312,52 @@ def test_ludii_clarity_is_each_games_mean_over_the_decisions_judged() -> None:
     assert shown["clarity"].na is not None and "before clarity was measured" in shown["clarity"].na
 
 
+def test_ludii_branching_board_and_score_metrics_are_each_games_means() -> None:
+    """Two games: the most legal actions 6 and 2 (mean 4); changes -1 and 0 a decision; 14 legal actions over 5
+    decisions with a choice; final gaps 10 and 30 (mean 20); pieces +1 and +0.5 a decision; repetition 0.2 and
+    0.4 of positions, 0 and 0.1 of situations. Parker's lattice has no edge: no board coverage, and no move
+    action: no move distance. One game won of two: completion 1/2."""
+    ludii = dict(legal_max=6, choice_legal=10, choices=3, legal_change=-1.0, final_gap=10, pieces_change=1.0,
+                 positional_repetition=0.2, situational_repetition=0.0, move_steps=0, moves_measured=0)
+    rows = [game(0, (0, 1), (9, 1), **ludii),
+            game(1, (0, 1), (5, 5), winners=(), **{**ludii, "legal_max": 2, "choice_legal": 4, "choices": 2,
+                                                    "legal_change": 0.0, "final_gap": 30, "pieces_change": 0.5,
+                                                    "positional_repetition": 0.4, "situational_repetition": 0.1})]
+    found = values(PLAN, rows)
+    assert value(found["completion"]) == 0.5
+    assert value(found["branching_max"]) == 4
+    assert value(found["branching_change"]) == -0.5
+    assert value(found["decision_factor"]) == pytest.approx(14 / 5)
+    assert value(found["score_difference"]) == 20
+    assert value(found["pieces_change"]) == 0.75
+    assert value(found["positional_repetition"]) == pytest.approx(0.3)
+    assert value(found["situational_repetition"]) == pytest.approx(0.05)
+    assert "no edge" in (found["coverage"].na or "") and "no edge" in (found["coverage_mean"].na or "")
+    assert "no move action" in (found["move_distance"].na or "")
+    for key in ("completion", "branching_max", "branching_change", "decision_factor", "score_difference",
+                "pieces_change", "positional_repetition", "situational_repetition", "coverage", "move_distance"):
+        assert found[key].group == "Ludii's metrics" and "Ludii's" in found[key].about
+    # Games stored before these were measured count in none of them, and say why.
+    old = values(PLAN, METRICS_GAMES)
+    assert old["branching_max"].per_deal().sum() == 0
+    shown = {f.key: f for f in analyse(PLAN, PARKER, "parker-1939", METRICS_GAMES, resamples=100).sizes[0].figures}
+    assert shown["branching_max"].na is not None and "before this metric was measured" in shown["branching_max"].na
+
+
+def test_ludii_board_coverage_and_move_distance_on_a_board_of_pieces() -> None:
+    """Klauber's board has points: coverage 0.5 and 0.3 ever (mean 0.4), 0.1 and 0.2 on average; moves of 7
+    steps in 5 moves and 3 in 5: 1 a move."""
+    klauber = load_rules("klauber-1937", {})
+    plan = build_plan(klauber, "klauber-1937", {}, (2,), ("random", "greedy"), "greedy", 2, 1, Path("unused"))
+    common = dict(legal_max=3, choice_legal=3, choices=1, moves_measured=5)
+    rows = [game(0, (0, 1), (3, 1), coverage=0.5, coverage_mean=0.1, move_steps=7, **common),
+            game(1, (0, 1), (3, 1), coverage=0.3, coverage_mean=0.2, move_steps=3, **common)]
+    found = values(plan, rows, klauber)
+    assert value(found["coverage"]) == pytest.approx(0.4)
+    assert value(found["coverage_mean"]) == pytest.approx(0.15)
+    assert value(found["move_distance"]) == 1.0
+
+
 def test_the_balance_is_shown_beside_what_chance_alone_gives() -> None:
     """Two seats, 30 games, each seat as likely to win: the gap |2X/30 - 1|, X binomial(30, 1/2), has mean 14.4%
     (worked out exactly here); the label shows it, so a gap of that size reads as no edge."""

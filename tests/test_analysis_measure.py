@@ -10,10 +10,20 @@ from typing import Any
 import pytest
 
 from contack_core import load_rules
-from contack_core.engine.events import ChipsMoved, Dealt, Drew, HandResult, Passed, Played
+from contack_core.engine.events import ChipsMoved, Dealt, Drew, HandResult, Moved, Passed, Played
 from contack_core.engine.referee import RefereedGame
 from contack_core.language.documents import shipped_example_ids, shipped_ruleset_ids
-from tournaments.analysis.measure import CLARITY_DECISIONS, GameMeasure, action_values, clarity, lead_summary, leader
+from tournaments.analysis.measure import (
+    CLARITY_DECISIONS,
+    BoardMeasure,
+    GameMeasure,
+    Snapshot,
+    action_values,
+    clarity,
+    lead_summary,
+    leader,
+    snapshot,
+)
 from tournaments.play import Plan, play_one
 from tournaments.schedule import schedule
 
@@ -113,6 +123,14 @@ def test_a_game_made_by_hand() -> None:
     assert summary["behind_at_half"] is False
     # It went ahead for good with the last decision, the 7th of 7.
     assert summary["decided_at"] == 1.0
+    # Ludii's branching metrics: legal actions 3, 1, 2, 1, 2, 4, 1 at the seven decisions.
+    assert summary["legal_max"] == 4
+    assert summary["choice_legal"] == 3 + 2 + 2 + 4
+    assert summary["legal_change"] == pytest.approx((1 - 3) / 6)
+    # The final standings 15 to 40: the runner-up 25 behind.
+    assert summary["final_gap"] == 25
+    assert summary["moves_measured"] == 0 and summary["move_steps"] == 0
+    assert "positional_repetition" not in summary  # no snapshot_of: the board is not measured
 
 
 def test_chips_paid_after_a_decision_count_in_its_standing() -> None:
@@ -300,6 +318,63 @@ def test_every_legal_action_is_judged_by_the_movers_lead_after_it() -> None:
     assert state.legal_actions() == before.legal_actions() and state.turns == before.turns
 
 
+def test_the_board_measure_on_snapshots_made_by_hand() -> None:
+    """A board of 10 points. Hand 1: positions A, A, B, A, the last A's situation the first's; pieces on
+    points {1}, {1, 2}, {2}, {2, 3}. Hand 2: position A again (a new hand repeats nothing), pieces {4}.
+    Positional repetition 2 of 5 states, situational 1 of 5; coverage 4 of 10 points ever, (1 + 2 + 1 + 2
+    + 1) / 10 / 5 on average; pieces 1 -> 2 in hand 1's three steps, none in hand 2's: 1/3 a step."""
+    board = BoardMeasure()
+    points = [frozenset({(1, 0)}), frozenset({(1, 0), (2, 0)}), frozenset({(2, 0)}), frozenset({(2, 0), (3, 0)})]
+    board.new_hand()
+    for position, situation, occupied in zip("AABA", ("a1", "a2", "b", "a1"), points):
+        board.see(Snapshot(position, situation, occupied, 10))
+    board.new_hand()
+    board.see(Snapshot("A", "a1", frozenset({(4, 0)}), 10))
+    summary = board.summary()
+    assert summary["positional_repetition"] == pytest.approx(2 / 5)
+    assert summary["situational_repetition"] == pytest.approx(1 / 5)
+    assert summary["coverage"] == pytest.approx(4 / 10)
+    assert summary["coverage_mean"] == pytest.approx(7 / 10 / 5)
+    assert summary["pieces_change"] == pytest.approx(1 / 3)
+    unbounded = BoardMeasure()
+    unbounded.new_hand()
+    unbounded.see(Snapshot("A", "a", frozenset({(0, 0)}), None))
+    assert unbounded.summary()["coverage"] is None and unbounded.summary()["coverage_mean"] is None
+
+
+def test_moves_are_measured_by_their_steps() -> None:
+    """Two moves of a board of pieces, of 2 steps and 1: 3 steps in 2 moves (Ludii's move distance)."""
+    state = HandMadeState()
+    measure = GameMeasure(PARKER, 2, standing_of=lambda s: s.standing)
+    measure.hand_started(state, 1)
+    chance(measure, state, Dealt(0, (1,)), legal_next=5)
+    decide(measure, state, Moved(0, 3, (4, 4), ((4, 5), (4, 6)), 1, (), (), False), [0, 0], 5)
+    decide(measure, state, Moved(1, 9, (8, 8), ((8, 7),), 1, (), (), False), [0, 0], 5)
+    summary = measure.summary()
+    assert (summary["move_steps"], summary["moves_measured"]) == (3, 2)
+
+
+def test_a_real_games_snapshots_read_its_board() -> None:
+    """The snapshot of a real state: the lattice has no edge, Klauber's board has its points; the position
+    is what lies where (unchanged by a draw), the situation also the hands (changed by it)."""
+    import random
+
+    from contack_core import GameState
+    from contack_core.engine.actions import Draw
+
+    state, rng = GameState(PARKER, 2), random.Random(3)
+    while state.is_chance_node() or not any(isinstance(a, Draw) for a in state.legal_actions()):
+        state.apply(state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+    before = snapshot(state)
+    state.apply(next(a for a in state.legal_actions() if isinstance(a, Draw)))
+    after = snapshot(state)
+    assert before.sites is None and before.occupied == frozenset(state.figure.tile_at)
+    assert after.position == before.position and after.situation != before.situation
+    klauber = GameState(load_rules("klauber-1937", {}), 2)
+    shot = snapshot(klauber)
+    assert shot.sites == 17 * 17 and len(shot.occupied) == len(klauber.figure.tile_at) > 0
+
+
 # --------------------------------------------------------------------------- real games
 RULESETS = [*shipped_ruleset_ids(), *shipped_example_ids()]
 
@@ -327,6 +402,14 @@ def test_every_decision_of_every_ruleset_is_measured(ruleset: str) -> None:
             assert measures["margin"] is None or 0 <= measures["margin"] <= 1
             assert measures["drama_share"] is None or 0 <= measures["drama_share"] <= 1
         assert all(hand["reason"] in endings for hand in measures["hands"])
+        assert measures["legal_max"] * decisions >= measures["legal"]
+        assert measures["choice_legal"] >= 2 * measures["choices"]
+        assert measures["moves_measured"] == sum(hand["moves"] for hand in measures["hands"])
+        assert 0 <= measures["situational_repetition"] <= measures["positional_repetition"] <= 1
+        if rules.new_figure(seats).sites is None:
+            assert measures["coverage"] is None and measures["coverage_mean"] is None
+        else:
+            assert 0 < measures["coverage_mean"] <= measures["coverage"] <= 1
         if measures["choices"]:
             assert 1 <= measures["clarity_judged"] <= min(CLARITY_DECISIONS, measures["choices"])
             assert 0 < measures["clarity"] <= 1 and measures["clarity_spread"] >= 0

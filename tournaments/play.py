@@ -24,7 +24,7 @@ from contack_core.engine.bots import Budget, Player, installed_players, make_pla
 from contack_core.engine.referee import play_game
 from contack_core.primitives.loading import load_rules
 from contack_core.records.format import RecordWriter, header_for
-from tournaments.analysis.measure import GameMeasure, action_values
+from tournaments.analysis.measure import GameMeasure, action_values, snapshot
 from tournaments.analysis.mechanisms import MechanismMeasure
 from tournaments.lock import write_whole
 from tournaments.schedule import GameSpec, bot_seed
@@ -141,7 +141,8 @@ def play_one(plan: Plan, game: GameSpec, watch: Callable[[int | None, str | None
             watch(None, None)
         observers: list[Any] = [RecordWriter(stream, header)]
         if plan.measure:
-            observers += [MechanismMeasure(rules), GameMeasure(rules, seats, action_values=action_values)]
+            observers += [MechanismMeasure(rules),
+                          GameMeasure(rules, seats, action_values=action_values, snapshot_of=snapshot)]
         # The referee inside play_game absorbs bot faults (a raise, an illegal action, an
         # overrun) as the fault policy says and records them; what escapes is the engine's.
         state = play_game(rules, players, game.deal_seed, observers, budget=plan.budget,

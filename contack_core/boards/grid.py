@@ -211,6 +211,16 @@ class PieceBoard:
     def pieces_on_board(self, seat: int) -> int:
         return self.alive[seat]
 
+    @property
+    def sites(self) -> int:
+        """The squares of the board."""
+        return self.size * self.size
+
+    def layout(self) -> frozenset[tuple[Square, int, int, bool]]:
+        """Each piece on the board, where it lies, how it is turned and whether it is turned over."""
+        turn, flipped = self.turn, self.flipped
+        return frozenset((square, piece, turn[piece], flipped[piece]) for square, piece in self.tile_at.items())
+
     def plain_lines(self, names: Sequence[str], tiles_word: str, colour_word: Callable[[str], str],
                     open_cells: Sequence[Square] = ()) -> list[str]:
         """The board in plain text (``str(state)``): :func:`board_text`, each piece marked by the

@@ -172,6 +172,15 @@ class Figure:
         """None: a laid tile belongs to the figure, not to the seat that laid it."""
         return None
 
+    @property
+    def sites(self) -> None:
+        """None: the lattice has no edge, the figure grows wherever tiles are laid."""
+        return None
+
+    def layout(self) -> tuple[frozenset[tuple[Cell, int]], frozenset[tuple[Cell, int]]]:
+        """Each tile and where it lies, with the cells whose tile is turned."""
+        return frozenset(self.tile_at.items()), frozenset(self.rotation_at.items())
+
     def plain_lines(self, names: Sequence[str], tiles_word: str, colour_word: Callable[[str], str],
                     open_cells: Sequence[Cell] = ()) -> list[str]:
         """The figure in plain text (``str(state)``): its map (:func:`figure_map`, the cells in

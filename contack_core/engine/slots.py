@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import inspect
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeGuard, TypeVar, runtime_checkable
 
 import attrs
@@ -63,6 +63,15 @@ class Position(Protocol):
     def pieces_on_board(self, seat: int) -> int | None:
         """How many of ``seat``'s own pieces are on the board (what a table shows beside the seat),
         or None where what lies there belongs to no seat (a figure of laid tiles)."""
+
+    @property
+    def sites(self) -> int | None:
+        """How many points the board has, or None for a board without edge (the lattice grows
+        wherever tiles are laid)."""
+
+    def layout(self) -> Hashable:
+        """What lies where and how it is turned, as a value equal for positions that look alike
+        (what a repeated position is told by)."""
 
     def clone(self) -> Position:
         """An independent copy (a bot's search changes the copy only)."""

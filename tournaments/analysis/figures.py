@@ -36,7 +36,10 @@ Per table size:
   duration spread and branching spread, the standard deviation of the decisions a game and of the
   legal actions a decision; clarity narrowness and clarity spread, from every legal action of a
   sample of the decisions judged by the mover's lead after it
-  (:func:`tournaments.analysis.measure.clarity`);
+  (:func:`tournaments.analysis.measure.clarity`); and the rest of ``Evaluation.java``'s list:
+  completion, branching max and change, decision factor, piece number change, score difference
+  at the end, board coverage, positional and situational repetition, move distance
+  (:class:`tournaments.analysis.measure.BoardMeasure`);
 - **skill depth**: for each two neighbours on the ladder, the stronger's share of finishing
   ahead of the weaker on the same hands (a paired comparison over deals, as a tournament
   report's); the levels of play are the rungs it is ahead on, plus one;
@@ -86,6 +89,12 @@ UNJUDGED = ("the games stored were played before clarity was measured: play them
 WON_BY_SOME = "no game was won by some sides over others (a tie, a move cap: nobody won)"
 #: A unit shown as a percentage.
 SHARE = "share"
+#: Why a metric of Ludii's board and branching has no value: its games were stored before it was measured.
+UNMEASURED_BOARD = ("the games stored were played before this metric was measured: play them again (a new --output "
+                    "folder)")
+#: Ludii's metrics a game measures as one value (None where it does not apply), the mean over games.
+LUDII_PER_GAME = ("legal_change", "final_gap", "positional_repetition", "situational_repetition", "coverage",
+                  "coverage_mean", "pieces_change")
 
 
 @attrs.frozen
@@ -338,6 +347,15 @@ def metrics_game_sums(row: GameRow, sides: Sequence[Sequence[int]], limits: froz
         sums["shared"] = 1
         sums["drama_share"] = measures["drama_share"]
         sums["margin"] = measures["margin"]
+    if "legal_max" in measures:  # stored before Ludii's branching and board metrics were measured: left out
+        sums["ludii_games"] = 1
+        sums["ludii_choices"] = measures["choices"]
+        for key in ("legal_max", "choice_legal", "move_steps", "moves_measured"):
+            sums[key] = measures[key]
+        for key in LUDII_PER_GAME:
+            if measures.get(key) is not None:
+                sums[key] = measures[key]
+                sums[f"{key}:games"] = 1
     if measures.get("drama") is not None:
         sums["decided"] += 1
         sums["drama"] = measures["drama"]
@@ -660,6 +678,72 @@ def _ludii_figures(rules: Rules, size: int, sides: Sequence[Sequence[int]], game
     out.append(_figure("branching_spread", group, "branching spread (legal actions)", "actions",
                        "the standard deviation of the legal actions a decision", games,
                        ["spread_legal", "spread_legal_squares", "spread_seen"], spread))
+    return out + _ludii_game_figures(rules, size, sides, games)
+
+
+def _ludii_game_figures(rules: Rules, size: int, sides: Sequence[Sequence[int]], games: Aggregates) -> list[Figure]:
+    """The rest of what Ludii's Evaluate Game reports (``Evaluation.java``'s list: completion, board coverage,
+    branching factor max and change, decision factor, piece number change, score difference at the end,
+    positional and situational repetition, move distance); balance, durations, timeouts, drawishness, the first
+    seat's advantage and decision moves are figures of the groups above. Each is the mean over games of what a
+    game measured (Ludii's is the mean over trials too)."""
+    group = "Ludii's metrics"
+    counter = rules.match.counter
+    no_edge = rules.new_figure(size).sites is None
+    moves = Move in {r.action_type for r in rules.turn}
+    per_game = "the mean over games"
+    specs: list[tuple[str, str, str, str, list[str], str | None]] = [
+        ("completion", "completion", SHARE,
+         "Ludii's completion: the share of games that ended with a winner (not drawn, not stopped by a turn "
+         "limit; at a solitaire, completed)", ["won", "games"], None),
+        ("branching_max", "branching max (legal actions)", "actions",
+         f"Ludii's BranchingFactorMax: the most legal actions any decision of a game offered, {per_game}",
+         ["legal_max", "ludii_games"], None),
+        ("branching_change", "branching change a decision", "actions",
+         "Ludii's BranchingFactorChange: the mean change of the legal actions from one decision to the next (the "
+         f"last decision's less the first's, over the steps between), {per_game}",
+         ["legal_change", "legal_change:games"], None),
+        ("decision_factor", "decision factor (legal actions)", "actions",
+         "Ludii's DecisionFactorAvg: the legal actions a decision offered, counting only decisions with a choice",
+         ["choice_legal", "ludii_choices"], None),
+        ("pieces_change", "pieces on the board: change a decision", "pieces",
+         "Ludii's PieceNumberChange: the mean change of the tiles or pieces on the board from one decision to the "
+         f"next within a hand, {per_game}", ["pieces_change", "pieces_change:games"],
+         None),
+        ("score_difference", f"score difference at the end ({counter})", counter,
+         f"Ludii's ScoreDifferenceEnd: the best side's final {counter} less the runner-up's, {per_game}",
+         ["final_gap", "final_gap:games"],
+         "one seat: no runner-up" if size == 1 else "one side: no runner-up" if len(sides) < 2 else None),
+        ("coverage", "board coverage (points ever used)", SHARE,
+         "Ludii's BoardCoverageTotal: the share of the board's points something lay on at some time in a game, "
+         f"{per_game}", ["coverage", "coverage:games"],
+         f"{rules.id}'s board has no edge: a figure grows wherever it is laid" if no_edge else None),
+        ("coverage_mean", "board coverage (on average)", SHARE,
+         "Ludii's BoardCoverageAvg: the share of the board's points something lies on, the mean over the states "
+         f"of a game (each decision's and the end), {per_game}", ["coverage_mean", "coverage_mean:games"],
+         f"{rules.id}'s board has no edge: a figure grows wherever it is laid" if no_edge else None),
+        ("positional_repetition", "positional repetition", SHARE,
+         "Ludii's PositionalRepetition: the share of a game's states (each decision's and the end) whose position "
+         "(what lies where, as turned) came before in the same hand (Ludii's counts by integer division, which "
+         f"makes every share but 0 a 1), {per_game}", ["positional_repetition", "positional_repetition:games"],
+         None),
+        ("situational_repetition", "situational repetition", SHARE,
+         "Ludii's SituationalRepetition: as positional repetition, the seat to act, the direction of play and "
+         "every zone's tiles in order counted too", ["situational_repetition", "situational_repetition:games"],
+         None),
+        ("move_distance", "move distance (steps a move)", "steps",
+         "Ludii's MoveDistanceAvg: the steps a piece took, a move", ["move_steps", "moves_measured"],
+         None if moves else f"{rules.id} has no move action: nothing moves once laid"),
+    ]
+    out = []
+    for key, label, unit, about, columns, na in specs:
+        if na is not None:
+            out.append(not_applicable(key, group, label, unit, about, na))
+            continue
+        figure = _figure(key, group, label, unit, about, games, columns,
+                         floor=0.0 if unit in (SHARE, "steps", "actions") and key != "branching_change" else None,
+                         empty=UNMEASURED_BOARD if key != "completion" else "no game measured it")
+        out.append(attrs.evolve(figure, mean_share=unit == SHARE and key != "completion"))
     return out
 
 

@@ -9,6 +9,9 @@ own measure, :func:`players.evaluation.measure`: points made less the tiles held
 pieces left on Klauber's board), pooled by side (partners together), so a summary of the lead
 needs nothing the worker throws away.
 
+Ludii's board metrics read a :class:`Snapshot` of the position at each decision and at the end
+(:class:`BoardMeasure`): repetition, board coverage and the pieces on the board.
+
 Clarity (Ludii's ClarityNarrowness and ClarityVariance, ``Evaluation/src/metrics/single/
 stateEvaluation/clarity``) needs every legal action of a decision judged, not only the one played:
 at a sample of the decisions that offer a choice, each legal action is tried on a copy of the state
@@ -24,8 +27,10 @@ checked on a game made by hand.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
+
+import attrs
 
 from contack_core.engine.events import ChipsMoved, Discarded, Drew, Event, HandResult, HouseActed, Moved, Passed, Played
 from contack_core.engine.referee import RefereedGame
@@ -43,19 +48,101 @@ KINDS: dict[type, str] = {Played: "plays", Drew: "draws", Passed: "passes", Disc
                           HouseActed: "house actions"}
 
 
+@attrs.frozen
+class Snapshot:
+    """What Ludii's board metrics read of a state at a decision: ``position``, what lies where and how
+    it is turned (Ludii's positional state); ``situation``, the position with the seat to act, the
+    direction of play and every zone's tiles in order (Ludii's full state); ``occupied``, the points
+    something lies on; ``sites``, how many points the board has (None: a board without edge)."""
+
+    position: Hashable
+    situation: Hashable
+    occupied: frozenset[tuple[int, int]]
+    sites: int | None
+
+
+def snapshot(state: GameState) -> Snapshot:
+    """The :class:`Snapshot` of a game's state."""
+    figure = state.figure
+    position = figure.layout()
+    zones = tuple(tuple(tiles) for tiles in state.zones.values())
+    seat_zones = tuple(tuple(tuple(tiles) for tiles in per_seat) for per_seat in state.seat_zones.values())
+    return Snapshot(position, (position, state.current, state.direction, zones, seat_zones),
+                    frozenset(figure.tile_at), figure.sites)
+
+
+class BoardMeasure:
+    """Ludii's metrics of the board over one game, from a :class:`Snapshot` at each decision and at the
+    game's end: the share of states whose position (or whole situation) came earlier in the same hand
+    (positional and situational repetition; a new hand's fresh deal repeats nothing); the share of the
+    board's points something lay on at some time, and on average over the states (board coverage);
+    the pieces on the board, their mean change from one state to the next within a hand."""
+
+    def __init__(self) -> None:
+        self.seen_at: tuple[int, int] | None = None  # (hand, decisions so far) of the last snapshot
+        self.positions: set[Hashable] = set()  # this hand's
+        self.situations: set[Hashable] = set()
+        self.states = 0
+        self.position_repeats = 0
+        self.situation_repeats = 0
+        self.covered: set[tuple[int, int]] = set()
+        self.sites: int | None = None
+        self.occupied_share = 0.0  # summed over the states
+        self.pieces_change = 0  # summed over the hands: the pieces at a hand's last state less at its first
+        self.piece_steps = 0  # summed over the hands: its states less one
+        self.hand_pieces: tuple[int, int, int] | None = None  # this hand's (first, last, states)
+
+    def new_hand(self) -> None:
+        self.positions.clear()
+        self.situations.clear()
+        self._close_hand()
+
+    def see(self, shot: Snapshot) -> None:
+        self.states += 1
+        self.position_repeats += shot.position in self.positions
+        self.positions.add(shot.position)
+        self.situation_repeats += shot.situation in self.situations
+        self.situations.add(shot.situation)
+        self.covered |= shot.occupied
+        self.sites = shot.sites
+        if shot.sites:
+            self.occupied_share += len(shot.occupied) / shot.sites
+        pieces = len(shot.occupied)
+        first, _, states = self.hand_pieces or (pieces, pieces, 0)
+        self.hand_pieces = (first, pieces, states + 1)
+
+    def _close_hand(self) -> None:
+        if self.hand_pieces is not None:
+            first, last, states = self.hand_pieces
+            self.pieces_change += last - first
+            self.piece_steps += states - 1
+            self.hand_pieces = None
+
+    def summary(self) -> dict[str, float | None]:
+        self._close_hand()
+        states, sites = self.states, self.sites
+        return {"positional_repetition": self.position_repeats / states if states else None,
+                "situational_repetition": self.situation_repeats / states if states else None,
+                "coverage": len(self.covered) / sites if sites and states else None,
+                "coverage_mean": self.occupied_share / states if sites and states else None,
+                "pieces_change": self.pieces_change / self.piece_steps if self.piece_steps else None}
+
+
 class GameMeasure:
     """The referee's observer that measures one game (see the module's docstring).
 
     ``standing_of`` reads each seat's standing from a state (default: the bots' measure); a test
     may give its own, with states made by hand. ``action_values`` judges every legal action of a
     decision for clarity (a game played for an analysis: :func:`action_values`); None measures no
-    clarity.
+    clarity. ``snapshot_of`` reads the position at each decision for the board's metrics (a game
+    played for an analysis: :func:`snapshot`); None measures none.
     """
 
     def __init__(self, rules: Rules, seat_count: int,
                  standing_of: Callable[[Any], Sequence[float]] = measure,
                  action_values: Callable[[Any], Sequence[float]] | None = None,
-                 clarity_decisions: int = CLARITY_DECISIONS) -> None:
+                 clarity_decisions: int = CLARITY_DECISIONS,
+                 snapshot_of: Callable[[Any], Snapshot] | None = None) -> None:
         self.sides = rules.match.teams(seat_count)  # the match's sides: partners, or each seat alone
         self.lowest_wins = not rules.match.highest
         self.standing_of = standing_of
@@ -74,6 +161,15 @@ class GameMeasure:
         self.choice_index = 0  # decisions with a choice so far (the sample's clock)
         self.stride = 1
         self.clarity: list[tuple[int, float, float]] = []  # (choice index, narrowness, spread) of the sample
+        self.legal_max = 0
+        self.legal_first: int | None = None  # the legal actions of the first decision counted
+        self.legal_last = 0  # and of the last
+        self.choice_legal = 0  # legal actions summed over the decisions with a choice
+        self.move_steps = 0  # the steps of every move (a board of pieces)
+        self.moves = 0
+        self.final_gap: float | None = None  # the best side's final standing less the runner-up's
+        self.snapshot_of = snapshot_of
+        self.board = BoardMeasure()
 
     # ----------------------------------------------------------------- the referee's calls
     def hand_started(self, state: Any, number: int) -> None:
@@ -81,12 +177,16 @@ class GameMeasure:
                            **{kind: 0 for kind in KINDS.values()}})
         if not self.lead:
             self.lead.append((0, self._sides(state)))
+        self.board.new_hand()
         self._expect_decision(state)  # a hand with no chance (a board laid out) starts at a decision
 
     def event(self, state: Any, event: Event) -> None:
         hand = self.hands[-1]
         if hand["opener"] is None and type(event) in (Played, Moved):
             hand["opener"] = event.seat
+        if type(event) is Moved:
+            self.move_steps += len(event.path)
+            self.moves += 1
         if state.turns != self.turns:  # a seat's decision (chance and what follows a decision are not)
             self.turns = state.turns
             hand["decisions"] += 1
@@ -99,6 +199,11 @@ class GameMeasure:
                 self.legal += self.pending
                 self.legal_squares += self.pending ** 2
                 self.choices += self.pending > 1
+                self.choice_legal += self.pending if self.pending > 1 else 0
+                self.legal_max = max(self.legal_max, self.pending)
+                if self.legal_first is None:
+                    self.legal_first = self.pending
+                self.legal_last = self.pending
             self.lead.append((self.turns, self._sides(state)))
         elif type(event) is ChipsMoved and state.turns:  # what the last decision led to: chips changing hands
             self.lead[-1] = (state.turns, self._sides(state))
@@ -113,6 +218,10 @@ class GameMeasure:
         finished = not isinstance(state, RefereedGame) or (state.forfeited_by is None and state.ruleset_error is None)
         if finished and state.is_over():
             self.lead.append((state.turns, self._sides(state, final=True)))
+            final = sorted(self.lead[-1][1], reverse=True)
+            self.final_gap = final[0] - final[1] if len(final) > 1 else None
+            if self.snapshot_of is not None:
+                self.board.see(self.snapshot_of(state))
             winners = set(state.winners())
             winning = {index for index, side in enumerate(self.sides) if winners.intersection(side)}
             self.outcome = lead_summary(self.lead, winning, state.turns)
@@ -124,6 +233,9 @@ class GameMeasure:
         self.pending = None
         if not state.is_over() and not state.is_chance_node():
             self.pending = len(state.legal_actions())
+            if self.snapshot_of is not None and self.board.seen_at != (len(self.hands), state.turns):
+                self.board.seen_at = (len(self.hands), state.turns)
+                self.board.see(self.snapshot_of(state))
             if self.pending > 1 and self.action_values is not None:
                 self._judge(state)
 
@@ -147,9 +259,14 @@ class GameMeasure:
     def summary(self) -> dict[str, Any]:
         """What the game measured, as JSON (stored with the game)."""
         judged = len(self.clarity)
+        counted = sum(hand["decisions"] for hand in self.hands) - self.unseen
         return {"hands": [hand for hand in self.hands if hand["reason"] is not None or hand["decisions"]],
                 "legal": self.legal, "legal_squares": self.legal_squares, "choices": self.choices,
                 "unseen": self.unseen, "sides": len(self.sides),
+                "legal_max": self.legal_max, "choice_legal": self.choice_legal,
+                "legal_change": (self.legal_last - (self.legal_first or 0)) / (counted - 1) if counted > 1 else None,
+                "move_steps": self.move_steps, "moves_measured": self.moves, "final_gap": self.final_gap,
+                **({} if self.snapshot_of is None else self.board.summary()),
                 **self.outcome,
                 **({} if self.action_values is None else {
                     "clarity_judged": judged,
