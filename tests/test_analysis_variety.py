@@ -59,6 +59,20 @@ def test_null_compares_the_ruleset_with_itself_on_independent_deals(tmp_path: Pa
     assert refused.exit_code == 1 and "leave out --against" in refused.output
 
 
+def test_a_copy_of_a_ruleset_compared_with_it_is_said_to_tell_nothing(tmp_path: Path) -> None:
+    """A copy under another id has the same rules (the same digest): on the same deals it plays the same games,
+    which the comparison says, pointing at --null; a house rule that differs gets no such line."""
+    copy = tmp_path / "copy.yaml"
+    copy.write_text("id: parker-copy\ntitle: A copy\nextends: parker-1939\n", encoding="utf-8")
+    args = ("--against", "parker-1939", "--deals", "3", "--bots", "", "--quiet")
+    found = json.loads(run_cli("analyze", str(copy), *args, "--json", "--output", tmp_path / "a").output)
+    assert found["same_rules"] is True
+    text = " ".join(run_cli("analyze", str(copy), *args, "--output", tmp_path / "a").output.split())
+    assert "The same rules on both sides (the same digest)" in text and "--null compares" in text
+    other = json.loads(run_cli("analyze", "threes", *args, "--json", "--output", tmp_path / "b").output)
+    assert other["same_rules"] is False
+
+
 def test_klauber_analysed_states_its_random_openings(tmp_path: Path) -> None:
     text = " ".join(run_cli("analyze", "klauber-1937", "--deals", "5", "--bots", "", "--quiet", "--output",
                             tmp_path / "games").output.split())  # the lines wrap at 80 columns

@@ -137,16 +137,15 @@ def page(result: Analysis | Comparison) -> str:
     if isinstance(result, Comparison):
         first, second = result.first, result.second
         title = f"{first.label} against {second.label}"
-        tiles = "the same shuffles (the same tiles)" if result.same_tiles else \
-            "the same deal seeds (the tile sets differ, so the shuffles do too)"
         intro = [f"Tables of {sizes_text([s.size for s in result.sizes])}, {first.deals} deals (seed {first.seed}) "
-                 f"played under both rulesets, {tiles}. Metrics games: {first.player} in every seat; ladder: "
+                 f"played under both rulesets, {result.deals_clause}. Metrics games: {first.player} in every seat; ladder: "
                  f"{ladder_text(first)}.",
                  f"Difference = {first.label} less {second.label}, with its paired {100 * CONFIDENCE:.0f}% interval "
                  f"over the deals. p: a paired permutation test ({result.permutations} swaps of the sides), "
                  f"adjusted over the {result.tests} figures compared (max-T): when the rulesets do not differ, the "
                  f"chance that any figure is called higher or lower is at most {100 * ERROR_RATE:.0f}%. "
                  f"Red: significant."]
+        intro += [line for line in (result.same_rules_sentence, first.opening_sentence) if line]
         charts = comparison_charts(result)
         tables = _comparison_tables(result)
     else:
@@ -154,6 +153,7 @@ def page(result: Analysis | Comparison) -> str:
         intro = [f"Tables of {sizes_text([s.size for s in result.sizes])}, {result.deals} deals (seed "
                  f"{result.seed}). Metrics games: {result.player} in every seat; ladder: {ladder_text(result)}. "
                  f"{100 * CONFIDENCE:.0f}% intervals from {result.resamples} bootstrap resamples of the deals."]
+        intro += [result.opening_sentence] if result.opening_sentence else []
         charts = analysis_charts(result)
         tables = _analysis_tables(result)
     body = [f"<h1>{escape(title)}</h1>", *(f'<p class="note">{escape(line)}</p>' for line in intro)]

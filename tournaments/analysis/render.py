@@ -111,9 +111,8 @@ def print_analysis(analysis: Analysis, console: Console, wide: bool = False) -> 
 
 
 def _opening(analysis: Analysis, console: Console) -> None:
-    if analysis.opening:
-        console.print(f"Random openings: the first {analysis.opening} decisions of every game are drawn at random, "
-                      f"seeded by the deal, so that each deal is a game of its own ({shown(analysis.opening_why)}).")
+    if analysis.opening_sentence:
+        console.print(shown(analysis.opening_sentence))
 
 
 def _size_title(size: SizeAnalysis) -> str:
@@ -128,19 +127,18 @@ def _missing(analysis: Analysis, console: Console) -> None:
 
 def print_comparison(comparison: Comparison, console: Console, wide: bool = False) -> None:
     first, second = comparison.first, comparison.second
-    tiles = ("the same shuffles (the same tiles)" if comparison.same_tiles else
-             "the same deal seeds, but the tile sets differ, so the shuffles do too")
+    tiles = comparison.deals_clause
     first_label, second_label = first.label, second.label
     if comparison.independent:
         first_label, second_label = f"{first.label}, seed {first.seed}", f"{second.label}, seed {second.seed}"
-        tiles = (f"--null: the same ruleset on independent deals (seeds {first.seed} and {second.seed}), so every "
-                 f"difference is chance and a verdict other than 'no clear difference' a false one")
     first_label, second_label = shown(first_label), shown(second_label)  # the rulesets' paths, as typed
     console.print(f"[bold]{first_label}[/bold] against [bold]{second_label}[/bold]: tables of "
                   f"{sizes_text([s.size for s in comparison.sizes])}, {first.deals} deals (seed {first.seed}), "
                   f"{tiles}; {shown(who_plays(first))}")
     if not wide:
         console.print(f"A = {first_label}, B = {second_label}")
+    if comparison.same_rules_sentence:
+        console.print(comparison.same_rules_sentence, markup=False)
     _opening(first, console)
     _missing(first, console)
     _missing(second, console)

@@ -94,6 +94,14 @@ class Analysis:
     raw: dict[int, list[Figure]] = attrs.field(factory=dict, eq=False, repr=False)
 
     @property
+    def opening_sentence(self) -> str | None:
+        """What the random openings are and why, when the games have them."""
+        if not self.opening:
+            return None
+        return (f"Random openings: the first {self.opening} decisions of every game are drawn at random, seeded by "
+                f"the deal, so that each deal is a game of its own ({self.opening_why}).")
+
+    @property
     def label(self) -> str:
         options = ", ".join(f"{k}={v}" for k, v in self.options.items())
         return f"{self.ruleset}" + (f" ({options})" if options else "")
@@ -203,6 +211,26 @@ class Comparison:
     sizes: tuple[SizeComparison, ...]
     #: --null: one ruleset against itself on independent deals (the second side's from another seed).
     independent: bool = False
+    #: Both sides run the same rules (the same digest) on the same deals: their games are the same games.
+    same_rules: bool = False
+
+    @property
+    def deals_clause(self) -> str:
+        """How the two sides' deals relate: the same shuffles, the same seeds, or independent (--null)."""
+        if self.independent:
+            return (f"--null: the same ruleset on independent deals (seeds {self.first.seed} and {self.second.seed}), "
+                    f"so every difference is chance and a verdict other than 'no clear difference' a false one")
+        return ("the same shuffles (the same tiles)" if self.same_tiles else
+                "the same deal seeds, but the tile sets differ, so the shuffles do too")
+
+    @property
+    def same_rules_sentence(self) -> str | None:
+        """A warning that the comparison tells nothing, when both sides run the same rules on the same deals."""
+        if not self.same_rules:
+            return None
+        return ("The same rules on both sides (the same digest): on the same deals they play the same games, so "
+                "every figure is identical and the comparison tells nothing; --null compares a ruleset with itself "
+                "on independent deals.")
 
     @property
     def tests(self) -> int:
@@ -210,7 +238,7 @@ class Comparison:
 
     def to_json(self) -> dict[str, Any]:
         return {"first": self.first.to_json(), "second": self.second.to_json(), "same_tiles": self.same_tiles,
-                "independent_deals": self.independent,
+                "independent_deals": self.independent, "same_rules": self.same_rules,
                 "error_rate": ERROR_RATE, "permutations": self.permutations, "figures_tested": self.tests,
                 "table_sizes": [size.to_json() for size in self.sizes]}
 
@@ -288,7 +316,8 @@ def compare_figures(size: int, pairs: Sequence[tuple[Figure, Figure | None, list
 
 
 def compare_analyses(first: Analysis, second: Analysis, same_tiles: bool, resamples: int = RESAMPLES,
-                     permutations: int = PERMUTATIONS, independent: bool = False) -> Comparison:
+                     permutations: int = PERMUTATIONS, independent: bool = False, same_rules: bool = False
+                     ) -> Comparison:
     """Every figure of every table size both analysed, compared deal by deal, verdicts adjusted together.
 
     Every figure is tested on the same random swaps of the two sides, deal by deal (a deal is a
@@ -316,5 +345,5 @@ def compare_analyses(first: Analysis, second: Analysis, same_tiles: bool, resamp
                           [null for _, null in flat]))
     result = [SizeComparison(size, tuple(attrs.evolve(d, adjusted=next(adjusted)) for d, _ in compared[size]))
               for size in sizes]
-    return Comparison(first, second, same_tiles, permutations, tuple(result), independent)
+    return Comparison(first, second, same_tiles, permutations, tuple(result), independent, same_rules)
 

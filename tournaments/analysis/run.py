@@ -159,7 +159,8 @@ def analyze(request: Request, resume: str | None = None, console: Console | None
         if len(analyses) == 1:
             return analyses[0]
         return compare_analyses(analyses[0], analyses[1], _same_tiles(*loaded), request.resamples,
-                                request.permutations, independent=request.null)
+                                request.permutations, independent=request.null,
+                                same_rules=not request.null and loaded[0].digest() == loaded[1].digest())
     finally:
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)
