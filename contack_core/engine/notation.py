@@ -575,6 +575,27 @@ def event_to_string(state: GameState, event: Event, who: Callable[[int], str] | 
     return None
 
 
+def hand_to_string(rules: Rules, number: int, reason: str | None = None) -> str:
+    """A hand named, and how it ended when ``reason`` (a hand ending's key) is given, in the
+    ruleset's words: ``Hand 2``, ``Hand 2: went out``."""
+    named = f"{rules.term('hand').capitalize()} {number}"
+    return f"{named}: {rules.term(reason)}" if reason else named
+
+
+def winners_to_string(rules: Rules, winners: Sequence[int], totals: Sequence[int], teams: Sequence[Sequence[int]],
+                      who: Callable[[int], str]) -> str:
+    """Who won the game, in the ruleset's words: nobody (a tie, or nothing left to anyone), a side of
+    partners together, one seat, or several; ``who`` names a seat."""
+    if not winners:
+        return rules.term("none_left" if not any(totals) else "nobody_wins")
+    side = next((team for team in teams if winners[0] in team), ())
+    if len(side) > 1 and len(winners) == len(side):
+        return f"{' + '.join(who(seat) for seat in winners)} {rules.term('partners_win')}"
+    if len(winners) == 1:
+        return f"{who(winners[0])} {rules.term('winner')}"
+    return f"{', '.join(who(seat) for seat in winners)} {rules.term('winners')}"
+
+
 def deal_to_string(names: Sequence[str], deal: Deal | Dealt, who: Callable[[int], str]) -> str:
     """A deal told: ``alice (seat 0): 06-02-05 08-09-10`` (``who`` names the seat dealt to), or
     ``pile-1: ...`` for tiles laid face up on a shared zone (a stack)."""

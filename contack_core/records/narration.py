@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from contack_core.engine.events import Discarded, Drew, Event, HandResult, Moved, Passed, Played
-from contack_core.engine.notation import event_to_string
+from contack_core.engine.notation import event_to_string, hand_to_string, winners_to_string
 from contack_core.engine.referee import Fault, RefereedGame
 from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
@@ -35,7 +35,7 @@ class Narrator:
     def hand_started(self, state: GameState, number: int) -> None:
         if not self.events:
             return
-        self.write(f"== {state.rules.term('hand').capitalize()} {number} ==")
+        self.write(f"== {hand_to_string(state.rules, number)} ==")
 
     def event(self, state: GameState, event: Event) -> None:
         if not self.events:
@@ -107,7 +107,7 @@ class Narrator:
         if not self.events:
             return
         rules = state.rules
-        self.write(f"-- {rules.term('hand').capitalize()} {result.number}: {rules.term(result.reason)} "
+        self.write(f"-- {hand_to_string(rules, result.number, result.reason)} "
                    f"({len(result.figure.tile_at)} {rules.term('placed')})")
         for seat, score in enumerate(result.scores):
             held = f" ({result.held[seat]} {rules.term('held')})" if rules.zones else ""  # no hands: nothing held
@@ -148,12 +148,4 @@ class Narrator:
         if any(final):
             added = ", ".join(f"{self.who(seat, rules)} {gain:+d}" for seat, gain in enumerate(final) if gain)
             self.write(f"   ({rules.term('game_end')}: {added})")
-        winners = state.winners()
-        if not winners:
-            self.write(rules.term("none_left" if not any(totals) else "nobody_wins"))
-        elif partners and len(winners) == len(next(team for team in teams if winners[0] in team)):
-            self.write(f"{' + '.join(self.who(s, rules) for s in winners)} {rules.term('partners_win')}")
-        elif len(winners) == 1:
-            self.write(f"{self.who(winners[0], rules)} {rules.term('winner')}")
-        else:
-            self.write(f"{', '.join(self.who(s, rules) for s in winners)} {rules.term('winners')}")
+        self.write(winners_to_string(rules, state.winners(), totals, teams, lambda seat: self.who(seat, rules)))

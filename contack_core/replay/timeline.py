@@ -22,7 +22,14 @@ import attrs
 
 from contack_core.engine.actions import Deal, IllegalAction
 from contack_core.engine.events import HouseActed
-from contack_core.engine.notation import action_to_string, deal_to_string, event_to_string, recorded_action
+from contack_core.engine.notation import (
+    action_to_string,
+    deal_to_string,
+    event_to_string,
+    hand_to_string,
+    recorded_action,
+    winners_to_string,
+)
 from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
 from contack_core.records.audit import audit_lines
@@ -245,7 +252,7 @@ Describer = Callable[[dict[str, Any], tuple[str, ...], Rules, Any, GameState | N
 
 
 def _hand(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any, state: GameState | None) -> str:
-    return f"{rules.term('hand').capitalize()} {data['number']}"
+    return hand_to_string(rules, data["number"])
 
 
 def _deal(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any, state: GameState | None) -> str:
@@ -259,23 +266,19 @@ def _deal(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any
 def _hand_end(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any,
               state: GameState | None) -> str:
     number = data["number"]
-    reason = ""
+    reason = None
     if state is not None and 0 < number <= len(state.hand_results):
-        reason = f": {rules.term(state.hand_results[number - 1].reason)}"
+        reason = state.hand_results[number - 1].reason
     scores = ", ".join(f"{seats[s] if s < len(seats) else s} {v:+d}" for s, v in enumerate(data["scores"]))
-    return f"{rules.term('hand').capitalize()} {number}{reason} ({scores})"
+    return f"{hand_to_string(rules, number, reason)} ({scores})"
 
 
 def _game_end(data: dict[str, Any], seats: tuple[str, ...], rules: Rules, board: Any,
               state: GameState | None) -> str:
     totals = ", ".join(f"{seats[s] if s < len(seats) else s} {v}" for s, v in enumerate(data["totals"]))
-    winners = data["winners"]
-    if not winners:  # a tie nobody wins, or nothing left to anyone
-        return f"{rules.term('total').capitalize()}: {totals}. " + \
-            rules.term("none_left" if not any(data["totals"]) else "nobody_wins")
-    who = ", ".join(seat_label(seats, s) for s in winners)
-    verb = rules.term("winner") if len(winners) == 1 else rules.term("winners")
-    return f"{rules.term('total').capitalize()}: {totals}. {who} {verb}"
+    teams = rules.match.teams(len(data["totals"]))
+    won = winners_to_string(rules, data["winners"], data["totals"], teams, lambda seat: seat_label(seats, seat))
+    return f"{rules.term('total').capitalize()}: {totals}. {won}"
 
 
 #: The lines that state no action, each told in the ruleset's words (an action line is told by
