@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from contack_core.boards.grid import PieceBoard
 from contack_core.engine.events import Drew, HouseActed
 from contack_core.engine.information import Visibility
 from contack_core.engine.notation import action_to_json, event_to_json
@@ -123,29 +122,8 @@ def position_json(state: GameState, seat: int | None = None) -> dict[str, Any]:
         "passes": state.passes,
         "direction": state.direction,
     }
-    if isinstance(figure, PieceBoard):
-        position["board"] = board_json(figure, state.seat_count)
-    else:
-        position["figure"] = [{"cell": list(cell), "tile": names[tile], "rotation": figure.rotation(cell)}
-                              for cell, tile in figure.tile_at.items()]
-        position["last"] = None if figure.last is None else list(figure.last)
+    position.update(figure.wire_fields(names, state.seat_count))
     return position
-
-
-def board_json(board: PieceBoard, seats: int) -> dict[str, Any]:
-    """A board of pieces: its size, and every piece on it with its owner, colour, kind, the numbers on
-    its corners as it lies (north-west, north-east, south-east, south-west) and whether it is
-    turned over; each seat's ringed points and pieces left."""
-    pieces = []
-    for piece, point in enumerate(board.square):
-        if point is None:
-            continue
-        pieces.append({"piece": piece, "point": list(point), "seat": board.owner[piece], "colour": board.colour[piece],
-                       "kind": board.kinds[board.kind[piece]].name, "corners": list(board.corners(piece)),
-                       "flipped": board.flipped[piece]})
-    return {"size": board.size, "pieces": pieces, "left": board.alive[:seats],
-            "ringed": [sorted(list(point) for point in points) for points in board.ringed[:seats]],
-            "last_moved": board.last}
 
 
 def find_action(rules: Rules, legal: list[Action], reply: Any) -> Action:

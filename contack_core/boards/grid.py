@@ -216,6 +216,18 @@ class PieceBoard:
         """The squares of the board."""
         return self.size * self.size
 
+    def wire_fields(self, names: Sequence[str], seats: int) -> dict[str, Any]:
+        """``board``: its size, and every piece on it with its owner, colour, kind, the numbers on its
+        corners as it lies (north-west, north-east, south-east, south-west) and whether it is turned
+        over; each seat's ringed points and pieces left."""
+        pieces = [{"piece": piece, "point": list(point), "seat": self.owner[piece], "colour": self.colour[piece],
+                   "kind": self.kinds[self.kind[piece]].name, "corners": list(self.corners(piece)),
+                   "flipped": self.flipped[piece]}
+                  for piece, point in enumerate(self.square) if point is not None]
+        return {"board": {"size": self.size, "pieces": pieces, "left": self.alive[:seats],
+                          "ringed": [sorted(list(point) for point in points) for points in self.ringed[:seats]],
+                          "last_moved": self.last}}
+
     def layout(self) -> frozenset[tuple[Square, int, int, bool]]:
         """Each piece on the board, where it lies, how it is turned and whether it is turned over."""
         turn, flipped = self.turn, self.flipped

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
@@ -176,6 +176,12 @@ class Figure:
     def sites(self) -> None:
         """None: the lattice has no edge, the figure grows wherever tiles are laid."""
         return None
+
+    def wire_fields(self, names: Sequence[str], seats: int) -> dict[str, Any]:
+        """Each tile laid with its cell and rotation, and the cell laid last."""
+        return {"figure": [{"cell": list(cell), "tile": names[tile], "rotation": self.rotation(cell)}
+                           for cell, tile in self.tile_at.items()],
+                "last": None if self.last is None else list(self.last)}
 
     def layout(self) -> tuple[frozenset[tuple[Cell, int]], frozenset[tuple[Cell, int]]]:
         """Each tile and where it lies, with the cells whose tile is turned."""

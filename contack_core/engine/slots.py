@@ -73,6 +73,10 @@ class Position(Protocol):
         """What lies where and how it is turned, as a value equal for positions that look alike
         (what a repeated position is told by)."""
 
+    def wire_fields(self, names: Sequence[str], seats: int) -> dict[str, Any]:
+        """The position's fields in the contack-bot/1 wire format (``figure`` and ``last`` for laid tiles,
+        ``board`` for pieces); ``names`` the tile set's names, ``seats`` the seats at the table."""
+
     def clone(self) -> Position:
         """An independent copy (a bot's search changes the copy only)."""
 
