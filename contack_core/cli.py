@@ -23,7 +23,7 @@ from contack_core.language.problems import RulesetError
 from contack_core.version import __version__
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from importlib.metadata import EntryPoint
 
     from typer._click import Command, Context  # Typer's own click
@@ -316,7 +316,7 @@ def rulesets_diff(
 _MISSING = object()
 
 
-def diff_documents(a: Any, b: Any, path: str = "") -> Any:
+def diff_documents(a: object, b: object, path: str = "") -> Iterator[tuple[str, object, object]]:
     """Yield (key path, value in a, value in b) for every difference (None where absent)."""
     if isinstance(a, dict) and isinstance(b, dict):
         for key in list(a) + [k for k in b if k not in a]:
@@ -582,7 +582,7 @@ def _keep_scores(ruleset: str | None, seats: str | None, record: Path | None, re
     interactive = entries is None and sys.stdin.isatty()
     try:
         if resume is not None:
-            target: Any = resume
+            target: Path | Rules = resume
             names = None
         else:
             assert ruleset is not None and seats is not None

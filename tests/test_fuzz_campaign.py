@@ -202,6 +202,7 @@ def _hostile_rulesets() -> dict[str, dict[str, str]]:
         "huge-exponent": {"main.yaml": HEAD + 'placement: {contact: "a ** 99 ** 99 == b"}\n'},
         "large-base": {"main.yaml": HEAD + 'placement: {contact: "(((a+99)**64)**64)**64 == b"}\n'},
         "folded-constants": {"main.yaml": HEAD + 'placement: {contact: "a + 99**99**99**99 == b"}\n'},
+        "float-exponent": {"main.yaml": HEAD + 'placement: {contact: "a + 2 ** 1e31 == b"}\n'},
         "100000-terms": {"main.yaml": HEAD + f'placement: {{points: "{"+".join(["a"] * 100_000)}"}}\n'},
         "1000-terms": {"main.yaml": HEAD + f'placement: {{points: "{"+".join(["a"] * 1_000)}"}}\n'},
         "700-nodes": {"main.yaml": HEAD + f'placement: {{points: "max({",".join(["a"] * 700)})"}}\n'},

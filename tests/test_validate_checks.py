@@ -135,6 +135,7 @@ def formula_file(tmp_path: Path, place: str, formula: str) -> tuple[Path, str, s
 @pytest.mark.parametrize(("place", "formula", "needles"), [
     ("points", "9**9**9", ["MAX_EXPONENT", "column 1"]),
     ("points", "a + 2 ** (9 ** 9)", ["MAX_EXPONENT", "column 5"]),
+    ("points", "2 ** 1e31", ["an exponent of 1e+31 is larger than", "MAX_EXPONENT"]),
     ("points", "1/0", ["divides by zero", "column 3"]),
     ("contact", "a // (2 - 2) == b", ["divides by zero", "column 7"]),
     ("when", "stock_count % 0 == 1", ["divides by zero", "column 15"]),

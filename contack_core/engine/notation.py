@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, get_args
+from typing import TYPE_CHECKING, Any, TypeVar, get_args
 
 import attrs
 
@@ -681,7 +681,7 @@ def action_to_record(state: GameState, action: Action) -> dict[str, Any]:
     raise ValueError("a record never states a shuffle: the pile is just the unseen tiles")
 
 
-def _tile(tiles: TileSet, name: Any) -> int:
+def _tile(tiles: TileSet, name: object) -> int:
     """The tile a line names (the tile set words what is wrong with a name it does not know)."""
     tile = tiles.by_name.get(name) if name.__class__ is str else None
     return tiles.tile(name) if tile is None else tile
@@ -810,13 +810,15 @@ def hand_end_record(result: HandResult) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- the wire
 #: Every kind of action and of event by its name on the wire (a new kind joins by joining its union).
-_ACTIONS: dict[str, type] = {kind.__name__.lower(): kind for kind in get_args(Action)}
-_EVENTS: dict[str, type] = {kind.__name__.lower(): kind for kind in get_args(Event)}
+_ACTIONS: dict[str, type[Action]] = {kind.__name__.lower(): kind for kind in get_args(Action)}
+_EVENTS: dict[str, type[Event]] = {kind.__name__.lower(): kind for kind in get_args(Event)}
+#: What a wire object is read back into (an action, an event, a move's contact).
+Built = TypeVar("Built", bound=attrs.AttrsInstance)
 #: The fields that hold several tiles, named on the wire.
 _TILE_LISTS = frozenset({"tiles", "returned", "drawn"})
 
 
-def _json_value(rules: Rules, name: str, value: Any) -> Any:
+def _json_value(rules: Rules, name: str, value: object) -> object:
     """One field on the wire: tiles by name, tuples (cells, points, paths) as lists, nested values
     (a move's contacts) as objects of their fields."""
     if name == "tile" and isinstance(value, int):
@@ -825,13 +827,13 @@ def _json_value(rules: Rules, name: str, value: Any) -> Any:
         return [rules.tiles.names[t] for t in value]
     if isinstance(value, (tuple, list)):
         return [_json_value(rules, "", item) for item in value]
-    if attrs.has(type(value)):
-        return {field.name: _json_value(rules, field.name, getattr(value, field.name))
-                for field in attrs.fields(type(value))}
+    kind = type(value)
+    if attrs.has(kind):
+        return {field.name: _json_value(rules, field.name, getattr(value, field.name)) for field in attrs.fields(kind)}
     return value
 
 
-def _fields_json(rules: Rules, value: Any, data: dict[str, Any]) -> dict[str, Any]:
+def _fields_json(rules: Rules, value: attrs.AttrsInstance, data: dict[str, Any]) -> dict[str, Any]:
     """``data`` with each field of ``value`` that is set (not None) and compared (not a picture)."""
     for field in attrs.fields(type(value)):
         item = getattr(value, field.name)
@@ -855,7 +857,7 @@ def event_to_json(rules: Rules, event: Event) -> dict[str, Any]:
     return _fields_json(rules, event, {"kind": type(event).__name__.lower()})
 
 
-def _from_json(rules: Rules, name: str, value: Any, what: str) -> Any:
+def _from_json(rules: Rules, name: str, value: object, what: str) -> object:
     """One field back from the wire: a tile by its name, lists as tuples, a contact as itself."""
     if name == "tile" and isinstance(value, str):
         return rules.tiles.tile(value)
@@ -868,18 +870,17 @@ def _from_json(rules: Rules, name: str, value: Any, what: str) -> Any:
     return value
 
 
-def _contact(value: Any, what: str) -> Contact:
+def _contact(value: object, what: str) -> Contact:
     if not isinstance(value, dict):
         raise ValueError(f"{what}: a contact is an object of its fields; found {value!r}")
-    contact: Contact = _build(Contact, {key: _from_json_plain(item) for key, item in value.items()}, what)
-    return contact
+    return _build(Contact, {str(key): _from_json_plain(item) for key, item in value.items()}, what)
 
 
-def _from_json_plain(value: Any) -> Any:
+def _from_json_plain(value: object) -> object:
     return tuple(_from_json_plain(item) for item in value) if isinstance(value, list) else value
 
 
-def _build(kind: type, fields: dict[str, Any], what: str) -> Any:
+def _build(kind: type[Built], fields: dict[str, object], what: str) -> Built:
     known = {field.name for field in attrs.fields(kind)}
     for field in attrs.fields(kind):  # a field that may be None is left out on the wire when it is
         if field.name not in fields and field.default is attrs.NOTHING and "None" in str(field.type):
@@ -895,7 +896,7 @@ def _build(kind: type, fields: dict[str, Any], what: str) -> Any:
         raise ValueError(f"{what} lacks {', '.join(repr(name) for name in missing)}") from None
 
 
-def _read_json(rules: Rules, data: Any, key: str, kinds: Mapping[str, type], noun: str) -> Any:
+def _read_json(rules: Rules, data: object, key: str, kinds: Mapping[str, type[Built]], noun: str) -> Built:
     """The action or event (``noun``) a wire object names by its ``key``, each field read back."""
     if not isinstance(data, dict) or not isinstance(data.get(key), str):
         raise ValueError(f'an {noun} on the wire is {{"{key}": KIND, FIELD: VALUE, ...}}')
@@ -907,14 +908,12 @@ def _read_json(rules: Rules, data: Any, key: str, kinds: Mapping[str, type], nou
                   what)
 
 
-def action_from_json(rules: Rules, data: Any) -> Action:
+def action_from_json(rules: Rules, data: object) -> Action:
     """The action a wire object names (:func:`action_to_json` read back), or ValueError saying why
     it names none (a tile unknown to the set, a kind or field no action has)."""
-    action: Action = _read_json(rules, data, "action", _ACTIONS, "action")
-    return action
+    return _read_json(rules, data, "action", _ACTIONS, "action")
 
 
-def event_from_json(rules: Rules, data: Any) -> Event:
+def event_from_json(rules: Rules, data: object) -> Event:
     """The event a wire object tells (:func:`event_to_json` read back), or ValueError saying why not."""
-    event: Event = _read_json(rules, data, "kind", _EVENTS, "event")
-    return event
+    return _read_json(rules, data, "kind", _EVENTS, "event")

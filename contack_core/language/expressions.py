@@ -17,7 +17,7 @@ import math
 import operator
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -39,11 +39,13 @@ SAFE_FUNCTIONS: Mapping[str, Callable[..., Any]] = {"min": min, "max": max, "abs
 _ARITY: Mapping[str, tuple[int, int | None]] = {"min": (2, None), "max": (2, None), "abs": (1, 1)}
 
 
-def bounded_pow(base: Any, exponent: Any) -> Any:
+def bounded_pow(base: int | float, exponent: int | float) -> int | float:
     """``base ** exponent``, refused when the exponent or the number it makes is too large
     (:data:`MAX_EXPONENT`, :data:`MAX_POWER_BITS`): a formula may not hang the loader or a game."""
     if abs(exponent) > MAX_EXPONENT:
-        shown = exponent if abs(exponent) < 10**30 else f"{abs(exponent).bit_length()} bits"
+        shown: object = exponent
+        if isinstance(exponent, int) and abs(exponent) >= 10**30:
+            shown = f"{abs(exponent).bit_length()} bits"
         raise ExpressionError(f"an exponent of {shown} is larger than {MAX_EXPONENT} (MAX_EXPONENT)")
     if isinstance(base, int) and isinstance(exponent, int) and abs(base).bit_length() * exponent > MAX_POWER_BITS:
         raise ExpressionError(f"a power of a {abs(base).bit_length()}-bit number to {exponent} would have more "
@@ -51,7 +53,11 @@ def bounded_pow(base: Any, exponent: Any) -> Any:
     return base**exponent
 
 
-def bounded_figure(value: Any) -> Any:
+#: A value a formula gives (a number, or a truth value where a predicate is read as a number).
+FigureT = TypeVar("FigureT")
+
+
+def bounded_figure(value: FigureT) -> FigureT:
     """``value``, a figure a formula gives in play (a counter's change, a transfer), refused when
     it is beyond :data:`MAX_FIGURE` either way: a squaring score (``score * score``) would
     otherwise grow past what a record holds, then past what memory holds."""

@@ -44,12 +44,12 @@ class Unsupported(ValueError):
     """The schema uses a keyword (or a reference) the compiled check does not cover."""
 
 
-def strict_integer(value: Any) -> bool:
+def strict_integer(value: object) -> bool:
     """An integer a 64-bit field holds: an ``int`` (not a ``bool``) of at most 2**63 - 1 either way."""
     return isinstance(value, int) and not isinstance(value, bool) and -INTEGER_LIMIT <= value <= INTEGER_LIMIT
 
 
-def json_equal(one: Any, two: Any) -> bool:
+def json_equal(one: object, two: object) -> bool:
     """Equality as JSON Schema means it (jsonschema's own): ``true`` is not ``1``, in any depth."""
     if one is two:
         return True
@@ -64,7 +64,7 @@ def json_equal(one: Any, two: Any) -> bool:
     return bool(one == two)
 
 
-def json_unique(items: Sequence[Any]) -> bool:
+def json_unique(items: Sequence[object]) -> bool:
     """Whether no two items are equal as JSON Schema means it."""
     return not any(json_equal(items[i], items[j]) for i in range(len(items)) for j in range(i))
 
@@ -73,8 +73,8 @@ def json_unique(items: Sequence[Any]) -> bool:
 class QuickSchema:
     """The compiled check of a schema (``accepts``) and of each of its ``$defs`` by name."""
 
-    accepts: Callable[[Any], bool]
-    definitions: Mapping[str, Callable[[Any], bool]]
+    accepts: Callable[[object], bool]
+    definitions: Mapping[str, Callable[[object], bool]]
     source: str
 
 

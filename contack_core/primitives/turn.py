@@ -8,7 +8,9 @@ turn rule listed before it (true when that rule offers at least one action now).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Generic
+from typing import TYPE_CHECKING, Any, Generic, Literal
+
+import attrs
 
 from contack_core.boards.lattice import figure_of
 from contack_core.engine.actions import DRAW, PASS, Action, Discard, Draw, HouseAction, IllegalAction, Pass, Play
@@ -352,6 +354,41 @@ _ZONE = {"type": "string", "minLength": 1}
 _COUNT = {"type": ["integer", "string"]}
 
 
+@attrs.frozen
+class ReturnEffect:
+    """Return the chosen tile (``one``) or every tile of ``zone`` (a seat's own, or a shared pile when
+    ``shared``) onto ``pile``, at its ``at`` end."""
+
+    one: bool
+    zone: str
+    pile: str
+    at: Literal["top", "bottom"]
+    shared: bool
+
+
+@attrs.frozen
+class DrawEffect:
+    """Draw ``count`` tiles (None: as many as the action has returned so far) from the top of ``pile``
+    into the seat's ``zone``."""
+
+    count: int | None
+    pile: str
+    zone: str
+
+
+@attrs.frozen
+class TakeBackEffect:
+    """Lift the tile laid last off the figure into the seat's ``zone``, or onto the pile ``zone`` (when
+    ``shared``) at its ``at`` end."""
+
+    zone: str
+    shared: bool
+    at: Literal["top", "bottom"]
+
+
+HouseEffect = ReturnEffect | DrawEffect | TakeBackEffect
+
+
 class HouseActionRule(TurnRule[HouseAction]):
     """An action of the ruleset's own, built from effects on zones, done in order:
 
@@ -404,9 +441,8 @@ class HouseActionRule(TurnRule[HouseAction]):
 
     def build(self, context: BuildContext) -> None:
         super().build(context)
-        #: Each effect: ("return", chosen?, zone, pile, at, from a shared pile?), ("draw", count or
-        #: None for ``returned``, pile, zone) or ("take_back", zone, onto a shared pile?, at).
-        self.effects: list[tuple[Any, ...]] = []
+        #: The effects on zones, in order (a shuffle, the last, is ``shuffle_due``).
+        self.effects: list[HouseEffect] = []
         self.chosen_zone: str | None = None
         #: The chance node a ``shuffle`` effect leaves the state at, None without one.
         self.shuffle_due: ShuffleDue | None = None
@@ -444,7 +480,7 @@ class HouseActionRule(TurnRule[HouseAction]):
                     if self.chosen_zone is not None:
                         raise PrimitiveError("an action returns one chosen tile at most", f"{where}.return")
                     self.chosen_zone = zone
-                self.effects.append(("return", chosen, zone, pile, effect.get("at", "bottom"), shared))
+                self.effects.append(ReturnEffect(chosen, zone, pile, effect.get("at", "bottom"), shared))
             else:
                 pile = context.zone(effect["from"], f"{where}.from", ("pile",)).key
                 zone = context.zone(effect["to"], f"{where}.to", ("hand",)).key
@@ -452,7 +488,7 @@ class HouseActionRule(TurnRule[HouseAction]):
                 if count is not None and (not isinstance(count, int) or count < 0):
                     raise PrimitiveError(f"a draw takes a whole number of tiles (0 or more), or 'returned'; "
                                          f"found {count!r}", f"{where}.draw")
-                self.effects.append(("draw", count, pile, zone))
+                self.effects.append(DrawEffect(count, pile, zone))
         limit = self.params.get("limit")
         self.times: int | None = None
         self.per = "game"
@@ -474,7 +510,7 @@ class HouseActionRule(TurnRule[HouseAction]):
         self.book = house_book(self.key)
         self.plain = HouseAction(self.key)
 
-    def _take_back(self, context: BuildContext, effect: Mapping[str, Any], where: str) -> tuple[Any, ...]:
+    def _take_back(self, context: BuildContext, effect: Mapping[str, Any], where: str) -> TakeBackEffect:
         if context.placement is None:
             raise PrimitiveError("take_back lifts the tile laid last off the figure: this ruleset lays no tiles "
                                  "(it has no placement)", f"{where}.take_back")
@@ -488,7 +524,7 @@ class HouseActionRule(TurnRule[HouseAction]):
         if target.kind == "hand" and "at" in effect:
             raise PrimitiveError("a tile taken back into a seat's zone lies nowhere in particular: 'at' belongs to "
                                  "a pile", f"{where}.at")
-        return ("take_back", target.key, target.kind == "pile", effect.get("at", "bottom"))
+        return TakeBackEffect(target.key, target.kind == "pile", effect.get("at", "bottom"))
 
     @staticmethod
     def _shuffle_due(context: BuildContext, effect: Mapping[str, Any], where: str, last: bool) -> ShuffleDue:
@@ -512,7 +548,7 @@ class HouseActionRule(TurnRule[HouseAction]):
     @property
     def draws(self) -> bool:
         """Whether the action draws tiles (then a record names them)."""
-        return any(effect[0] == "draw" and effect[1] != 0 for effect in self.effects)
+        return any(isinstance(effect, DrawEffect) and effect.count != 0 for effect in self.effects)
 
     # ------------------------------------------------------------------ the limit
     def _used_key(self, state: GameState, seat: int) -> tuple[int, int]:
@@ -538,31 +574,29 @@ class HouseActionRule(TurnRule[HouseAction]):
         returned = 0
         figure_tiles = len(state.figure.tile_at)
         for effect in self.effects:
-            if effect[0] == "return":
-                _, one, zone, pile, _, shared = effect
-                count = (1 if chosen else 0) if one else sizes[zone] if shared else held[zone]
-                if shared:
+            if isinstance(effect, ReturnEffect):
+                zone = effect.zone
+                count = (1 if chosen else 0) if effect.one else sizes[zone] if effect.shared else held[zone]
+                if effect.shared:
                     sizes[zone] -= count
                 else:
                     held[zone] -= count
-                sizes[pile] += count
+                sizes[effect.pile] += count
                 returned += count
-            elif effect[0] == "take_back":
+            elif isinstance(effect, TakeBackEffect):
                 figure_tiles -= 1
                 if figure_tiles < 1:  # the figure keeps a tile to play to
                     return False
-                _, zone, shared, _ = effect
-                if shared:
-                    sizes[zone] += 1
+                if effect.shared:
+                    sizes[effect.zone] += 1
                 else:
-                    held[zone] += 1
+                    held[effect.zone] += 1
             else:
-                _, count, pile, zone = effect
-                count = returned if count is None else count
-                if sizes[pile] < count:
+                count = returned if effect.count is None else effect.count
+                if sizes[effect.pile] < count:
                     return False
-                sizes[pile] -= count
-                held[zone] += count
+                sizes[effect.pile] -= count
+                held[effect.zone] += count
         return True
 
     def generate(self, state: GameState) -> list[Action]:
@@ -613,40 +647,37 @@ class HouseActionRule(TurnRule[HouseAction]):
         drawn: list[int] = []
         lifted: list[int] = []
         for effect in self.effects:
-            if effect[0] == "take_back":
-                _, zone, shared, at = effect
+            if isinstance(effect, TakeBackEffect):
                 assert self.placement is not None  # built with the take-back
                 _, tile = self.placement.lift_last(figure_of(state.figure))
-                if not shared:
-                    state.seat_zones[zone][seat].append(tile)
-                elif at == "top":
-                    state.zones[zone].append(tile)
+                if not effect.shared:
+                    state.seat_zones[effect.zone][seat].append(tile)
+                elif effect.at == "top":
+                    state.zones[effect.zone].append(tile)
                 else:
-                    state.zones[zone].insert(0, tile)
+                    state.zones[effect.zone].insert(0, tile)
                 lifted.append(tile)
-            elif effect[0] == "return":
-                _, one, zone, pile, at, shared = effect
-                tiles = state.zones[zone] if shared else state.seat_zones[zone][seat]
-                moving = _returning(action, one, tiles)
+            elif isinstance(effect, ReturnEffect):
+                tiles = state.zones[effect.zone] if effect.shared else state.seat_zones[effect.zone][seat]
+                moving = _returning(action, effect.one, tiles)
                 for tile in moving:
                     tiles.remove(tile)
-                target = state.zones[pile]
-                if at == "top":
+                target = state.zones[effect.pile]
+                if effect.at == "top":
                     target.extend(moving)
                 else:
                     target[:0] = reversed(moving)
                 returned.extend(moving)
             else:
-                _, count, pile, zone = effect
-                count = len(returned) if count is None else count
-                source = state.zones[pile]
+                count = len(returned) if effect.count is None else effect.count
+                source = state.zones[effect.pile]
                 if named is None:
                     taken = [source.pop() for _ in range(count)]
                 else:
                     taken, named = named[:count], named[count:]
                     for tile in taken:
                         source.remove(tile)
-                state.seat_zones[zone][seat].extend(taken)
+                state.seat_zones[effect.zone][seat].extend(taken)
                 drawn.extend(taken)
         book = state.ledger.setdefault(self.book, {})
         key = self._used_key(state, seat)
@@ -675,27 +706,26 @@ class HouseActionRule(TurnRule[HouseAction]):
         rest = list(named)
         lifted = list(state.figure.tile_at.values())  # the tiles a take-back lifts, the last laid first
         for effect in self.effects:
-            if effect[0] == "take_back":
-                _, zone, shared, at = effect
-                tile = lifted.pop()
-                if not shared:
+            if isinstance(effect, TakeBackEffect):
+                tile, zone = lifted.pop(), effect.zone
+                if not effect.shared:
                     held[zone].append(tile)
                 else:
-                    piles[zone] = piles[zone] + [tile] if at == "top" else [tile, *piles[zone]]
+                    piles[zone] = piles[zone] + [tile] if effect.at == "top" else [tile, *piles[zone]]
                     known[zone].append(tile)
                 continue
-            if effect[0] == "return":
-                _, one, zone, pile, at, shared = effect
-                source = piles[zone] if shared else held[zone]
-                moving = _returning(action, one, source)
+            if isinstance(effect, ReturnEffect):
+                pile = effect.pile
+                source = piles[effect.zone] if effect.shared else held[effect.zone]
+                moving = _returning(action, effect.one, source)
                 for tile in moving:
                     source.remove(tile)
-                piles[pile] = piles[pile] + moving if at == "top" else list(reversed(moving)) + piles[pile]
+                piles[pile] = piles[pile] + moving if effect.at == "top" else list(reversed(moving)) + piles[pile]
                 known[pile].extend(moving)
                 returned += len(moving)
                 continue
-            _, count, pile, zone = effect
-            count = returned if count is None else count
+            pile, zone = effect.pile, effect.zone
+            count = returned if effect.count is None else effect.count
             if len(rest) < count:
                 raise IllegalAction(f"{self.key} draws {count} tile{'s' if count != 1 else ''} from {pile}: "
                                     f"name {'them' if count != 1 else 'it'} (only {len(rest)} named)")

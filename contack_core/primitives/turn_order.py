@@ -186,8 +186,3 @@ class NextSeat(TurnEffect):
             best = (min if lowest else max)(column[other] for other in seats)
             seats = [other for other in seats if column[other] == best]
         return seats[0] if seats else seat
-
-
-def turn_order_effects(effects: Any) -> list[TurnEffect]:
-    """The ruleset's turn-order effects, in the order written (all are applied)."""
-    return list(effects.values()) if effects else []

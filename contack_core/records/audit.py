@@ -643,7 +643,7 @@ class _Auditor:
 
 
 def _load_named_ruleset(reference: str, options: dict[str, Any], record: Path, given: Path | None,
-                        rulesets: RulesetCache) -> Any:
+                        rulesets: RulesetCache) -> Rules:
     """The ruleset a header names (``given`` instead, when the user points at one), loaded
     with the header's options. Not found, or not loading: :class:`RulesetUnavailable`, which
     says where but never quotes the file (a header may name any file). Loading but refusing

@@ -15,11 +15,15 @@ import signal
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from contack_core.records.audit import RecordAuditor, RulesetUnavailable, UnreadableRecord, Verdict
+
+if TYPE_CHECKING:
+    from multiprocessing.process import BaseProcess
+    from multiprocessing.queues import Queue
 
 #: Below this many records the main process audits them itself: starting a worker (a
 #: fresh interpreter importing contack, about 0.2 s) costs more than auditing a few dozen.
@@ -106,7 +110,8 @@ def _audit_here(paths: Sequence[Path], ruleset: Path | None) -> Iterator[AuditRe
         yield audit_one(auditor, path, ruleset)
 
 
-def _worker(tasks: Any, results: Any, ruleset: Path | None) -> None:
+def _worker(tasks: Queue[tuple[int, list[str]] | None], results: Queue[tuple[int, list[AuditResult]]],
+            ruleset: Path | None) -> None:
     """A worker process: audit chunks of records until told to stop, with one auditor. A
     Ctrl-C reaches the whole process group: the main process answers it and stops the workers
     (which were born ignoring it: see ``_started_ignoring_ctrl_c``)."""
@@ -116,7 +121,7 @@ def _worker(tasks: Any, results: Any, ruleset: Path | None) -> None:
         results.put((index, [audit_one(auditor, Path(name), ruleset) for name in names]))
 
 
-def _started_ignoring_ctrl_c(processes: Sequence[Any]) -> None:
+def _started_ignoring_ctrl_c(processes: Sequence[BaseProcess]) -> None:
     """Start the workers with SIGINT ignored from their first instruction: an ignored signal stays
     ignored across exec, and Python then installs no KeyboardInterrupt handler, so a Ctrl-C cannot
     interrupt a worker still importing (a traceback on stderr). The main process ignores it only

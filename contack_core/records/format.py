@@ -19,7 +19,7 @@ import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, NamedTuple, Protocol, cast
+from typing import IO, Any, NamedTuple, NoReturn, Protocol, cast
 
 from contack_core.engine.events import Event, HandResult
 from contack_core.engine.notation import event_to_record, hand_end_record
@@ -151,13 +151,13 @@ class RecordSchema:
         self.event_checks = {kind: check for kind, check in self.checks.items() if kind in _EVENT_KINDS}
         self._explainers: dict[str, Any] = {}
 
-    def fault(self, kind: str, data: Any) -> str | None:
+    def fault(self, kind: str, data: object) -> str | None:
         """None if ``data`` is a valid ``kind`` line, else what is wrong with it."""
         if self.checks[kind](data):
             return None
         return self._explain(kind, data)
 
-    def _explain(self, kind: str, data: Any) -> str | None:
+    def _explain(self, kind: str, data: object) -> str | None:
         validator = self._explainers.get(kind)
         if validator is None:
             import jsonschema  # only for a line the compiled check refused: the import costs more than a record
@@ -180,7 +180,7 @@ class RecordSchema:
         return f"{kind} {where + ': ' if where else ''}{message}"
 
 
-def _refuse_constant(name: str) -> Any:
+def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a JSON number")
 
 

@@ -97,7 +97,7 @@ class Timeline:
         return starts
 
 
-def seat_label(seats: tuple[str, ...], seat: Any) -> str:
+def seat_label(seats: tuple[str, ...], seat: object) -> str:
     if isinstance(seat, int) and 0 <= seat < len(seats):
         return f"{seats[seat]} (seat {seat})"
     return f"seat {seat}"

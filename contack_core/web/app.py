@@ -78,7 +78,7 @@ class TokenGate:
         await self.app(scope, receive, send)
 
 
-def _json(data: Any, status_code: int = 200) -> Response:
+def _json(data: object, status_code: int = 200) -> Response:
     """JSON in ASCII: a lone surrogate a record's name holds stays an escape, never a failed encoding."""
     return Response(json.dumps(data), status_code=status_code, media_type="application/json", headers=HEADERS)
 
@@ -209,7 +209,7 @@ def serve(game: ServedGame, host: str, port: int, echo: Callable[[str], None]) -
         raise OSError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     sock.listen(64)
     bound = sock.getsockname()[1]
-    server: Any = None
+    server: uvicorn.Server | None = None
     app = make_app(game, token, lambda: server is not None and server.should_exit)
     config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=3,
                             lifespan="off")
