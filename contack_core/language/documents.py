@@ -170,13 +170,13 @@ class _Bounded(yaml.composer.Composer):
         self.reach = max(outer_reach, self.reach)
         return node
 
-    def _count(self, nodes: int, mark: Any) -> None:
+    def _count(self, nodes: int, mark: yaml.Mark | None) -> None:
         self.expanded += nodes
         if self.expanded > MAX_YAML_NODES:
             raise _too_much(f"more than {MAX_YAML_NODES} keys, values and items, aliases counted as what they "
                             f"repeat", "MAX_YAML_NODES", mark)
 
-    def _reach(self, depth: int, mark: Any) -> None:
+    def _reach(self, depth: int, mark: yaml.Mark | None) -> None:
         if depth > MAX_YAML_DEPTH:
             raise _too_much(f"nested more than {MAX_YAML_DEPTH} levels deep, aliases counted as what they repeat",
                             "MAX_YAML_DEPTH", mark)
@@ -216,7 +216,7 @@ class _ReferenceLoader(_Bounded, yaml.composer.Composer, _PythonParser, yaml.con
     parser = _PythonParser
 
 
-def _too_much(what: str, limit: str, mark: Any) -> _LimitExceeded:
+def _too_much(what: str, limit: str, mark: yaml.Mark | None) -> _LimitExceeded:
     return _LimitExceeded(problem=f"{what} (the limit {limit}; see docs/house-rules.md, Limits)",
                           problem_mark=mark)
 
@@ -353,7 +353,7 @@ def merge(base: Any, override: Any, base_marks: dict[KeyPath, Mark], override_ma
     return copy.deepcopy(override)
 
 
-def key_paths(value: Any, prefix: KeyPath) -> Iterator[KeyPath]:
+def key_paths(value: object, prefix: KeyPath) -> Iterator[KeyPath]:
     """``prefix`` and the path of every key and item within ``value``."""
     stack = [(prefix, value)]
     while stack:
@@ -365,12 +365,12 @@ def key_paths(value: Any, prefix: KeyPath) -> Iterator[KeyPath]:
             stack.extend(((*path, index), item) for index, item in enumerate(node))
 
 
-def _drop_marks(marks: dict[KeyPath, Mark], prefix: KeyPath, value: Any) -> None:
+def _drop_marks(marks: dict[KeyPath, Mark], prefix: KeyPath, value: object) -> None:
     for path in key_paths(value, prefix):
         marks.pop(path, None)
 
 
-def _copy_marks(source: dict[KeyPath, Mark], target: dict[KeyPath, Mark], prefix: KeyPath, value: Any) -> None:
+def _copy_marks(source: dict[KeyPath, Mark], target: dict[KeyPath, Mark], prefix: KeyPath, value: object) -> None:
     for path in key_paths(value, prefix):
         if path in source:
             target[path] = source[path]

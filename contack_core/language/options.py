@@ -128,7 +128,7 @@ def _unmet_requirements(declared: Mapping[str, Any], chosen: Mapping[str, Any], 
     return problems
 
 
-def _shown_raw(raw: Any) -> str:
+def _shown_raw(raw: object) -> str:
     """A value as typed, quoted; cut short when it is long (a 5,000-digit number typed for an option)."""
     text = repr(raw) if not isinstance(raw, int) or abs(raw) < 10**60 else shown_number(raw)
     return text if len(text) <= 60 else f"{text[:40]}... ({len(text):,} characters)"

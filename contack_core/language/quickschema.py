@@ -106,7 +106,7 @@ class _Compiler:
         self.count += 1
         return f"{prefix}{self.count}"
 
-    def constant(self, value: Any) -> str:
+    def constant(self, value: object) -> str:
         name = self.fresh("_c")
         self.constants[name] = value
         return name
@@ -217,7 +217,7 @@ class _Compiler:
                 test = f"any(_equal({var}, item) for item in {self.constant(tuple(values))})"
             out.append(f"{pad}if not ({test}):\n{pad}    return False\n")
 
-    def equal_test(self, var: str, value: Any) -> str:
+    def equal_test(self, var: str, value: object) -> str:
         if isinstance(value, str):
             return f"{var} == {value!r}"  # as jsonschema compares a string to anything
         if value is None or isinstance(value, bool):

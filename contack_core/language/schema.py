@@ -173,13 +173,13 @@ _TYPE_WORDS = {"integer": "a whole number", "number": "a number", "string": "tex
                "object": "a mapping of keys to values", "boolean": "true or false", "null": "nothing"}
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     """A value as found in the file, short."""
     text = json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _types_in_words(types: Any) -> str:
+def _types_in_words(types: str | list[str]) -> str:
     names = [types] if isinstance(types, str) else list(types)
     if set(names) == {"integer", "string"}:
         return "a whole number or a formula"

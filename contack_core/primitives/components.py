@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from contack_core.boards.lattice import MAX_EDGE_COLOURS
@@ -73,7 +74,7 @@ class TriangleTiles(Primitive):
                              names=tuple(names))
 
     @staticmethod
-    def _read_tile(entry: Any, colours: tuple[str, ...], key: str) -> tuple[tuple[int, ...], tuple[int, ...], str]:
+    def _read_tile(entry: str | Mapping[str, Any], colours: tuple[str, ...], key: str) -> tuple[tuple[int, ...], tuple[int, ...], str]:
         """One entry of ``set``: its values, each edge's colour index, its name."""
         if isinstance(entry, str):
             if len(colours) != 3:

@@ -47,7 +47,7 @@ def load_rules(reference: str | Path, options: Mapping[str, Any] | None = None,
     return rules
 
 
-def _key_path(data: Any, parts: tuple[str, ...]) -> KeyPath:
+def _key_path(data: object, parts: tuple[str, ...]) -> KeyPath:
     """``parts`` of a dotted key as the document holds them: a list index as an integer, a
     mapping key as written (``"2"`` stays a string where the mapping's key is one)."""
     path: list[str | int] = []

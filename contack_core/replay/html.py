@@ -92,7 +92,7 @@ def _data(timeline: Timeline, boxes: list[str]) -> dict[str, Any]:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _script_json(value: Any) -> str:
+def _script_json(value: object) -> str:
     """JSON safe inside a <script> element (no ``</``, no ``<!--``), and in UTF-8: a lone
     surrogate a record's string names stays the escape it was (JSON.parse reads it back)."""
     text = json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
