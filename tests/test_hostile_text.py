@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 import yaml
 from helpers import run_cli
-from test_replay_browser import browser  # noqa: F401 - the fixture: chromium, or a skip saying why
 
 from contack_core.engine.referee import play_game
 from contack_core.language.printable import printable
@@ -129,7 +128,7 @@ def test_svg_is_well_formed_with_every_hostile_field_as_text(hostile: Path, tmp_
 
 def test_no_hostile_string_runs_a_script_in_a_real_browser(hostile: Path, tmp_path: Path) -> None:
     playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    from test_replay_browser import ARGS, CHROMIUM
+    from conftest import ARGS, CHROMIUM
 
     if not CHROMIUM.exists():
         pytest.skip(f"no chromium at {CHROMIUM}: `make browser` installs it (apt-get, as root)")

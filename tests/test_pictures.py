@@ -12,7 +12,6 @@ from pathlib import Path
 
 from helpers import run_cli
 from keeping import played_lines
-from test_replay_browser import browser  # noqa: F401 - the fixture: chromium, or a skip saying why
 
 from contack_core import load_rules
 from contack_core.engine.state import GameState

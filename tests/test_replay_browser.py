@@ -1,7 +1,6 @@
 """The HTML replay in a real headless browser: Debian's chromium driven by Playwright.
 
-`make test` installs chromium (the Makefile's `browser` target); where it is missing this
-test skips and says why. Playwright's own browser download is never used. Set
+The ``browser`` fixture (tests/conftest.py) is chromium, or a skip saying why. Set
 CONTACK_REPLAY_SCREENSHOT=path to keep the screenshot (docs/replay.png is made so).
 """
 
@@ -11,24 +10,7 @@ import os
 import shutil
 from pathlib import Path
 
-import pytest
-
 from helpers import play_recorded_game, read_lines, run_cli
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-@pytest.fixture(scope="module")
-def browser():  # type: ignore[no-untyped-def]
-    playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
-    if not CHROMIUM.exists():
-        pytest.skip(f"no chromium at {CHROMIUM}: `make browser` installs it (apt-get, as root)")
-    with playwright_api.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
 
 
 def table_rows(page) -> dict[str, list[int]]:  # type: ignore[no-untyped-def]

@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 
 from keeping import DERIVED, played_lines, record_lines
-from test_replay_browser import browser  # noqa: F401 - the fixture: chromium, or a skip saying why
 from test_web_table import start_server, stop
 
 from contack_core.primitives.loading import load_rules
