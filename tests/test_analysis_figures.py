@@ -17,6 +17,7 @@ from tournaments.analysis.figures import (
     figures,
     games_by_table,
     gap,
+    ideal_duration,
     rung_outcomes,
     variance_share,
     win_shares,
@@ -342,6 +343,19 @@ def test_ludii_branching_board_and_score_metrics_are_each_games_means() -> None:
     assert old["branching_max"].per_deal().sum() == 0
     shown = {f.key: f for f in analyse(PLAN, PARKER, "parker-1939", METRICS_GAMES, resamples=100).sizes[0].figures}
     assert shown["branching_max"].na is not None and "before this metric was measured" in shown["branching_max"].na
+
+
+def test_ludii_ideal_duration_of_one_game_and_over_games() -> None:
+    """Ludii's IdealDuration with the range 40-80 decisions: 1 inside; 20 decisions, half of 40; 120, halfway
+    from 80 to twice 80; 200, beyond twice 80: 0. Two games of 18 and 6 decisions (METRICS_GAMES) with the
+    range 12-100: 1 and 0.5, a mean of 0.75; the label names the range."""
+    assert [ideal_duration(d, 40, 80) for d in (40, 60, 80)] == [1.0, 1.0, 1.0]
+    assert ideal_duration(20, 40, 80) == 0.5 and ideal_duration(0, 0, 1000) == 1.0
+    assert ideal_duration(120, 40, 80) == 0.5 and ideal_duration(200, 40, 80) == 0.0
+    plan = attrs.evolve(PLAN, ideal=(12, 100))
+    found = values(plan, METRICS_GAMES)["ideal_duration"]
+    assert value(found) == pytest.approx(0.75)
+    assert found.label == "ideal duration (12-100 decisions)" and "Ludii's IdealDuration" in found.about
 
 
 def test_ludii_board_coverage_and_move_distance_on_a_board_of_pieces() -> None:

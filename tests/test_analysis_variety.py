@@ -73,6 +73,14 @@ def test_a_copy_of_a_ruleset_compared_with_it_is_said_to_tell_nothing(tmp_path: 
     assert other["same_rules"] is False
 
 
+def test_a_bad_ideal_range_is_refused_with_what_it_takes() -> None:
+    """Not two numbers: a usage error (2); two numbers out of order: the plan refuses them (1)."""
+    for given, code, words in (("80", 2, "takes LEAST-MOST, two whole numbers"), ("a-b", 2, "two whole numbers"),
+                               ("80-40", 1, "0 <= LEAST <= MOST")):
+        result = run_cli("analyze", "parker-1939", "--ideal-decisions", given, "--quiet")
+        assert result.exit_code == code and words in " ".join(result.output.split()), result.output
+
+
 def test_klauber_analysed_states_its_random_openings(tmp_path: Path) -> None:
     text = " ".join(run_cli("analyze", "klauber-1937", "--deals", "5", "--bots", "", "--quiet", "--output",
                             tmp_path / "games").output.split())  # the lines wrap at 80 columns

@@ -37,6 +37,16 @@ def _seats(text: str | None) -> tuple[int, ...] | None:
     return sizes
 
 
+def _ideal(text: str) -> tuple[int, int]:
+    least, dash, most = text.partition("-")
+    try:
+        if not dash:
+            raise ValueError
+        return int(least), int(most)
+    except ValueError:
+        fail(f"--ideal-decisions takes LEAST-MOST, two whole numbers (e.g. 40-120), not {text!r}", 2)
+
+
 def analyze_command(
     ruleset: Annotated[str, typer.Argument(help="A ruleset id, a shipped example (examples/NAME) or a YAML file.")],
     against: Annotated[str | None, typer.Option(help="Compare with this ruleset on the same deals.")] = None,
@@ -56,6 +66,8 @@ def analyze_command(
                                                            "chance, else 0).")] = None,
     null: Annotated[bool, typer.Option("--null", help="Compare RULESET with itself on independent deals: what "
                                                       "no difference looks like.")] = False,
+    ideal_decisions: Annotated[str, typer.Option(help="The length of game you want, LEAST-MOST decisions, for "
+                                                      "Ludii's ideal duration.")] = "0-1000",
     workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: one per core).")] = None,
     backend: Annotated[str, typer.Option(help="local (a process pool) or ray.")] = "local",
     address: Annotated[str | None, typer.Option(help="With --backend ray: a cluster, HOST:PORT.")] = None,
@@ -92,7 +104,7 @@ def analyze_command(
         against_options={**shared, **_options(option_b, "--option-b")}, seats=_seats(seats),
         bots=tuple(split_seats(bots)) if bots.strip() else (), player=player, deals=deals, seed=seed,
         workers=workers, backend=backend, address=address, output=output, resamples=bootstrap, quiet=quiet,
-        opening=opening, null=null)
+        opening=opening, null=null, ideal=_ideal(ideal_decisions))
     resume = shlex.join(["contack", *sys.argv[1:]]) if output is not None else None
     if plot is not None:
         from tournaments.analysis.plot import PlotError, check_plotting

@@ -36,7 +36,8 @@ Per table size:
   duration spread and branching spread, the standard deviation of the decisions a game and of the
   legal actions a decision; clarity narrowness and clarity spread, from every legal action of a
   sample of the decisions judged by the mover's lead after it
-  (:func:`tournaments.analysis.measure.clarity`); and the rest of ``Evaluation.java``'s list:
+  (:func:`tournaments.analysis.measure.clarity`); ideal duration, how near a game's length is
+  to the range the designer wants (:func:`ideal_duration`); and the rest of ``Evaluation.java``'s list:
   completion, branching max and change, decision factor, piece number change, score difference
   at the end, board coverage, positional and situational repetition, move distance
   (:class:`tournaments.analysis.measure.BoardMeasure`);
@@ -66,7 +67,7 @@ from contack_core.engine.rules import EVENT_KINDS, Rules
 from contack_core.engine.values import EVENT_MEANINGS
 from tournaments.analysis.measure import CLARITY_DECISIONS
 from tournaments.analysis.mechanisms import COUNTED_FACTS, WHEN_WORDS, counter_whens, formula_parts, passes_to_others
-from tournaments.analysis.plan import AnalysisPlan, Rung
+from tournaments.analysis.plan import IDEAL_DECISIONS, AnalysisPlan, Rung
 from tournaments.paired import ahead, compare
 from tournaments.play import FAULTED, OK
 from tournaments.schedule import Table
@@ -218,6 +219,16 @@ def uniformity(sums: np.ndarray) -> np.ndarray:
     return 1.0 - variance.mean(axis=1)
 
 
+def ideal_duration(decisions: float, least: int, most: int) -> float:
+    """Ludii's IdealDuration of one game: 1 within the range, ``decisions / least`` below it, falling
+    linearly from 1 at ``most`` to 0 at twice ``most`` above it."""
+    if decisions < least:
+        return decisions / least
+    if decisions > most:
+        return 1.0 - min(1.0, (decisions - most) / most)
+    return 1.0
+
+
 def balanced_gap(seats: int, games: int, draws: int = 20000) -> float:
     """The win-rate gap chance alone shows over ``games`` games were each of ``seats`` seats as likely to win
     (one winner a game), by simulation with a fixed seed: the gap :func:`gap` would show under perfect balance."""
@@ -287,8 +298,10 @@ def win_shares(winners: Sequence[int] | None, sides: Sequence[Sequence[int]], se
     return shares
 
 
-def metrics_game_sums(row: GameRow, sides: Sequence[Sequence[int]], limits: frozenset[str]) -> dict[str, float]:
-    """What one metrics game adds to its deal's aggregates (``limits``: the hand endings that are turn limits)."""
+def metrics_game_sums(row: GameRow, sides: Sequence[Sequence[int]], limits: frozenset[str],
+                      ideal: tuple[int, int] = IDEAL_DECISIONS) -> dict[str, float]:
+    """What one metrics game adds to its deal's aggregates (``limits``: the hand endings that are turn limits;
+    ``ideal``: the length of game the designer wants, least and most decisions)."""
     measures = row.measures or {}
     hands = measures.get("hands", [])
     seats = row.table_size
@@ -324,6 +337,7 @@ def metrics_game_sums(row: GameRow, sides: Sequence[Sequence[int]], limits: froz
         sums["limited"] = 1
     sums["drawn"] = sums["nobody"] * (1 - sums["limited"])
     sums["decisions_squares"] = sums["decisions"] ** 2
+    sums["ideal"] = ideal_duration(sums["decisions"], *ideal)
     sums["seen"] = sums["decisions"] - measures.get("unseen", 0)
     if "legal_squares" in measures:  # stored before the spread was measured: left out of it
         sums["spread_legal"] = measures.get("legal", 0)
@@ -427,7 +441,7 @@ def figures(plan: AnalysisPlan, rules: Rules, size: int, rows: Sequence[GameRow]
     per_deal: dict[int, dict[str, float]] = {}
     if metrics_table is not None:
         for deal, games in complete_deals(metrics_table, by_table[metrics_table]).items():
-            per_deal[deal] = metrics_game_sums(games[0], sides, limits)
+            per_deal[deal] = metrics_game_sums(games[0], sides, limits, plan.ideal)
     games = aggregate(per_deal)
     out: list[Figure] = []
     out += _seat_figures(rules, size, games)
@@ -435,7 +449,7 @@ def figures(plan: AnalysisPlan, rules: Rules, size: int, rows: Sequence[GameRow]
     out += _duration_figures(rules, games)
     out += _mechanism_figures(rules, games)
     out += _lead_figures(rules, size, sides, games)
-    out += _ludii_figures(rules, size, sides, games, limits)
+    out += _ludii_figures(rules, size, sides, games, limits, plan.ideal)
     out += _skill_figures(plan, size, by_table)
     out += _luck_figures(plan, size, by_table)
     return out
@@ -620,7 +634,7 @@ def _lead_figures(rules: Rules, size: int, sides: Sequence[Sequence[int]], games
 
 
 def _ludii_figures(rules: Rules, size: int, sides: Sequence[Sequence[int]], games: Aggregates,
-                   limits: frozenset[str]) -> list[Figure]:
+                   limits: frozenset[str], ideal: tuple[int, int] = IDEAL_DECISIONS) -> list[Figure]:
     """Ludii's Evaluate Game metrics (``Evaluation/src/metrics``), each with its definition."""
     group = "Ludii's metrics"
     gap_of = "the widest gap between any two sides in the game"
@@ -678,6 +692,12 @@ def _ludii_figures(rules: Rules, size: int, sides: Sequence[Sequence[int]], game
     out.append(_figure("branching_spread", group, "branching spread (legal actions)", "actions",
                        "the standard deviation of the legal actions a decision", games,
                        ["spread_legal", "spread_legal_squares", "spread_seen"], spread))
+    least, most = ideal
+    figure = _figure("ideal_duration", group, f"ideal duration ({least}-{most} decisions)", SHARE,
+                     f"Ludii's IdealDuration: 1 for a game of {least} to {most} decisions (--ideal-decisions), "
+                     f"its share of {least} below, falling to 0 at twice {most} above, the mean over games",
+                     games, ["ideal", "games"], floor=0.0)
+    out.append(attrs.evolve(figure, mean_share=True))
     return out + _ludii_game_figures(rules, size, sides, games)
 
 

@@ -53,6 +53,10 @@ class Rung:
         return f"{self.stronger} over {self.weaker}"
 
 
+#: Ludii's default ideal range of a game's length (IdealDuration: 0 to 1,000 turns), in decisions.
+IDEAL_DECISIONS = (0, 1000)
+
+
 @attrs.frozen
 class AnalysisPlan:
     """An analysis as the tournament runner plays it, and what the figures need to read its games."""
@@ -63,6 +67,8 @@ class AnalysisPlan:
     refused: Mapping[str, str]  # a bot on the ladder that cannot play the ruleset -> why
     rungs: tuple[Rung, ...]
     bot_of: Mapping[int, str]  # entrant index -> the bot it is an instance of
+    #: The length of game the designer wants, in decisions (least, most): Ludii's ideal duration.
+    ideal: tuple[int, int] = IDEAL_DECISIONS
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -94,7 +100,8 @@ def check_bot(spec: str, rules: Rules, available: Mapping[str, Any]) -> str | No
 
 
 def build_plan(rules: Rules, ruleset: str, options: Mapping[str, Any], seats: Sequence[int], bots: Sequence[str],
-               player: str, deals: int, seed: int, output: Path, opening: int = 0) -> AnalysisPlan:
+               player: str, deals: int, seed: int, output: Path, opening: int = 0,
+               ideal: tuple[int, int] = IDEAL_DECISIONS) -> AnalysisPlan:
     """The tournament an analysis plays (see the module's docstring), checked against the ruleset."""
     low, high = rules.players
     for size in seats:
@@ -108,6 +115,9 @@ def build_plan(rules: Rules, ruleset: str, options: Mapping[str, Any], seats: Se
         raise PlanError(f"deals must be from 1 to {MAX_DEALS:,}, not {deals}")
     if opening < 0:
         raise PlanError(f"--opening takes a number of decisions, 0 or more, not {opening}")
+    if not 0 <= ideal[0] <= ideal[1] or ideal[1] < 1:
+        raise PlanError(f"--ideal-decisions takes LEAST-MOST, 0 <= LEAST <= MOST and MOST >= 1, not "
+                        f"{ideal[0]}-{ideal[1]}")
     if len(set(bots)) != len(bots):
         raise PlanError(f"a bot appears twice on the ladder: {', '.join(bots)}")
     available = installed_players()
@@ -153,7 +163,7 @@ def build_plan(rules: Rules, ruleset: str, options: Mapping[str, Any], seats: Se
         deals=deals, seed=seed, budget=Budget(), fault_policy="pass", output=output, source="contack analyze",
         tables=tables, measure=True, opening=opening)
     return AnalysisPlan(config, player, tuple(ladder), refused, rungs,
-                        {index: bot for index, (bot, _) in enumerate(entrants)})
+                        {index: bot for index, (bot, _) in enumerate(entrants)}, ideal)
 
 
 def _entrant(bot: str, number: int) -> Entrant:

@@ -28,7 +28,7 @@ from tournaments.analysis import (
     DEFAULT_SEED,
     NULL_SEED_OFFSET,
 )
-from tournaments.analysis.plan import AnalysisPlan, PlanError, build_plan, has_chance, resolve_ruleset
+from tournaments.analysis.plan import IDEAL_DECISIONS, AnalysisPlan, PlanError, build_plan, has_chance, resolve_ruleset
 from tournaments.analysis.report import PERMUTATIONS, RESAMPLES, Analysis, Comparison, analyse, compare_analyses
 from tournaments.play import ERROR
 from tournaments.schedule import games_per_deal
@@ -72,6 +72,8 @@ class Request:
     opening: int | None = None
     #: Compare the ruleset with itself on independent deals (what no difference looks like).
     null: bool = False
+    #: The length of game the designer wants, in decisions (least, most): Ludii's ideal duration.
+    ideal: tuple[int, int] = IDEAL_DECISIONS
 
 
 def folder_name(ruleset: str, options: Mapping[str, str]) -> str:
@@ -150,7 +152,8 @@ def analyze(request: Request, resume: str | None = None, console: Console | None
             folder = folder_name(ruleset, options) + (f"+seed={seed}" if seed != request.seed else "")
             try:
                 plans.append(build_plan(rules, resolve_ruleset(ruleset), options, seats, request.bots,
-                                        request.player, request.deals, seed, output / folder, opening))
+                                        request.player, request.deals, seed, output / folder, opening,
+                                        request.ideal))
             except PlanError as error:
                 raise AnalysisError(str(error) if len(sides) == 1 else f"{ruleset}: {error}") from None
         analyses = [attrs.evolve(_play_and_analyse(request, plan, rules, ruleset, resume, temporary is not None,
