@@ -24,7 +24,8 @@ settings.load_profile("contack")
 
 @pytest.fixture(scope="module")
 def browser():  # type: ignore[no-untyped-def]
-    playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
+    playwright_api = pytest.importorskip("playwright.sync_api",
+                                         reason="playwright is not installed (pip install -e '.[test]')")
     if not CHROMIUM.exists():
         pytest.skip(f"no chromium at {CHROMIUM}: `make browser` installs it (apt-get, as root)")
     with playwright_api.sync_playwright() as driver:

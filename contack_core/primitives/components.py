@@ -74,7 +74,8 @@ class TriangleTiles(Primitive):
                              names=tuple(names))
 
     @staticmethod
-    def _read_tile(entry: str | Mapping[str, Any], colours: tuple[str, ...], key: str) -> tuple[tuple[int, ...], tuple[int, ...], str]:
+    def _read_tile(entry: str | Mapping[str, Any], colours: tuple[str, ...], key: str
+                   ) -> tuple[tuple[int, ...], tuple[int, ...], str]:
         """One entry of ``set``: its values, each edge's colour index, its name."""
         if isinstance(entry, str):
             if len(colours) != 3:

@@ -138,8 +138,8 @@ def page(result: Analysis | Comparison) -> str:
         first, second = result.first, result.second
         title = f"{first.label} against {second.label}"
         intro = [f"Tables of {sizes_text([s.size for s in result.sizes])}, {first.deals} deals (seed {first.seed}) "
-                 f"played under both rulesets, {result.deals_clause}. Metrics games: {first.player} in every seat; ladder: "
-                 f"{ladder_text(first)}.",
+                 f"played under both rulesets, {result.deals_clause}. Metrics games: {first.player} in every seat; "
+                 f"ladder: {ladder_text(first)}.",
                  f"Difference = {first.label} less {second.label}, with its paired {100 * CONFIDENCE:.0f}% interval "
                  f"over the deals. p: a paired permutation test ({result.permutations} swaps of the sides), "
                  f"adjusted over the {result.tests} figures compared (max-T): when the rulesets do not differ, the "
