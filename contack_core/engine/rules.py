@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from contack_core.boards.lattice import Figure
+from contack_core.boards.lattice import figure_of
 from contack_core.boards.tiles import TileSet
 from contack_core.engine.actions import Action, HouseAction, Play
 from contack_core.engine.digests import rules_digest
@@ -180,9 +180,9 @@ class Rules:
                                 f"only {names[pile[-1]]}, on top, may be played from it")
                 return (f"tile {names[action.tile]} is not in {who}'s "
                         f"{' or '.join(rule.zones)} (it is in {state.locate(action.tile)})")
-            figure, placement = state.figure, self.placement
-            if (Play in state._allowed or rule.when is None) and placement is not None and isinstance(figure, Figure):
-                return placement.explain_misfit(figure, action.tile, action.cell)
+            placement = self.placement
+            if (Play in state._allowed or rule.when is None) and placement is not None:
+                return placement.explain_misfit(figure_of(state.figure), action.tile, action.cell)
         return f"{who} may not {what} now: {who} {self.still_possible(state)}"
 
     def still_possible(self, state: GameState) -> str:

@@ -41,7 +41,7 @@ from contack_core.engine.events import (
     make_passed,
     make_shuffled,
 )
-from contack_core.boards.lattice import Cell, Figure
+from contack_core.boards.lattice import Cell, figure_of
 from contack_core.engine.features import Feature, position_features
 from contack_core.engine.information import Visibility, ZoneView
 from contack_core.engine.ruleset_faults import RulesetFault, figure_fault
@@ -434,8 +434,8 @@ class GameState:
         then each tile and where it lies) or the board of pieces, both drawn by the boards layer."""
         placement, figure = self.rules.placement, self.figure
         open_cells: tuple[Cell, ...] = ()
-        if placement is not None and isinstance(figure, Figure) and figure.tile_at and not (self.chance or self.over):
-            open_cells = tuple(placement.legal_cells(figure.clone()))
+        if placement is not None and figure.tile_at and not (self.chance or self.over):
+            open_cells = tuple(placement.legal_cells(figure_of(figure).clone()))
         rules = self.rules
         return self.figure.plain_lines(rules.tiles.names, rules.term("tiles"), rules.colour_term, open_cells)
 

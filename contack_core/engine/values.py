@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from contack_core.boards.grid import PieceBoard
-from contack_core.boards.lattice import Figure, cells_around, cells_at, corners, line_lengths
+from contack_core.boards.lattice import cells_around, cells_at, corners, figure_of, line_lengths
 
 if TYPE_CHECKING:
     from contack_core.engine.events import Moved, Played
@@ -233,11 +233,10 @@ class PlayFacts:
 
 def play_facts(state: GameState, event: Played) -> PlayFacts:
     """The facts of the play ``event`` (just applied to ``state``)."""
-    placement, figure = state.rules.placement, state.figure
-    # A play lays a tile on a figure, by the placement rule: both are there whenever this is read.
-    if placement is None or not isinstance(figure, Figure):
+    placement = state.rules.placement
+    if placement is None:  # a ruleset without a placement rule lays no tile: nothing to count
         return PlayFacts(counting=0, matching=0, high_pair=0, low_pair=0, pair={}, kinds={})
-    contacts = placement.contacts_of(figure, event.cell)
+    contacts = placement.contacts_of(figure_of(state.figure), event.cell)
     sums = [c["mine"] + c["theirs"] for c in contacts]
     pair: dict[str, int] = {}
     for contact, total in zip(contacts, sums):
@@ -263,10 +262,8 @@ class PlayShape:
 
 def play_shape(state: GameState, event: Played) -> PlayShape:
     """What the play ``event`` (just applied to ``state``) made of the figure around it."""
-    figure = state.figure
+    figure = figure_of(state.figure)  # a play lays a tile on the lattice's figure
     laid = figure.tile_at
-    if not isinstance(figure, Figure):  # a play lays a tile on the lattice's figure
-        return PlayShape(line=0, around=0, hexagons=0, enclosed=0)
     enclosed = sum(1 for cell in figure.neighbours(event.cell)
                    if cell not in laid and all(side in laid for side in figure.neighbours(cell)))
     return PlayShape(line=max(line_lengths(event.cell, laid.__contains__)),
@@ -279,8 +276,8 @@ def shapes_completed(state: GameState, event: Played, shape: str) -> int:
     """How many of the placement's shape ``shape`` the play ``event`` completes."""
     placement = state.rules.placement
     # Only a ruleset whose placement names the shape has a formula reading it.
-    assert placement is not None and isinstance(state.figure, Figure)
-    return placement.shapes[shape].completed(event.cell, state.figure.tile_at.__contains__)
+    assert placement is not None
+    return placement.shapes[shape].completed(event.cell, figure_of(state.figure).tile_at.__contains__)
 
 
 def play_values(colours: Iterable[str], kinds: Iterable[str] = (), shapes: Iterable[str] = ()) -> dict[str, str]:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from contack_core.boards.grid import PieceBoard
-from contack_core.boards.lattice import Figure
+from contack_core.boards.lattice import figure_of
 from contack_core.engine.actions import Action, Deal, Discard, Draw, HouseAction, IllegalAction, Move, Pass, Play
 from contack_core.engine.events import Played
 from contack_core.engine.notation import (
@@ -639,15 +639,14 @@ class Table:
         """``[1, 0], right of 06-02-05: 10 points`` (the points the play would score now)."""
         state = self.state
         names = state.rules.tiles.names
-        figure = state.figure
+        figure = figure_of(state.figure)  # a play lays a tile on the lattice's figure
         beside = []
-        if isinstance(figure, Figure):
-            for neighbour in figure.neighbours(play.cell):
-                other = figure.tile_at.get(neighbour)
-                if other is not None:
-                    offset = (play.cell[0] - neighbour[0], play.cell[1] - neighbour[1])
-                    side = next(name for name, step in SIDES.items() if step == offset)
-                    beside.append(f"{side}{' of' if side in ('left', 'right') else ''} {names[other]}")
+        for neighbour in figure.neighbours(play.cell):
+            other = figure.tile_at.get(neighbour)
+            if other is not None:
+                offset = (play.cell[0] - neighbour[0], play.cell[1] - neighbour[1])
+                side = next(name for name, step in SIDES.items() if step == offset)
+                beside.append(f"{side}{' of' if side in ('left', 'right') else ''} {names[other]}")
         trial = state.clone()
         played = trial.apply(play)
         points = played.points if isinstance(played, Played) else 0
