@@ -440,7 +440,7 @@ def _no_script_ran(page) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_no_hostile_string_runs_a_script_on_the_analysis_pages_in_a_real_browser(
-        browser, hostile_analysis: tuple[Path, dict[str, str]]) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+        browser, hostile_analysis: tuple[Path, dict[str, str]]) -> None:  # type: ignore[no-untyped-def]
     folder, _ = hostile_analysis
     page = browser.new_page(viewport={"width": 1300, "height": 820})
     try:
@@ -462,7 +462,7 @@ def test_no_hostile_string_runs_a_script_on_the_analysis_pages_in_a_real_browser
 
 # ------------------------------------------------------------------------------ the web table
 def test_no_hostile_string_runs_a_script_on_the_web_table_in_a_real_browser(
-        browser, hostile: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+        browser, hostile: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Hostile seat names and a ruleset whose title, terms and colour names are hostile, kept on the
     web table: the page is opened with its Content-Security-Policy bypassed, so that what is tested
     is the escaping of every fragment the server sends (the policy is a second wall behind it)."""

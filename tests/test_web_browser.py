@@ -89,7 +89,8 @@ def tap_entry(page, line: dict) -> None:  # type: ignore[no-untyped-def, type-ar
 @contextmanager
 def phone_table(chromium, tmp_path: Path, *args: str) -> Iterator[Any]:  # type: ignore[no-untyped-def]
     """``contack keep ARGS --web`` served and open on a phone-sized page at its first view; on the
-    way out, no error in the page's script and the server stopped by Ctrl-C with a clean exit."""
+    way out, no error in the page's script, nothing fetched from anywhere but the server, and the
+    server stopped by Ctrl-C with a clean exit."""
     process, url = start_server(tmp_path, *args)
     try:
         phone = chromium.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
@@ -97,10 +98,13 @@ def phone_table(chromium, tmp_path: Path, *args: str) -> Iterator[Any]:  # type:
         page = phone.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
+        requests: list[str] = []
+        page.on("request", lambda request: requests.append(request.url))
         page.goto(url)
         page.wait_for_selector('body[data-version="0"]', state="attached")
         yield page
         assert not errors, errors
+        assert all(request.startswith(url.split("?")[0]) for request in requests), requests
         phone.close()
     finally:
         out, err = stop(process)
@@ -122,26 +126,16 @@ def tap_a_wrong_cell(page) -> bool:  # type: ignore[no-untyped-def]
     return False
 
 
-def test_a_whole_three_player_game_kept_by_tapping_on_a_phone(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_a_whole_three_player_game_kept_by_tapping_on_a_phone(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     rules = load_rules("parker-1939", {"hands": "1"})
     source = played_lines(rules, 3, 6)
     assert {line["event"] for line in source[1:]} >= {"deal", "play", "draw", "pass"}
-    process, url = start_server(tmp_path, "parker-1939", "--seats", "alice,bob,carol", "--option", "hands=1",
-                                "--record", "kept.jsonl")
     record = tmp_path / "kept.jsonl"
     shots = [tmp_path / name for name in ("dealt.png", "playing.png", "over.png")]
-    try:
-        phone = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
-        phone.set_default_timeout(TIMEOUT_MS)
-        page = phone.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        requests: list[str] = []
-        page.on("request", lambda request: requests.append(request.url))
-        page.goto(url)
-        page.wait_for_selector('body[data-version="0"]', state="attached")
+    with phone_table(browser, tmp_path, "parker-1939", "--seats", "alice,bob,carol", "--option", "hands=1",
+                     "--record", "kept.jsonl") as page:
         other = browser.new_page(viewport={"width": 1280, "height": 900})  # a second device on the game
-        other.goto(url)
+        other.goto(page.url)
         other.wait_for_selector('body[data-version="0"]', state="attached")
 
         entries = 0
@@ -179,13 +173,7 @@ def test_a_whole_three_player_game_kept_by_tapping_on_a_phone(browser, tmp_path:
             assert shown.get_attribute("body", "data-due") == "over"
             cells = shown.query_selector_all("#sheet-table tr.running >> nth=-1 >> td")
             assert [int(cell.inner_text()) for cell in cells] == totals
-        assert not errors, errors
-        assert all(request.startswith(url.split("?")[0]) for request in requests), requests
-        phone.close()
         other.close()
-    finally:
-        out, err = stop(process)
-    assert process.returncode == 0 and "Traceback" not in err, out + err
     keep = os.environ.get("CONTACK_WEB_SCREENSHOTS")
     for shot in shots:
         assert shot.stat().st_size > 10_000, shot
@@ -194,7 +182,7 @@ def test_a_whole_three_player_game_kept_by_tapping_on_a_phone(browser, tmp_path:
             shutil.copy(shot, Path(keep) / shot.name)
 
 
-def test_klauber_moves_kept_by_tapping_a_piece_then_its_move(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_klauber_moves_kept_by_tapping_a_piece_then_its_move(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """The first moves of a played Klauber game, each a piece tapped on the board and one of the moves it offers."""
     rules = load_rules("klauber-1937", {})
     source = played_lines(rules, 2, 4)
@@ -212,7 +200,7 @@ def test_klauber_moves_kept_by_tapping_a_piece_then_its_move(browser, tmp_path: 
         shutil.copy(tmp_path / "klauber.png", Path(keep) / "klauber.png")
 
 
-def test_a_whole_klauber_game_kept_by_tapping(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_a_whole_klauber_game_kept_by_tapping(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """A Klauber game to its end (its move cap at 40 moves, so a browser taps it in reasonable time):
     every move a piece tapped on the board and one of the moves it offers; the end and the score
     sheet shown; the record the played one, finished and sound."""
@@ -242,7 +230,7 @@ def test_a_whole_klauber_game_kept_by_tapping(browser, tmp_path: Path) -> None: 
             shutil.copy(tmp_path / name, Path(keep) / name)
 
 
-def test_a_whole_solitaire_kept_by_tapping(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_a_whole_solitaire_kept_by_tapping(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """The tile turned up to open, draws, plays from the hand and from the face-up pile, discards."""
     rules = load_rules("solitaire-1", {})
     source = played_lines(rules, 1, 1)
@@ -262,7 +250,7 @@ def test_a_whole_solitaire_kept_by_tapping(browser, tmp_path: Path) -> None:  # 
     ("pick-up-last-tile", {"hands": "1"}, 3),  # a tile taken back off the figure
     ("solitaire-redeal", {}, 1),  # a pile gathered and shuffled: chance in the middle of play
 ])
-def test_a_whole_game_with_house_actions_kept_by_tapping(browser, tmp_path: Path, ruleset: str, options: dict,  # type: ignore[no-untyped-def, type-arg]  # noqa: F811
+def test_a_whole_game_with_house_actions_kept_by_tapping(browser, tmp_path: Path, ruleset: str, options: dict,  # type: ignore[no-untyped-def, type-arg]
                                                          seats: int) -> None:
     """Each house rule's own action is a button: tapped, then its tile, then the tiles it draws."""
     rules = load_rules(ruleset, options)
@@ -280,7 +268,7 @@ def test_a_whole_game_with_house_actions_kept_by_tapping(browser, tmp_path: Path
         assert verdict.valid and verdict.finished, verdict
 
 
-def test_an_entry_fixed_and_one_let_stand_from_the_entries_list(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_an_entry_fixed_and_one_let_stand_from_the_entries_list(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """The entries list: 'fix' on an earlier play starts 'fix N' in the text box, where the entry is
     typed as it should have been (the keeper replays the rest); 'agreed', then a tile and a cell it
     does not fit, records a play the table lets stand, marked as such."""
@@ -327,7 +315,7 @@ def test_an_entry_fixed_and_one_let_stand_from_the_entries_list(browser, tmp_pat
         assert verdict.valid, verdict
 
 
-def test_a_game_kept_as_scores_only_by_filling_in_each_hand(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_a_game_kept_as_scores_only_by_filling_in_each_hand(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """contack keep --scores-only --web: each hand a field a player and its button; a hand the
     rules cannot make is refused and changes nothing; the finished record audits sound."""
     rules = load_rules("parker-1939", {})
