@@ -250,8 +250,8 @@ class Placement(Protocol):
         expression ``source`` (the zone's name, where the rule plays from several)."""
 
     def plays_source(self, tiles: str) -> Source:
-        """:meth:`plays` of the tiles the expression ``tiles`` gives, on ``_state.figure``, as
-        statements leaving the plays in ``_found``, for a turn program to inline."""
+        """:meth:`plays` of the tiles the statements ``tiles`` leave in ``_tiles``, on ``_state.figure``,
+        as statements leaving the plays in ``_found``, for a turn program to inline."""
 
     def agreed_play(self, state: GameState, seat: int, zone: list[int], tile: int, cell: Cell) -> Played | None:
         """``tile`` from ``zone`` laid on ``cell`` although the rules refuse it there (the table

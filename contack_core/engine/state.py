@@ -466,10 +466,10 @@ class GameState:
 
     def tiles_held(self) -> list[int]:
         """How many tiles each seat holds in all its own zones."""
-        held = [0] * self.seat_count
+        held: list[int] | None = None
         for per_seat in self.seat_zones.values():
-            held = list(map(add, held, map(len, per_seat)))
-        return held
+            held = list(map(len, per_seat)) if held is None else list(map(add, held, map(len, per_seat)))
+        return [0] * self.seat_count if held is None else held
 
     # ----------------------------------------------------------------- transitions
     def _start_hand(self) -> None:
@@ -547,7 +547,8 @@ class GameState:
             return self._ordered_next_seat()
         count = self.seat_count
         if self.figure.every_seat_in_play:
-            return (self.current + 1) % count
+            following = self.current + 1  # a comparison, not %: integer modulo is a slow path in 3.11
+            return following if following < count else 0
         in_play = self.figure.seat_in_play
         for offset in range(1, count + 1):
             seat = (self.current + offset) % count
@@ -600,26 +601,28 @@ class GameState:
             return self.seat_count
         return sum(map(self.figure.seat_in_play, range(self.seat_count)))
 
-    def _rule_for(self, action: Action) -> SomeTurnRule | SomeSetupStep | _Agreed:
+    def _apply_move(self, action: Move) -> Event:
+        """A piece moved on a board of pieces; the turn goes to the next seat still in play.
+        (:meth:`_check_hand_end` and :meth:`_end_turn` spelt out: every move of a playout comes here.)"""
         if self._legal is None:
             self.legal_actions()
-        rule = self._allowed.get(type(action))
-        if rule is None:
-            raise IllegalAction(self.rules.explain_forbidden(self, action))
-        return rule
-
-    def _apply_move(self, action: Move) -> Event:
-        """A piece moved on a board of pieces; the turn goes to the next seat still in play."""
-        rule = self._rule_for(action)
-        event = rule.apply(self, action)  # raises IllegalAction, changing nothing, if not legal
+        rule = self._allowed.get(Move)
+        event = None if rule is None else rule.apply(self, action)  # raises IllegalAction if not legal
         if event is None:
             raise IllegalAction(self.rules.explain_forbidden(self, action))
         self.turns += 1
         self.passes = 0
-        if not self._check_hand_end(event):
-            self._end_turn()
-            if self.rules.endings_when_stuck:
-                self._check_stuck()
+        rules = self.rules
+        after = rules.consequences.get(type(event))
+        ended = None if after is None else after(self, event)
+        if ended is not None:
+            self._finish_hand(ended)
+            return event
+        self.current = self._next_seat()
+        self.drawn = 0
+        self._legal = None
+        if rules.endings_when_stuck:
+            self._check_stuck()
         return event
 
     def _apply_house_action(self, action: HouseAction) -> HouseActed:
@@ -645,10 +648,15 @@ class GameState:
         return event
 
     def _apply_pass(self) -> Passed:
-        self._rule_for(PASS)
+        """A pass (:meth:`_check_hand_end` and :meth:`_end_turn` spelt out, as for a move)."""
+        if self._legal is None:
+            self.legal_actions()
+        if Pass not in self._allowed:
+            raise IllegalAction(self.rules.explain_forbidden(self, PASS))
         self.turns += 1
         event = make_passed(self.current)
-        if self.rules.turn_order:  # who has passed: without effects the passes go round, and their count says it
+        rules = self.rules
+        if rules.turn_order:  # who has passed: without effects the passes go round, and their count says it
             bit = 1 << self.current
             if self.passes:
                 self.passed |= bit
@@ -658,10 +666,16 @@ class GameState:
             else:  # the first pass since a tile was laid or moved (which set passes to 0)
                 self.passed = self.passed_unchanged = bit
         self.passes += 1
-        if not self._check_hand_end(event):
-            self._end_turn()
-            if self.rules.endings_when_stuck:
-                self._check_stuck()
+        after = rules.consequences[Passed]
+        ended = None if after is None else after(self, event)
+        if ended is not None:
+            self._finish_hand(ended)
+            return event
+        self.current = self._next_seat()
+        self.drawn = 0
+        self._legal = None
+        if rules.endings_when_stuck:
+            self._check_stuck()
         return event
 
     def _check_hand_end(self, event: Event) -> bool:
@@ -700,12 +714,12 @@ class GameState:
 
     def _fold_gains(self) -> None:
         """Add the gains so far to the totals and start the gains again from zero."""
+        zeros = [0] * self.seat_count
         for name, gains in self.hand_gains.items():
             totals = self.totals[name]
-            for seat in range(self.seat_count):
-                totals[seat] += gains[seat]
-                gains[seat] = 0
-            if not -MAX_FIGURE <= min(totals, default=0) <= max(totals, default=0) <= MAX_FIGURE:
+            totals[:] = map(add, totals, gains)
+            gains[:] = zeros
+            if not -MAX_FIGURE <= min(totals) <= max(totals) <= MAX_FIGURE:  # a game has a seat at least
                 raise figure_fault(self.rules, name, max(totals, key=abs))
 
     def _deal_to(self, seat: int, zone: str, tiles: tuple[int, ...], source: str) -> Dealt:

@@ -161,16 +161,22 @@ def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str], c
     a condition may read (``hand_count`` is ``len(_state.seat_zones['hand'][_seat])``),
     inlined where it is read; ``bindings``, what those expressions call.
     """
-    lines = ["def turn_program(_state):", "    _offered = 0", "    _actions = []"]
+    # The first step, when unconditional, starts the list with what it found (nothing before it).
+    first_unconditional = bool(steps) and steps[0].when is None
+    lines = ["def turn_program(_state):", "    _offered = 0"]
+    if not first_unconditional:
+        lines.append("    _actions = []")
     conditions: list[Source] = []
     for index, step in enumerate(steps):
         # A generator is an expression, or statements (several lines) leaving the actions in _found.
         code = step.generator.code
+        starts = index == 0 and first_unconditional
         body = [*(code.splitlines() if "\n" in code else [f"_found = {code}"]),
+                *(["_actions = _found"] if starts else []),
                 "if _found:",
                 f"    {step.can_name} = True",
                 f"    _offered += {1 << index}",
-                "    _actions = _actions + _found if _actions else _found",
+                *([] if starts else ["    _actions = _actions + _found if _actions else _found"]),
                 "else:",
                 f"    {step.can_name} = False"]
         if step.when is None:

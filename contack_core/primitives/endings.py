@@ -93,7 +93,8 @@ class AllPassed(HandEnding):
         # Compiled into what follows a pass only, so the event is a pass. Without turn-order
         # effects the passes go round the table, and their count in a row says it (inlined).
         if not rules.turn_order:
-            return Source("_state.passes >= _state.seats_in_play()")
+            return Source("_state.passes >= (_state.seat_count if _state.figure.every_seat_in_play "
+                          "else _state.seats_in_play())")
         return Source("_state.all_passed()")
 
 

@@ -351,7 +351,7 @@ class ContactPlacement(Primitive):
         return out
 
     def plays_source(self, tiles: str) -> Source:
-        """:meth:`plays` of the tiles the expression ``tiles`` gives, on ``_state.figure``, as
+        """:meth:`plays` of the tiles the statements ``tiles`` leave in ``_tiles``, on ``_state.figure``, as
         Python statements leaving the plays in ``_found``: the compiled turn program runs them
         in its own frame, a call a decision fewer. :meth:`plays` is the readable version, and
         tests compare the two at every decision of random games."""
@@ -364,7 +364,7 @@ class ContactPlacement(Primitive):
             "        if _cell not in _cells:",
             "            _cells.append(_cell)",
             "    _fig.legal_cells = _cells",
-            f"_tiles = {tiles}",
+            *tiles.splitlines(),
             "_demands = _fig.demands",
             "_found = []",
             "for _cell in _cells:",

@@ -10,6 +10,7 @@ program for that kind of event.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from operator import add
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -247,16 +248,16 @@ class Counter(ScoreKeeper):
 
     def on_hand_end(self, state: GameState) -> None:
         gains = state.hand_gains[self.key]
-        for seat, gain in enumerate(self.hand_end_values(state)):
-            gains[seat] += gain
-        self._settle(state, "hand_end", gains)
+        gains[:] = map(add, gains, self.hand_end_values(state))
+        if self._end_transfers["hand_end"]:
+            self._settle(state, "hand_end", gains)
 
     def on_game_end(self, state: GameState) -> None:
         gains = state.hand_gains[self.key]
         if self._game_end_values is not None:
-            for seat, gain in enumerate(self._game_end_values(state)):
-                gains[seat] += gain
-        self._settle(state, "game_end", gains)
+            gains[:] = map(add, gains, self._game_end_values(state))
+        if self._end_transfers["game_end"]:
+            self._settle(state, "game_end", gains)
 
     def _settle(self, state: GameState, when: str, into: list[int]) -> None:
         """The transfers of a hand's or the game's end: each seat in turn the one they are about."""

@@ -148,14 +148,16 @@ class PlayTile(TurnRule[Play]):
         self.apply = define_from("apply", ["_state", "_action"],  # type: ignore[method-assign]
                                  Source("\n".join(lines), play.bindings))
         self.tiles = define_from("tiles", ["_state"],  # type: ignore[method-assign]
-                                 Source(f"return {self._tiles_expression()}"))
+                                 Source(f"{self._tiles_statements()}\nreturn _tiles"))
 
-    def _tiles_expression(self) -> str:
-        """:meth:`readable_tiles` for several zones as one Python expression over ``_state``
-        (no call: a pile's top is its last tile sliced, nothing when it is empty)."""
-        parts = [f"*_state.seat_zones[{zone!r}][_state.current]" for zone in self.hand_zones]
-        parts += [f"*_state.zones[{zone!r}][-1:]" for zone in self.pile_zones]
-        return f"[{', '.join(parts)}]"
+    def _tiles_statements(self) -> str:
+        """:meth:`readable_tiles` for several zones as Python statements over ``_state`` leaving
+        the tiles in ``_tiles``: no call, each pile's top appended when it has one."""
+        hands = [f"*_state.seat_zones[{zone!r}][_state.current]" for zone in self.hand_zones]
+        lines = [f"_tiles = [{', '.join(hands)}]", "_piles = _state.zones"]
+        for zone in self.pile_zones:
+            lines += [f"_pile = _piles[{zone!r}]", "if _pile:", "    _tiles.append(_pile[-1])"]
+        return "\n".join(lines)
 
     def tiles(self, state: GameState) -> list[int]:
         """The tiles the current seat may play (compiled at :meth:`attach` for several zones)."""
@@ -183,8 +185,8 @@ class PlayTile(TurnRule[Play]):
     def generator_source(self, prefix: str) -> Source:
         if self.placement is None:
             return super().generator_source(prefix)
-        tiles = self._tiles_expression() if self.single_zone is None else \
-            f"_state.seat_zones[{self.single_zone!r}][_state.current]"
+        tiles = self._tiles_statements() if self.single_zone is None else \
+            f"_tiles = _state.seat_zones[{self.single_zone!r}][_state.current]"
         return self.placement.plays_source(tiles)  # statements, inlined in the turn program
 
     def apply(self, state: GameState, action: Play) -> Played | None:
