@@ -243,10 +243,14 @@ class GameState:
                 self.current = following if following < self.seat_count else 0
             self.drawn = 0
             self._legal = None
-            # _check_stuck spelt out (a ruleset ending a stuck hand checks after every play); the list worked out
-            # here is the one the next seat's bot reads: nothing is listed twice.
-            if rules.endings_when_stuck and not self.chance and not self.legal_actions():
-                self._finish_hand(rules.endings_when_stuck[0].key)
+            # _check_stuck and legal_actions spelt out (a ruleset ending a stuck hand checks after every play); the
+            # list worked out here is the one the next seat's bot reads: nothing is listed twice.
+            if rules.endings_when_stuck and not self.chance:
+                turn_program = rules.turn_program
+                if not (legal := turn_program(self)):
+                    self._finish_hand(rules.endings_when_stuck[0].key)
+                else:
+                    self._legal = legal
             return event
         if kind is Draw or kind is Discard:  # the seat keeps the turn (a forced draw: playouts' next hottest path)
             if self._legal is None:
