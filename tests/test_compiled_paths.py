@@ -1,8 +1,8 @@
 """The compiled paths a playout runs hold to the readable code they are compiled from
 (docs/performance.md): a play from several zones (a solitaire's piles, a hand and a discard
 pile), the tiles such a rule offers, the ending that waits for every listed zone to empty,
-the set-up's sampled deals onto stacks and opening from a stack, and a chips counter's
-collection. Random games compare the two at every step."""
+the set-up's sampled deals onto stacks and opening from a stack, a chips counter's
+collection and the board game's endings. Random games compare the two at every step."""
 
 from __future__ import annotations
 
@@ -186,3 +186,22 @@ def test_the_turn_program_lists_the_plays_the_readable_generator_lists(ruleset: 
                 compared += bool(readable)
             state.apply(legal[rng.randrange(len(legal))])
     assert compared > 100
+
+
+def test_the_board_games_endings_are_compiled_as_they_read() -> None:
+    """What follows a move (one side left, the two-piece tie, the move cap) checks each ending as its
+    ``ends_hand`` reads: after every move, the first ending that holds is the one that ended the game."""
+    reasons: set[str] = set()
+    for options in ({}, {"two_players_tiles": "6", "move_cap": "0"}):
+        rules = load_rules("klauber-1937", options)
+        rng = random.Random(3)
+        for game in range(12):
+            state = GameState(rules, 2 + game % 2)
+            while not state.over:
+                legal = state.legal_actions()
+                event = state.apply(legal[rng.randrange(len(legal))])
+                holding = [ending.key for ending in rules.hand_end
+                           if type(event) in ending.after and ending.ends_hand(state, event)]
+                assert (state.hand_results[-1].reason if state.over else None) == (holding[0] if holding else None)
+            reasons.add(state.hand_results[-1].reason)
+    assert reasons == {"one_side_left", "endgame_tie", "move_cap"}  # the comparison saw each ending fire

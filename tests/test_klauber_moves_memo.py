@@ -8,6 +8,7 @@ import random
 import pytest
 
 from contack_core import GameState, load_rules
+from contack_core.boards.grid import DIRECTIONS
 from contack_core.engine.actions import IllegalAction, Move
 from contack_core.primitives.pieces import MovePiece
 
@@ -69,3 +70,38 @@ def test_a_move_the_memo_does_not_offer_is_checked_rule_by_rule():
     state.clone().apply(copy)
     with pytest.raises(IllegalAction, match="one step along a line"):
         state.apply(Move(legal[0].origin, ((legal[0].origin[0] + 1, legal[0].origin[1] + 1),)))
+
+
+def counted_afresh(board) -> dict[int, dict]:
+    """How many pieces of each side stand side by side with each point, counted round the board."""
+    counts: dict[int, dict] = {side: {} for side in board.side}
+    for piece, square in enumerate(board.square):
+        if square is not None:
+            side_counts = counts[board.side[board.owner[piece]]]
+            for dx, dy in DIRECTIONS:
+                near = (square[0] + dx, square[1] + dy)
+                side_counts[near] = side_counts.get(near, 0) + 1
+    return counts
+
+
+@pytest.mark.parametrize(("seats", "options"), CASES)
+def test_the_tabled_moves_are_the_walks_and_the_board_counts_its_sides_right(seats, options):
+    """A piece's one- and two-step moves from the walk tables and the board's counts of who stands
+    beside each point are the moves the board's own walks and side-contact look find."""
+    rules = load_rules("klauber-1937", options)
+    rule = next(r for r in rules.turn if isinstance(r, MovePiece))
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = GameState(rules, seats)
+        while not state.is_over() and state.turns < 600:
+            board = state.figure
+            assert board.beside == counted_afresh(board), f"seed {seed}, turn {state.turns}"
+            assert board.clone().beside == board.beside
+            for piece in board.pieces_of(state.current):
+                steps = rule.steps(board, piece)
+                origin = board.square[piece]
+                if steps <= 2:
+                    assert rule._short_moves(board, piece, origin, steps) == \
+                        rule._moves(None, board, piece, origin, steps, False), f"seed {seed}, turn {state.turns}"
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])

@@ -99,7 +99,8 @@ class PieceBoard:
     """
 
     __slots__ = ("size", "kinds", "owner", "colour", "kind", "side", "tile_at", "square", "turn", "flipped",
-                 "alive", "endgame_moves", "last", "ringed", "home_edge", "moves_cache", "_owned")
+                 "alive", "endgame_moves", "last", "ringed", "home_edge", "moves_cache", "_owned", "beside",
+                 "beside_others")
 
     def __init__(self, size: int, kinds: Sequence[PieceKind], side: Sequence[int]) -> None:
         self.size = size
@@ -129,6 +130,14 @@ class PieceBoard:
         self.moves_cache: dict[int, tuple[bool, int, frozenset[Square], frozenset[Square], list[Any]]] = {}
         #: Each seat's pieces on the board (None: to be listed again, after a piece came or went).
         self._owned: list[list[int]] | None = None
+        #: Per side, how many of its pieces stand side by side with each point (kept by :meth:`add`,
+        #: :meth:`move` and :meth:`remove`), and per side the counts of every other side: where a
+        #: piece may not end its move is then a look-up, not a look round the point.
+        self.beside: dict[int, dict[Square, int]] = {s: {} for s in self.side}
+        self.beside_others = self._others_of(self.beside)
+
+    def _others_of(self, beside: dict[int, dict[Square, int]]) -> dict[int, list[dict[Square, int]]]:
+        return {s: [counts for other, counts in beside.items() if other != s] for s in beside}
 
     def clone(self) -> PieceBoard:
         other = PieceBoard.__new__(PieceBoard)
@@ -144,6 +153,8 @@ class PieceBoard:
         other.last = self.last
         other.moves_cache = dict(self.moves_cache)
         other._owned = self._owned  # never changed in place: dropped when a piece comes or goes
+        other.beside = {s: dict(counts) for s, counts in self.beside.items()}
+        other.beside_others = other._others_of(other.beside)
         return other
 
     # ------------------------------------------------------------------ setting out
@@ -163,8 +174,21 @@ class PieceBoard:
         self.tile_at[square] = piece
         self.alive[owner] += 1
         self._owned = None
+        self._count_beside(self.beside[self.side[owner]], square, 1)
         self._forget_near(square)
         return piece
+
+    @staticmethod
+    def _count_beside(counts: dict[Square, int], point: Square, change: int) -> None:
+        """A piece of the side counted in ``counts`` came to (``change`` 1) or left (-1) ``point``."""
+        x, y = point
+        for dx, dy in DIRECTIONS:
+            near = (x + dx, y + dy)
+            left = counts.get(near, 0) + change
+            if left:
+                counts[near] = left
+            else:
+                del counts[near]
 
     # ------------------------------------------------------------------ questions
     def on_board(self, square: Square) -> bool:
@@ -242,22 +266,7 @@ class PieceBoard:
 
     def side_points(self, piece: int) -> frozenset[Square]:
         """The points where ``piece`` would lie side by side with an opponent's piece."""
-        mine = self.side[self.owner[piece]]
-        return frozenset((square[0] + dx, square[1] + dy)
-                         for other, square in enumerate(self.square)
-                         if square is not None and other != piece and self.side[self.owner[other]] != mine
-                         for dx, dy in DIRECTIONS)
-
-    def points_beside_opponents(self, side: int) -> set[Square]:
-        """Every point side by side with a piece of a side other than ``side`` (where a piece of
-        ``side`` may not end its move): one pass over the board, for a whole turn's moves."""
-        points: set[Square] = set()
-        sides, owner = self.side, self.owner
-        for other, square in enumerate(self.square):
-            if square is not None and sides[owner[other]] != side:
-                x, y = square
-                points.update((x + dx, y + dy) for dx, dy in DIRECTIONS)
-        return points
+        return frozenset().union(*self.beside_others[self.side[self.owner[piece]]])
 
     def contact_distances(self) -> tuple[list[int], list[int]]:
         """Per seat: the fewest single steps along the lines between a piece of its side and a piece
@@ -487,6 +496,19 @@ class PieceBoard:
         self.square[piece] = square
         self.turn[piece] = turn % 4
         self.last = piece
+        counts = self.beside[self.side[self.owner[piece]]]  # _count_beside for both points, spelt out
+        x, y = old
+        for dx, dy in DIRECTIONS:
+            near = (x + dx, y + dy)
+            left = counts[near] - 1
+            if left:
+                counts[near] = left
+            else:
+                del counts[near]
+        x, y = square
+        for dx, dy in DIRECTIONS:
+            near = (x + dx, y + dy)
+            counts[near] = counts.get(near, 0) + 1
         cache = self.moves_cache
         if cache:  # one pass for both points (what a move changes)
             side = self.side[self.owner[piece]]
@@ -503,6 +525,7 @@ class PieceBoard:
         self.square[piece] = None
         self.alive[self.owner[piece]] -= 1
         self._owned = None
+        self._count_beside(self.beside[self.side[self.owner[piece]]], square, -1)
         self._forget_near(square)
 
     def _forget_near(self, point: Square) -> None:

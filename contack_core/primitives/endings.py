@@ -177,3 +177,6 @@ class TurnLimit(HandEnding):
 
     def ends_hand(self, state: GameState, event: Event) -> bool:
         return 0 < self.turns <= state.turns
+
+    def condition_source(self, prefix: str, rules: Rules) -> Source:
+        return Source(f"{self.turns} <= _state.turns" if self.turns > 0 else "False")

@@ -20,6 +20,7 @@ from contack_core.primitives.board import Board
 from contack_core.primitives.endings import HandEnding
 from contack_core.primitives.match import SidesMatch
 from contack_core.language.limits import MAX_STEPS, MAX_TILES, shown_number as _shown
+from contack_core.language.programs import Source
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 from contack_core.primitives.scoring import ScoreKeeper
 from contack_core.primitives.setup import SetupStep
@@ -69,8 +70,8 @@ def pieces_of(position: object) -> PieceBoard:
     return position
 
 
-#: One end of a walk: the point, the move, and the points beside it.
-_End = tuple[Square, Move, tuple[Square, ...]]
+#: One end of a walk: the point and the move.
+_End = tuple[Square, Move]
 
 
 class _WalkTable:
@@ -100,18 +101,15 @@ class _WalkTable:
                 continue
             first = (origin[0] + dx, origin[1] + dy)
             if self.steps == 1:
-                found[first] = (first, Move(origin, (first,)), self.beside(first))
+                found[first] = (first, Move(origin, (first,)))
                 continue
             for ex, ey in DIRECTIONS:
                 if self.straight and (ex == 0) != (dx == 0):
                     continue
                 second = (first[0] + ex, first[1] + ey)
                 if self.on(second) and second not in found:
-                    found[second] = (second, Move(origin, (first, second)), self.beside(second))
+                    found[second] = (second, Move(origin, (first, second)))
         return list(found.values())
-
-    def beside(self, point: Square) -> tuple[Square, ...]:
-        return tuple(n for n in ((point[0] + dx, point[1] + dy) for dx, dy in DIRECTIONS) if self.on(n))
 
 
 class CornerTiles(Primitive):
@@ -615,20 +613,21 @@ class MovePiece(TurnRule[Move]):
         ends = by_blocked.get(blocked)
         if ends is None:
             ends = by_blocked[blocked] = table.ends(origin, blocked)
-        check_sides = self.no_side_contact
-        mine = sides[owner[piece]]
-        occupied = tile_at.keys()
+        # Where an opponent stands side by side, the move may not end: the other sides' counts say where.
+        others = board.beside_others[sides[owner[piece]]] if self.no_side_contact else []
         found = []
-        for end, move, beside in ends:
+        if len(others) == 1:  # one other side (two seats, or partners): one look-up an end
+            forbidden = others[0]
+            for end, move in ends:
+                if (end == origin or end not in tile_at) and end not in forbidden:
+                    found.append(move)
+            return found
+        for end, move in ends:
             if end != origin and end in tile_at:
                 continue
-            if check_sides and not occupied.isdisjoint(beside):
-                for point in beside:
-                    other = tile_at.get(point)
-                    if other is not None and other != piece and sides[owner[other]] != mine:
-                        break
-                else:
-                    found.append(move)
+            for counts in others:
+                if end in counts:
+                    break
             else:
                 found.append(move)
         return found
@@ -770,10 +769,11 @@ class MovePiece(TurnRule[Move]):
         turn = (board.turn[piece] + self.turn_after) % 4
         settlement = board.settle(piece, end, turn, self.pooled, self.verdict)
         board.move(piece, end, turn)
-        # The points of the pieces settled off, each still on its point until removed below.
-        removed = tuple(point for p in settlement.removed if (point := board.square[p]) is not None)
-        for other in settlement.removed:
-            board.remove(other)
+        removed: tuple[Square, ...] = ()
+        if settlement.removed:  # the points of the pieces settled off, each still on its point until removed
+            removed = tuple(point for p in settlement.removed if (point := board.square[p]) is not None)
+            for other in settlement.removed:
+                board.remove(other)
         flipped = (self.flip_on_ringed and board.square[piece] is not None and not board.flipped[piece]
                    and end in board.ringed[board.owner[piece]])
         if flipped:
@@ -813,6 +813,10 @@ class OneSideLeft(HandEnding):
             return False
         return len(pieces_of(state.figure).sides_left()) <= 1
 
+    def condition_source(self, prefix: str, rules: Rules) -> Source:
+        # Checked after a move only: the sides are counted only when the move took a piece off.
+        return Source(f"_event.removed and {prefix}_ends(_state, _event)", {f"{prefix}_ends": self.ends_hand})
+
 
 class TwoPieceTie(HandEnding):
     """With just two pieces of different sides left: a tie at once when both are turned
@@ -842,6 +846,11 @@ class TwoPieceTie(HandEnding):
                 and len(set(board.values(a))) == 1:
             return True
         return board.endgame_moves is not None and board.endgame_moves >= 2 * self.turns
+
+    def condition_source(self, prefix: str, rules: Rules) -> Source:
+        # The count of pieces first, without a call: two pieces are left only at the very end.
+        return Source(f"_sum(_state.figure.alive) == 2 and {prefix}_ends(_state, _event)",
+                      {f"{prefix}_ends": self.ends_hand, "_sum": sum})
 
 
 class PiecesLeft(ScoreKeeper):
