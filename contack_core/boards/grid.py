@@ -39,6 +39,13 @@ def diamond(point: Square, reach: int) -> frozenset[Square]:
                      for dy in range(abs(dx) - reach, reach - abs(dx) + 1))
 
 
+@functools.lru_cache(maxsize=16)
+def side_neighbours(size: int) -> dict[Square, tuple[Square, ...]]:
+    """For every point of a ``size`` board, the four points side by side with it (on the board or
+    off it), in :data:`DIRECTIONS` order: worked out once a board size, read on every move."""
+    return {(x, y): tuple((x + dx, y + dy) for dx, dy in DIRECTIONS) for x in range(size) for y in range(size)}
+
+
 def parse_square(value: object) -> Square:
     """A point from its record form ``[x, y]``, or a ValueError saying why not."""
     if (not isinstance(value, (list, tuple)) or len(value) != 2
@@ -100,7 +107,7 @@ class PieceBoard:
 
     __slots__ = ("size", "kinds", "owner", "colour", "kind", "side", "tile_at", "square", "turn", "flipped",
                  "alive", "endgame_moves", "last", "ringed", "home_edge", "moves_cache", "_owned", "beside",
-                 "beside_others")
+                 "beside_others", "neighbours")
 
     def __init__(self, size: int, kinds: Sequence[PieceKind], side: Sequence[int]) -> None:
         self.size = size
@@ -135,13 +142,14 @@ class PieceBoard:
         #: piece may not end its move is then a look-up, not a look round the point.
         self.beside: dict[int, dict[Square, int]] = {s: {} for s in self.side}
         self.beside_others = self._others_of(self.beside)
+        self.neighbours = side_neighbours(size)
 
     def _others_of(self, beside: dict[int, dict[Square, int]]) -> dict[int, list[dict[Square, int]]]:
         return {s: [counts for other, counts in beside.items() if other != s] for s in beside}
 
     def clone(self) -> PieceBoard:
         other = PieceBoard.__new__(PieceBoard)
-        other.size, other.kinds, other.side = self.size, self.kinds, self.side
+        other.size, other.kinds, other.side, other.neighbours = self.size, self.kinds, self.side, self.neighbours
         other.owner, other.colour, other.kind = self.owner, self.colour, self.kind  # fixed once laid out
         other.ringed, other.home_edge = self.ringed, self.home_edge
         other.tile_at = dict(self.tile_at)
@@ -178,12 +186,9 @@ class PieceBoard:
         self._forget_near(square)
         return piece
 
-    @staticmethod
-    def _count_beside(counts: dict[Square, int], point: Square, change: int) -> None:
+    def _count_beside(self, counts: dict[Square, int], point: Square, change: int) -> None:
         """A piece of the side counted in ``counts`` came to (``change`` 1) or left (-1) ``point``."""
-        x, y = point
-        for dx, dy in DIRECTIONS:
-            near = (x + dx, y + dy)
+        for near in self.neighbours[point]:
             left = counts.get(near, 0) + change
             if left:
                 counts[near] = left
@@ -497,17 +502,14 @@ class PieceBoard:
         self.turn[piece] = turn % 4
         self.last = piece
         counts = self.beside[self.side[self.owner[piece]]]  # _count_beside for both points, spelt out
-        x, y = old
-        for dx, dy in DIRECTIONS:
-            near = (x + dx, y + dy)
+        neighbours = self.neighbours
+        for near in neighbours[old]:
             left = counts[near] - 1
             if left:
                 counts[near] = left
             else:
                 del counts[near]
-        x, y = square
-        for dx, dy in DIRECTIONS:
-            near = (x + dx, y + dy)
+        for near in neighbours[square]:
             counts[near] = counts.get(near, 0) + 1
         cache = self.moves_cache
         if cache:  # one pass for both points (what a move changes)

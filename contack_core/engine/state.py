@@ -554,11 +554,16 @@ class GameState:
             following = self.current + 1  # a comparison, not %: integer modulo is a slow path in 3.11
             return following if following < count else 0
         in_play = self.figure.seat_in_play
-        for offset in range(1, count + 1):
+        following = self.current + 1  # the next seat first, without a modulo: usually it is in play
+        if following == count:
+            following = 0
+        if in_play(following):
+            return following
+        for offset in range(2, count + 1):
             seat = (self.current + offset) % count
             if in_play(seat):
                 return seat
-        return (self.current + 1) % count
+        return following
 
     def _ordered_next_seat(self) -> int:
         """The seat to act next under the ruleset's turn-order effects: the seat a ``next-seat``

@@ -602,7 +602,7 @@ class MovePiece(TurnRule[Move]):
         if table is None:
             table = self._walk_tables[(board.size, steps)] = _WalkTable(board.size, steps, self.straight)
         tile_at, sides, owner = board.tile_at, board.side, board.owner
-        avoid = self.avoid(board, piece) if steps > 1 else _NOWHERE
+        avoid = board.side_points(piece) if steps > 1 and self.no_side_contact_on_the_way else _NOWHERE  # avoid()
         firsts, by_blocked = table.points[origin]
         blocked = 0
         bit = 1
@@ -783,7 +783,7 @@ class MovePiece(TurnRule[Move]):
                 board.endgame_moves = (board.endgame_moves or 0) + 1
             else:  # one of the two is turned over: the endgame's moves and count are over
                 board.endgame_moves = None
-        elif self.endgame_steps and self._endgame_begins(board):
+        elif self.endgame_steps and sum(board.alive) == 2 and self._endgame_begins(board):
             board.endgame_moves = 0
         return make_moved(state.current, piece, action.origin, tuple(action.path), turn, settlement.contacts,
                           removed, flipped)
