@@ -611,8 +611,7 @@ class GameState:
         return sum(map(self.figure.seat_in_play, range(self.seat_count)))
 
     def _apply_move(self, action: Move) -> Event:
-        """A piece moved on a board of pieces; the turn goes to the next seat still in play.
-        (:meth:`_check_hand_end` and :meth:`_end_turn` spelt out: every move of a playout comes here.)"""
+        """A piece moved on a board of pieces; the turn goes to the next seat still in play."""
         if self._legal is None:
             self.legal_actions()
         rule = self._allowed.get(Move)
@@ -621,17 +620,7 @@ class GameState:
             raise IllegalAction(self.rules.explain_forbidden(self, action))
         self.turns += 1
         self.passes = 0
-        rules = self.rules
-        after = rules.consequences.get(type(event))
-        ended = None if after is None else after(self, event)
-        if ended is not None:
-            self._finish_hand(ended)
-            return event
-        self.current = self._next_seat()
-        self.drawn = 0
-        self._legal = None
-        if rules.endings_when_stuck:
-            self._check_stuck()
+        self._turn_over(event)
         return event
 
     def _apply_house_action(self, action: HouseAction) -> HouseActed:
@@ -657,15 +646,13 @@ class GameState:
         return event
 
     def _apply_pass(self) -> Passed:
-        """A pass (:meth:`_check_hand_end` and :meth:`_end_turn` spelt out, as for a move)."""
         if self._legal is None:
             self.legal_actions()
         if Pass not in self._allowed:
             raise IllegalAction(self.rules.explain_forbidden(self, PASS))
         self.turns += 1
         event = make_passed(self.current)
-        rules = self.rules
-        if rules.turn_order:  # who has passed: without effects the passes go round, and their count says it
+        if self.rules.turn_order:  # who has passed: without effects the passes go round, and their count says it
             bit = 1 << self.current
             if self.passes:
                 self.passed |= bit
@@ -675,17 +662,23 @@ class GameState:
             else:  # the first pass since a tile was laid or moved (which set passes to 0)
                 self.passed = self.passed_unchanged = bit
         self.passes += 1
-        after = rules.consequences[Passed]
+        self._turn_over(event)
+        return event
+
+    def _turn_over(self, event: Event) -> None:
+        """After a pass or a move: the hand ends if what follows the event says so, else the turn
+        goes to the next seat (:meth:`_check_hand_end` and :meth:`_end_turn` in one frame: every
+        pass and move of a playout comes here)."""
+        after = self.rules.consequences.get(type(event))
         ended = None if after is None else after(self, event)
         if ended is not None:
             self._finish_hand(ended)
-            return event
+            return
         self.current = self._next_seat()
         self.drawn = 0
         self._legal = None
-        if rules.endings_when_stuck:
+        if self.rules.endings_when_stuck:
             self._check_stuck()
-        return event
 
     def _check_hand_end(self, event: Event) -> bool:
         consequences = self.rules.consequences.get(type(event))
