@@ -550,18 +550,15 @@ class GameState:
         if self.rules.turn_order:
             return self._ordered_next_seat()
         count = self.seat_count
-        if self.figure.every_seat_in_play:
-            following = self.current + 1  # a comparison, not %: integer modulo is a slow path in 3.11
-            return following if following < count else 0
-        in_play = self.figure.seat_in_play
-        following = self.current + 1  # the next seat first, without a modulo: usually it is in play
+        following = self.current + 1  # a comparison, not %: integer modulo is a slow path in 3.11
         if following == count:
             following = 0
-        if in_play(following):
+        figure = self.figure
+        if figure.every_seat_in_play or figure.seat_in_play(following):  # the next seat, as it usually is
             return following
         for offset in range(2, count + 1):
             seat = (self.current + offset) % count
-            if in_play(seat):
+            if figure.seat_in_play(seat):
                 return seat
         return following
 
