@@ -40,14 +40,15 @@ class TileSet:
     values: tuple[tuple[int, ...], ...]
     edge_colours: tuple[tuple[int, ...], ...] = attrs.field(default=None)
     names: tuple[str, ...] = attrs.field(default=None)
-    _index: dict[str, int] = attrs.field(init=False, repr=False, eq=False)
+    #: Each tile by its name, for a caller that looks up many (:meth:`tile` says why a name is not one).
+    by_name: Mapping[str, int] = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
         if self.edge_colours is None:
             object.__setattr__(self, "edge_colours", tuple(tuple(range(len(v))) for v in self.values))
         if self.names is None:
             object.__setattr__(self, "names", tuple(tile_name(v) for v in self.values))
-        object.__setattr__(self, "_index", {name: i for i, name in enumerate(self.names)})
+        object.__setattr__(self, "by_name", {name: i for i, name in enumerate(self.names)})
 
     @property
     def classic(self) -> bool:
@@ -60,14 +61,9 @@ class TileSet:
     def __len__(self) -> int:
         return len(self.values)
 
-    @property
-    def by_name(self) -> Mapping[str, int]:
-        """Each tile by its name, for a caller that looks up many (:meth:`tile` says why a name is not one)."""
-        return self._index
-
     def tile(self, name: object) -> int:
         """The tile called ``name``, or :class:`UnknownTile` saying why not."""
-        found = self._index.get(name) if isinstance(name, str) else None
+        found = self.by_name.get(name) if isinstance(name, str) else None
         if found is not None:
             return found
         if self.classic and (not isinstance(name, str) or not _TILE_NAME.match(name)):

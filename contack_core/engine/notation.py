@@ -687,13 +687,18 @@ def _tile(tiles: TileSet, name: object) -> int:
     return tiles.tile(name) if tile is None else tile
 
 
-def _play_from_record(tiles: TileSet, line: dict[str, Any]) -> Action:
-    cell = line["cell"]
-    return _make_play(_tile(tiles, line["tile"]), (cell[0], cell[1]))
+def play_from_record(tiles: TileSet, line: dict[str, Any]) -> Play:
+    """The play a ``play`` line states (a line its schema accepts): :func:`recorded_action` for a
+    caller that knows the line is a play (the audit, at every play of a record)."""
+    name, cell = line["tile"], line["cell"]
+    tile = tiles.by_name.get(name) if name.__class__ is str else None  # _tile's look-up without its call
+    return _make_play(_tile(tiles, name) if tile is None else tile, (cell[0], cell[1]))
 
 
 def _draw_from_record(tiles: TileSet, line: dict[str, Any]) -> Action:
-    return _make_draw(_tile(tiles, line["tile"]))
+    name = line["tile"]
+    tile = tiles.by_name.get(name) if name.__class__ is str else None  # as in a play's
+    return _make_draw(_tile(tiles, name) if tile is None else tile)
 
 
 def _discard_from_record(tiles: TileSet, line: dict[str, Any]) -> Action:
@@ -721,7 +726,7 @@ def _deal_from_record(tiles: TileSet, line: dict[str, Any]) -> Action:
 
 
 #: The action each kind of record line states (a line the schema has checked).
-_FROM_RECORD = {"play": _play_from_record, "draw": _draw_from_record, "discard": _discard_from_record,
+_FROM_RECORD = {"play": play_from_record, "draw": _draw_from_record, "discard": _discard_from_record,
                 "pass": _pass_from_record, "move": _move_from_record, "deal": _deal_from_record,
                 "house": _house_from_record}
 
@@ -738,10 +743,11 @@ def action_from_record(tiles: TileSet, line: dict[str, Any]) -> Action | None:
 def recorded_action(tiles: TileSet, line: dict[str, Any]) -> Action:
     """The action of a line that states one (a play, draw, discard, pass, move or deal), as
     :func:`action_from_record` reads it; a ValueError for a line that states none."""
-    action = action_from_record(tiles, line)
-    if action is None:
-        raise ValueError(f"a {line.get('event')} line states no action")
-    return action
+    kind = line.get("event")
+    reader = _FROM_RECORD.get(kind) if kind.__class__ is str else None  # action_from_record without its call
+    if reader is None:
+        raise ValueError(f"a {kind} line states no action")
+    return reader(tiles, line)
 
 
 def _bank_or(seat: int | None) -> int | str:

@@ -11,7 +11,7 @@ import attrs
 from contack_core.boards.lattice import figure_of
 from contack_core.boards.tiles import TileSet
 from contack_core.engine.actions import Action, HouseAction, Play
-from contack_core.engine.digests import rules_digest
+from contack_core.engine.digests import rules_digest, text_digest
 from contack_core.engine.events import Discarded, Drew, Event, HouseActed, Moved, Passed, Played
 from contack_core.engine.slots import (
     Board,
@@ -102,6 +102,7 @@ class Rules:
     #: :meth:`digest`, once worked out (the resolved rules never change; a record header and
     #: every audit ask for it).
     _digest: str | None = attrs.field(init=False, default=None)
+    _former_digest: str | None = attrs.field(init=False, default=None)
     #: What every hand starts with: the tiles of each shared zone, and the per-seat zones (empty).
     shared_zone_starts: dict[str, tuple[int, ...]] = attrs.field(init=False)
     seat_zone_names: tuple[str, ...] = attrs.field(init=False)
@@ -141,6 +142,14 @@ class Rules:
         if self._digest is None:
             self._digest = rules_digest(self.document, self.options)
         return self._digest
+
+    def former_digest(self) -> str:
+        """The digest records carried before it covered the resolved rules only
+        (:func:`contack_core.engine.digests.text_digest`): an audit of an older record compares
+        its header with it (worked out once, as :meth:`digest` is)."""
+        if self._former_digest is None:
+            self._former_digest = text_digest(self.document, self.options)
+        return self._former_digest
 
     def term(self, key: str) -> str:
         return str(self.terms.get(key, DEFAULT_TERMS.get(key, key)))

@@ -12,6 +12,7 @@ the ruleset's compiled primitives what is legal and what an action does.
 from __future__ import annotations
 
 import random
+from itertools import filterfalse
 from collections.abc import Callable, Sequence
 from operator import add
 from typing import TYPE_CHECKING, TypeVar, cast
@@ -741,16 +742,17 @@ class GameState:
     def _take_named(self, source: str, tiles: tuple[int, ...]) -> None:
         """Remove ``tiles`` from the pile ``source`` wherever they lie (its order is hidden)."""
         pile = self.zones[source]
+        here = set(pile)
         for tile in tiles:
-            if tile not in pile:
+            if tile not in here:
                 raise IllegalAction(
                     f"tile {self.rules.tiles.names[tile]} cannot be dealt: it is in {self.locate(tile)}, not in {source}"
                 )
-        if len(set(tiles)) != len(tiles):
+        named = set(tiles)
+        if len(named) != len(tiles):
             twice = next(tile for tile in tiles if tiles.count(tile) > 1)
             raise IllegalAction(f"tile {self.rules.tiles.names[twice]} is dealt twice")
-        for tile in tiles:
-            pile.remove(tile)
+        pile[:] = filterfalse(named.__contains__, pile)  # the rest in their order, as removing each would leave them
 
     def _shuffle(self, zone: str, order: tuple[int, ...], checked: bool = True) -> Shuffled:
         """Put ``zone`` in ``order``; ``checked=False`` for an order known to hold its tiles."""

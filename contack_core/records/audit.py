@@ -14,15 +14,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import attrs
 
 from contack_core.boards.tiles import UnknownTile
 from contack_core.engine.actions import HouseAction, IllegalAction, Move, Play, Shuffle
-from contack_core.engine.digests import text_digest
 from contack_core.engine.events import ChipsMoved, Event, Moved, Played
-from contack_core.engine.notation import action_from_record, chips_to_record, event_to_record, recorded_action
+from contack_core.engine.notation import (
+    action_from_record,
+    chips_to_record,
+    event_to_record,
+    play_from_record,
+    recorded_action,
+)
 from contack_core.engine.rules import Rules
 from contack_core.engine.ruleset_faults import ruleset_fault
 from contack_core.engine.slots import is_play_rule
@@ -365,7 +370,8 @@ class _Auditor:
                 self._opening(data)
                 return
             self._expect_seat(data, chance=False)  # says why this seat may not play now
-        event = cast(Played, state.apply(recorded_action(self.tiles, data)))  # a play line's action is a play
+        event = state.apply(play_from_record(self.tiles, data))
+        assert isinstance(event, Played)  # a play line's action is a play
         if "points" in data and data["points"] != event.points:
             raise IllegalAction(f"this play scores {event.points} points, not {data['points']}")
         if "from" in data and data["from"] != (event.source or self._only_play_zone()):
@@ -707,7 +713,7 @@ def _ruleset_named(rules: Rules, options: dict[str, Any], rulesets: RulesetCache
 def _digests_match(recorded: str | None, now: str, rules: Rules) -> bool:
     """Whether a header's digest is ``now``, that of ``rules``, or ``rules``' digest as it was
     made before it covered the resolved rules only (the same rules, not a change)."""
-    return recorded is None or recorded == now or recorded == text_digest(rules.document, rules.options)
+    return recorded is None or recorded == now or recorded == rules.former_digest()
 
 
 def _changed_text(recorded: str | None, now: str | None) -> str:
