@@ -13,11 +13,13 @@ import re
 import signal
 import subprocess
 from pathlib import Path
+from typing import cast
 
 import pytest
 from keeping import entries_for, played_lines, record_lines
 from processes import GONE, HANG, contack, environment
 
+from contack_core.boards.grid import PieceBoard
 from contack_core.primitives.loading import load_rules
 from contack_core.records.audit import audit_record
 from contack_core.engine.actions import IllegalAction
@@ -326,6 +328,27 @@ def test_klauber_moves_are_offered_by_piece_and_taken_as_the_terminal_takes_them
         refused = post(client, "draw 1-2-3")
         expected = "no tile is drawn in this game, pieces move on the board"
         assert refused["refused"].startswith(expected) and not refused["accepted"]
+    finally:
+        game.keeper.close()
+
+
+def test_a_board_of_pieces_carries_its_legend_and_laid_tiles_none(tmp_path: Path) -> None:
+    """What the pieces' marks mean sits under Klauber's board, with a swatch named by the ruleset's
+    word for each colour on the board, as the replay's page shows it; a figure of laid tiles needs none."""
+    rules = load_rules("klauber-1937", {})
+    game, client = web(rules, ["ann", "ben"], tmp_path / "klauber.jsonl")
+    try:
+        board = client.get(f"/state?token={TOKEN}").json()["board"]
+        pieces = cast(PieceBoard, game.keeper.state.figure)
+        words = {rules.colour_term(colour) for colour in pieces.colour}
+    finally:
+        game.keeper.close()
+    legend = board[board.index("</svg>"):]
+    assert legend.startswith('</svg><div class="legend">') and "corner numbers where they lie" in legend
+    assert set(re.findall(r'class="swatch".*?</svg>([^<]+)', legend)) == words == {"red", "blue", "green", "yellow"}
+    game, client = web(load_rules("parker-1939", {}), ["ann", "ben"], tmp_path / "parker.jsonl")
+    try:
+        assert client.get(f"/state?token={TOKEN}").json()["board"].endswith("</svg>")
     finally:
         game.keeper.close()
 

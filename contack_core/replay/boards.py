@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
-from contack_core.replay.drawing import Picture
+from contack_core.replay.drawing import Picture, colour_for, markup
 from contack_core.replay.squares import describe_board, paint_board, read_board
 from contack_core.replay.triangles import describe_figure, paint_figure, read_figure
 
@@ -68,3 +68,22 @@ BOARD_KINDS: Mapping[str, BoardKind] = MappingProxyType({
 def board_kind(rules: Rules) -> BoardKind | None:
     """The kind for this ruleset's board primitive, or None when replays cannot draw it yet."""
     return BOARD_KINDS.get(rules.board.name)
+
+
+#: What a board of pieces' marks mean, under its picture on a page.
+PIECES_LEGEND = ("Each piece shows its corner numbers where they lie; a dark piece is turned over; a circle is a "
+                 "ringed spot; the piece moved last is outlined; the numbers along the edges are the points' "
+                 "coordinates (x east, y north).")
+
+
+def legend_markup(view: BoardView, colours: Sequence[str], colour_words: Mapping[str, str]) -> str:
+    """What a page shows under a board whose view has a legend (a board of pieces), as HTML for the
+    page's own element: what its marks mean and a swatch for each of ``colours``, called by the
+    ruleset's ``colour_words``; ``""`` for a board whose marks need no saying (laid tiles)."""
+    if not view.legend:
+        return ""
+    # A swatch is drawn, not styled: a page whose policy refuses inline styles still shows it.
+    swatches = "".join(f'<svg class="swatch" viewBox="0 0 1 1" aria-hidden="true"><rect width="1" height="1" '
+                       f'fill="{colour_for(colour, index)}"/></svg>{markup(colour_words.get(colour, colour))}'
+                       for index, colour in enumerate(colours))
+    return f"{markup(PIECES_LEGEND)}<div>{swatches}</div>"

@@ -13,7 +13,8 @@ import json
 import re
 from typing import Any
 
-from contack_core.replay.drawing import LAYER_COUNT, colour_for, markup
+from contack_core.replay.boards import legend_markup
+from contack_core.replay.drawing import LAYER_COUNT, markup
 from contack_core.replay.geometry import Bounds
 from contack_core.replay.svg import MARGIN, step_picture
 from contack_core.replay.timeline import Timeline
@@ -59,13 +60,7 @@ def _legend(timeline: Timeline) -> tuple[str, str]:
     if view is None or not view.legend:
         return "", ""
     colours = sorted({colour for step in timeline.steps if step.board is not None for colour in step.board.swatches})
-    names = timeline.colour_words()
-    swatches = "".join(f'<span class="swatch" style="background:{colour_for(colour, index)}"></span>'
-                       f'{markup(names.get(colour, colour))}' for index, colour in enumerate(colours))
-    text = ("Each piece shows its corner numbers where they lie; a dark piece is turned over; a circle is a ringed "
-            "spot; the piece moved last is outlined; the numbers along the edges are the points' coordinates "
-            "(x east, y north).")
-    return f'<div id="legend">{markup(text)}<div>{swatches}</div></div>', ' class="board"'
+    return f'<div id="legend">{legend_markup(view, colours, timeline.colour_words())}</div>', ' class="board"'
 
 
 def _data(timeline: Timeline, boxes: list[str]) -> dict[str, Any]:

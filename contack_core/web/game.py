@@ -23,7 +23,7 @@ from contack_core.engine.information import ZoneView
 from contack_core.engine.state import GameState
 from contack_core.records.keeper import Keeper
 from contack_core.records.table import Refused, Table, _Asked, entry_words
-from contack_core.replay.boards import board_kind
+from contack_core.replay.boards import board_kind, legend_markup
 from contack_core.replay.drawing import markup
 from contack_core.replay.svg import MARGIN, layered
 
@@ -168,8 +168,10 @@ class _View:
         view_box = box.view_box() if box is not None else "-60 -80 120 100"
         layers = "".join(f'<g class="layer-{n}">{"".join(e.markup for e in layer)}</g>'
                          for n, layer in enumerate(layered(picture.elements)))
+        legend = legend_markup(view, view.swatches, {colour: rules.colour_term(colour) for colour in view.swatches})
         return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{view_box}" role="img" '
-                f'aria-label="{markup(rules.title)}">{layers}</svg>')
+                f'aria-label="{markup(rules.title)}">{layers}</svg>'
+                + (f'<div class="legend">{legend}</div>' if legend else ""))
 
     # ------------------------------------------------------------------ the seats
     def seats(self) -> str:
