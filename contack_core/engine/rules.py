@@ -99,8 +99,8 @@ class Rules:
     #: The play rule when it has no ``when``: a play is then legal exactly when that rule
     #: can make it, so a replayed play (a record's) needs no list of every legal action.
     unconditional_play: PlayRule | None = attrs.field(init=False)
-    #: :meth:`digest`, once worked out (the resolved rules never change; a record header and
-    #: every audit ask for it).
+    #: :meth:`digest` and :meth:`former_digest`, once worked out (the resolved rules never change;
+    #: a record header and every audit ask for them).
     _digest: str | None = attrs.field(init=False, default=None)
     _former_digest: str | None = attrs.field(init=False, default=None)
     #: What every hand starts with: the tiles of each shared zone, and the per-seat zones (empty).

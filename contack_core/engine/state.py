@@ -12,8 +12,8 @@ the ruleset's compiled primitives what is legal and what an action does.
 from __future__ import annotations
 
 import random
-from itertools import filterfalse
 from collections.abc import Callable, Sequence
+from itertools import filterfalse
 from operator import add
 from typing import TYPE_CHECKING, TypeVar, cast
 
