@@ -691,14 +691,14 @@ def play_from_record(tiles: TileSet, line: dict[str, Any]) -> Play:
     """The play a ``play`` line states (a line its schema accepts): :func:`recorded_action` for a
     caller that knows the line is a play (the audit, at every play of a record)."""
     name, cell = line["tile"], line["cell"]
-    tile = tiles.by_name.get(name) if name.__class__ is str else None  # _tile's look-up without its call
-    return _make_play(_tile(tiles, name) if tile is None else tile, (cell[0], cell[1]))
+    tile = tiles.by_name.get(name) if name.__class__ is str else None  # _tile spelt out: a call fewer a line
+    return _make_play(tiles.tile(name) if tile is None else tile, (cell[0], cell[1]))
 
 
 def _draw_from_record(tiles: TileSet, line: dict[str, Any]) -> Action:
     name = line["tile"]
     tile = tiles.by_name.get(name) if name.__class__ is str else None  # as in a play's
-    return _make_draw(_tile(tiles, name) if tile is None else tile)
+    return _make_draw(tiles.tile(name) if tile is None else tile)
 
 
 def _discard_from_record(tiles: TileSet, line: dict[str, Any]) -> Action:
