@@ -81,6 +81,10 @@ def test_a_whole_game_typed_into_the_web_table_makes_the_same_sound_record(tmp_p
         assert view["due"] == "over"
         totals = source[-1]["totals"]
         assert re.search(r'class="running"><th>Total</th>' + "".join(f"<td>{t}</td>" for t in totals), view["sheet"])
+        winners = source[-1]["winners"]  # the status says who won, as the record's last line does
+        won = (f"{seats[winners[0]]} (seat {winners[0]}) wins the game" if len(winners) == 1
+               else ", ".join(f"{seats[w]} (seat {w})" for w in winners) + " tie for the win")
+        assert view["status"].endswith(f"<div>{won}</div>"), view["status"]
     finally:
         game.keeper.close()
 

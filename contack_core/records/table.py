@@ -39,6 +39,7 @@ from contack_core.engine.notation import (
     read_tiles,
     seat_named,
     tile_readings,
+    winners_to_string,
 )
 from contack_core.engine.state import GameState
 from contack_core.language.problems import RulesetError
@@ -704,6 +705,9 @@ class Table:
         head = (f"{rules.term('hand')} {state.hand_number} | {rules.term('score')}: " + ", ".join(seats)
                 + (" | " + ", ".join(piles) if piles else ""))
         due = self.keeper.due()
+        if due.kind == "over":  # who won, beside the final scores (the page's status stays on it)
+            teams = rules.match.teams(state.seat_count)
+            return head + "\n" + winners_to_string(rules, state.winners(), state.totals[counter], teams, self.who)
         if due.kind != "turn" or due.seat is None:
             return head
         seat = due.seat
