@@ -111,6 +111,18 @@ def test_undo_and_resume_a_scores_only_record(tmp_path: Path) -> None:
     assert record_lines(path)[-1] == {"event": "game_end", "totals": [15, -5], "winners": [0]}
 
 
+def test_an_unsound_scores_only_record_is_not_carried_on(tmp_path: Path) -> None:
+    keep(tmp_path, "parker-1939", "alice,bob", "10 -10", "quit")
+    lines = (tmp_path / "s.jsonl").read_text(encoding="utf-8").splitlines()
+    lines[2] = json.dumps({"event": "hand_end", "number": 1, "scores": [10, -12]})
+    (tmp_path / "s.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, path = keep(tmp_path, "", "", "0 0", resume=True)
+    assert code == 1
+    assert f"{path}:3: unsound: bob's -12 cannot be a hand's score" in out
+    assert "only a sound record can be carried on: mend that line, or cut the record there" in out
+    assert record_lines(path)[2] == {"event": "hand_end", "number": 1, "scores": [10, -12]}  # nothing written
+
+
 def test_the_audit_finds_a_scores_only_record_that_does_not_add_up(tmp_path: Path) -> None:
     code, out, path = keep(tmp_path, "parker-1939", "alice,bob", "10 -10", "20 0", "5 5")
     lines = path.read_text(encoding="utf-8").splitlines()

@@ -77,6 +77,28 @@ def open_held(path: Path, new: bool) -> BinaryIO:
     return stream
 
 
+def check_sound(path: Path) -> None:
+    """Refuse to carry on the record at ``path`` unless it audits sound, saying where it is not."""
+    try:
+        verdict = audit_record(path)
+    except UnreadableRecord as error:
+        raise KeeperError(f"{path}: unreadable: {error}", 2) from None
+    except RulesetUnavailable as error:
+        raise KeeperError(f"{path}: cannot carry it on: {error}", 2) from None
+    if not verdict.valid:
+        meant = "".join(f"\n  did you mean: {json.dumps(line)}" for line in verdict.suggestions)
+        raise KeeperError(f"{path}:{verdict.line}: unsound: {verdict.error}{meant}\n"
+                          f"only a sound record can be carried on: mend that line, or cut the record there")
+
+
+def rules_of(header: dict[str, Any], path: Path) -> Rules:
+    """The rules a record's ``header`` names (a path relative to the record's folder), loaded."""
+    try:
+        return load_rules(find_ruleset(header["ruleset"], path.parent), header.get("options") or {})
+    except RulesetError as error:
+        raise KeeperError(f"{path}: ruleset {header['ruleset']!r}: {error}") from None
+
+
 @attrs.frozen
 class Fixed:
     """What a fix changed: the entries replayed after the fixed one, the first that no longer
@@ -163,23 +185,10 @@ class Keeper:
     def _resume(cls, path: Path, stream: BinaryIO, say: Callable[[str], None]) -> Keeper:
         replacement_path(Path(os.path.realpath(path))).unlink(missing_ok=True)  # a fix's, cut short by a kill
         _drop_unfinished_line(path, say)
-        try:
-            verdict = audit_record(path)
-        except UnreadableRecord as error:
-            raise KeeperError(f"{path}: unreadable: {error}", 2) from None
-        except RulesetUnavailable as error:
-            raise KeeperError(f"{path}: cannot carry it on: {error}", 2) from None
-        if not verdict.valid:
-            meant = "".join(f"\n  did you mean: {json.dumps(line)}" for line in verdict.suggestions)
-            raise KeeperError(f"{path}:{verdict.line}: unsound: {verdict.error}{meant}\n"
-                              f"only a sound record can be carried on: mend that line, or cut the record there")
+        check_sound(path)
         lines = _read_lines(path)
         header = lines[0][1]
-        try:
-            rules = load_rules(find_ruleset(header["ruleset"], path.parent), header.get("options") or {})
-        except RulesetError as error:
-            raise KeeperError(f"{path}: ruleset {header['ruleset']!r}: {error}") from None
-        keeper = cls(rules, header["seats"], path, stream, say)
+        keeper = cls(rules_of(header, path), header["seats"], path, stream, say)
         keeper.size = keeper.stream.seek(0, os.SEEK_END)  # where the next entry begins (what its undo cuts back to)
         keeper._rebuild(lines)
         return keeper

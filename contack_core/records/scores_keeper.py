@@ -19,12 +19,8 @@ from typing import Any, BinaryIO
 
 from contack_core.engine.actions import IllegalAction
 from contack_core.engine.rules import Rules
-from contack_core.language.documents import find_ruleset
-from contack_core.language.problems import RulesetError
-from contack_core.primitives.loading import load_rules
-from contack_core.records.audit import RulesetUnavailable, audit_record
-from contack_core.records.format import UnreadableRecord, header_for
-from contack_core.records.keeper import KeeperError, open_held
+from contack_core.records.format import header_for
+from contack_core.records.keeper import KeeperError, check_sound, open_held, rules_of
 from contack_core.records.lock import release
 from contack_core.records.scores import Arithmetic, HandFigures, ScoresGame, ScoresOnlyUnsupported, figures_of, \
     hand_line, read_hand
@@ -85,22 +81,9 @@ class ScoresKeeper:
     def resume(cls, path: Path) -> ScoresKeeper:
         stream = open_held(path, new=False)
         try:
-            try:
-                verdict = audit_record(path)
-            except UnreadableRecord as error:
-                raise KeeperError(f"{path}: unreadable: {error}", 2) from None
-            except RulesetUnavailable as error:
-                raise KeeperError(f"{path}: cannot carry it on: {error}", 2) from None
-            if not verdict.valid:
-                raise KeeperError(f"{path}:{verdict.line}: unsound: {verdict.error}\nonly a sound record can be "
-                                  f"carried on: mend that line, or cut the record there")
-            lines = [json.loads(raw) for raw in path.read_bytes().split(b"\n") if raw.strip()]
-            header = lines[0]
-            try:
-                rules = load_rules(find_ruleset(header["ruleset"], path.parent), header.get("options") or {})
-            except RulesetError as error:
-                raise KeeperError(f"{path}: ruleset {header['ruleset']!r}: {error}") from None
-            keeper = cls(rules, header["seats"], path, stream)
+            check_sound(path)
+            header = next(json.loads(raw) for raw in path.read_bytes().split(b"\n") if raw.strip())
+            keeper = cls(rules_of(header, path), header["seats"], path, stream)
             keeper.size = stream.seek(0, os.SEEK_END)
             offset = 0
             for raw in path.read_bytes().split(b"\n"):
