@@ -207,6 +207,16 @@ def test_entries_from_a_file_with_comments(parker_game, tmp_path: Path) -> None:
     assert record_lines(tmp_path / "g.jsonl")[1:] == source[1:]
 
 
+def test_an_entries_file_that_cannot_be_read_leaves_no_record_behind(tmp_path: Path) -> None:
+    record = tmp_path / "g.jsonl"
+    for scores_only in ((), ("--scores-only",)):
+        result = run_cli("keep", "parker-1939", "--seats", "alice,bob", "--record", record, "--input",
+                         tmp_path / "nope.txt", *scores_only)
+        assert result.exit_code == 2
+        assert f"cannot read {tmp_path / 'nope.txt'}: No such file or directory" in result.output
+        assert not record.exists()  # so the same command, the file mended, starts the game
+
+
 # ---------------------------------------------------------------------------- refusals
 def keep(tmp_path: Path, *entries: str, seats: str = "alice,bob,carol", ruleset: str = "parker-1939",
          record: str = "game.jsonl") -> tuple[int, str, Path]:

@@ -780,9 +780,18 @@ class _Asked(Exception):
 def keep_command(ruleset: str | None, seats: str | None, record: Path | None, resume: Path | None,
                  options: dict[str, str], entries: Path | None, echo: Callable[[str], None],
                  fail: Callable[..., NoReturn], draw: Callable[[GameState], list[str] | None] | None = None) -> int:
-    """``contack keep``: start or resume a record, then keep the game from the terminal, a pipe or a file."""
-    keeper = open_keeper(ruleset, seats, record, resume, options, echo, fail)
-    return run_table(keeper, entries, echo, fail, draw)
+    """``contack keep``: start or resume a record, then keep the game from the terminal, a pipe or a file.
+    The entries' file is opened first, so a file that cannot be read leaves no new record behind."""
+    try:
+        source: TextIO = sys.stdin if entries is None else entries.open(encoding="utf-8")
+    except OSError as error:
+        fail(f"cannot read {entries}: {error.strerror or error}", 2)
+    try:
+        keeper = open_keeper(ruleset, seats, record, resume, options, echo, fail)
+        return run_table(keeper, source, entries is None and sys.stdin.isatty(), echo, draw)
+    finally:
+        if source is not sys.stdin:
+            source.close()
 
 
 def open_keeper(ruleset: str | None, seats: str | None, record: Path | None, resume: Path | None,
@@ -818,21 +827,14 @@ def open_keeper(ruleset: str | None, seats: str | None, record: Path | None, res
     return keeper
 
 
-def run_table(keeper: Keeper, entries: Path | None, echo: Callable[[str], None], fail: Callable[..., NoReturn],
+def run_table(keeper: Keeper, source: TextIO, interactive: bool, echo: Callable[[str], None],
               draw: Callable[[GameState], list[str] | None] | None = None) -> int:
-    """Keep the game of ``keeper`` from the terminal, a pipe or a file; the record let go at the end."""
-    try:
-        source: TextIO = sys.stdin if entries is None else entries.open(encoding="utf-8")
-    except OSError as error:
-        keeper.close()
-        fail(f"cannot read {entries}: {error.strerror or error}", 2)
-    interactive = entries is None and sys.stdin.isatty()
+    """Keep the game of ``keeper`` from ``source`` (the terminal when ``interactive``, a pipe or a
+    file); the record let go at the end."""
     try:
         return Table(keeper, _reader(source, interactive, echo), echo, interactive, draw).run()
     finally:
         keeper.close()
-        if source is not sys.stdin:
-            source.close()
 
 
 def _reader(source: TextIO, interactive: bool, echo: Callable[[str], None]) -> Callable[[str], str | None]:
