@@ -441,7 +441,8 @@ def audit(
         show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Each verdict as one JSON object a line.")] = False,
     ruleset: Annotated[Path | None, typer.Option(
-        help="Audit under this ruleset file instead of the one the header names (a ruleset that has moved).")] = None,
+        help="Audit under this ruleset (a file or a shipped id) instead of the one the header names (a ruleset "
+             "that has moved).")] = None,
     workers: Annotated[int | None, typer.Option(
         min=1, show_default=False,
         help="Worker processes (default: one per core for a batch of many records, else none).")] = None,

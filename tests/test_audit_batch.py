@@ -78,6 +78,14 @@ def test_a_glob_pattern_is_expanded(archive: Path) -> None:
     assert code == 0 and names(archive, top) == ["a.jsonl", "b.jsonl"]
 
 
+def test_a_record_named_twice_is_audited_once(archive: Path) -> None:
+    code, objects = as_json(archive / "bad.jsonl", archive, str(archive / "club" / "*.jsonl"))
+    assert code == 2
+    assert names(archive, objects) == ["bad.jsonl", "a.jsonl", "b.jsonl", "club/c.jsonl", "junk.jsonl"]
+    summary = run("audit", archive / "bad.jsonl", archive).stdout.splitlines()[-1]
+    assert summary == "5 records: 3 sound (3 finished), 1 unsound, 1 unreadable"
+
+
 def test_names_standing_for_nothing(archive: Path, tmp_path: Path) -> None:
     result = run("audit", str(archive / "*.nothing"))
     assert result.exit_code == 2 and "no file matches" in result.output
@@ -99,9 +107,9 @@ def test_the_exit_code_of_a_batch_is_its_worst_record(archive: Path) -> None:
 
 def test_workers_give_the_same_answers_in_the_same_order(archive: Path) -> None:
     _, alone = as_json("--workers", "1", archive)
-    code, shared = as_json("--workers", "2", archive, archive / "a.jsonl")
+    code, shared = as_json("--workers", "2", archive / "junk.jsonl", archive)
     assert code == 2
-    assert shared == [*alone, alone[0]]
+    assert shared == [alone[-1], *alone[:-1]]  # junk.jsonl named first; the folder's others in their order
     text = run("audit", "--workers", "2", archive)
     assert text.stdout.splitlines()[-1] == "5 records: 3 sound (3 finished), 1 unsound, 1 unreadable"
 

@@ -150,6 +150,9 @@ def test_ruleset_option_audits_under_a_ruleset_that_has_moved(played: Path, tmp_
     assert code == 0 and verdict["valid"] and not verdict["ruleset_changed"], verdict
     code, verdict, text = audit(played, "--ruleset", str(tmp_path / "nowhere.yaml"))
     assert code == 2 and "no ruleset file" in verdict["error"], verdict
+    # A shipped id will do too; a ruleset that refuses the header's options is named as given.
+    code, verdict, text = audit(played, "--ruleset", "contactack")
+    assert code == 1 and verdict["error"].startswith("ruleset 'contactack': unknown option"), verdict
     # Moved and changed: unsound, said first, with the nearest legal events worked out under it too.
     moved.write_text(FIRST.replace("-10*", "-20*"), encoding="utf-8")
     code, verdict, text = audit(played, "--ruleset", str(moved))

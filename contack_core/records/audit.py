@@ -32,7 +32,7 @@ from contack_core.engine.rules import Rules
 from contack_core.engine.ruleset_faults import ruleset_fault
 from contack_core.engine.slots import is_play_rule
 from contack_core.engine.state import GameState
-from contack_core.language.documents import read_document, shipped_ruleset_ids
+from contack_core.language.documents import find_ruleset, read_document, shipped_ruleset_ids
 from contack_core.language.problems import RulesetError
 from contack_core.primitives.cache import RulesetCache
 from contack_core.primitives.turn import HouseActionRule
@@ -656,16 +656,17 @@ def _load_named_ruleset(reference: str, options: dict[str, Any], record: Path, g
     the header's options: the header is unsound (those messages quote the header, and name
     the ruleset's options)."""
     if given is not None:
-        if not given.is_file():
-            raise RulesetUnavailable(f"no ruleset file {given}")
-        source = given
+        try:
+            source = given if given.is_file() else find_ruleset(str(given))
+        except RulesetError:
+            raise RulesetUnavailable(f"no ruleset file {given}, nor a shipped ruleset of that id") from None
     else:
         # One message whether the file is missing or is no ruleset: a record must not tell
         # its reader which files exist (nor quote them).
         unavailable = RulesetUnavailable(
             f"cannot find or load the ruleset {reference!r} the header names (a shipped ruleset id, or a ruleset "
-            f"file relative to the record's folder {record.parent}); `contack rulesets validate` on the file says "
-            f"why, or point at one with --ruleset FILE")
+            f"file relative to the record's folder, {record.parent.absolute()}); `contack rulesets validate` on the "
+            f"file says why, or point at one with --ruleset FILE")
         try:
             source = rulesets.locate(reference, record.parent)
         except RulesetError:
@@ -677,7 +678,7 @@ def _load_named_ruleset(reference: str, options: dict[str, Any], record: Path, g
         if not located:  # the header's options, or reading the file: nothing of the file's text
             if given is None and not _is_ruleset(source):
                 raise unavailable from None
-            raise _Unsound(1, f"ruleset {reference!r}: {error}") from None
+            raise _Unsound(1, f"ruleset {reference if given is None else str(given)!r}: {error}") from None
         if given is None:
             raise unavailable from None
         first = min(located, key=lambda mark: (mark.file != located[0].file, mark.line, mark.column))

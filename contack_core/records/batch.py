@@ -60,18 +60,31 @@ def find_records(names: Sequence[str]) -> list[Path | AuditResult]:
     """The records ``names`` stand for, in order: a file is itself; a directory, every
     ``*.jsonl`` file under it (sorted); a glob pattern (``*``, ``?``, ``[``, ``**`` for any
     depth), the files it matches (sorted). A name standing for nothing comes back as an
-    unreadable result saying so; a missing file is left for the audit to report."""
+    unreadable result saying so; a missing file is left for the audit to report. A file named
+    twice (itself, and in its folder) comes once."""
     found: list[Path | AuditResult] = []
+    seen: set[Path] = set()  # a record named twice (itself, and in its folder) is audited once
+
+    def add(paths: list[Path]) -> None:
+        for path in paths:
+            if (resolved := path.resolve()) not in seen:
+                seen.add(resolved)
+                found.append(path)
+
     for name in names:
         path = Path(name)
         if path.is_dir():
             records = sorted(p for p in path.rglob("*.jsonl") if p.is_file())
-            found.extend(records or [AuditResult(name, unreadable=f"{name} is a directory holding no .jsonl record")])
+            if not records:
+                found.append(AuditResult(name, unreadable=f"{name} is a directory holding no .jsonl record"))
+            add(records)
         elif not path.exists() and glob.has_magic(name):
             matches = sorted(Path(match) for match in glob.glob(name, recursive=True) if Path(match).is_file())
-            found.extend(matches or [AuditResult(name, unreadable=f"no file matches {name}")])
+            if not matches:
+                found.append(AuditResult(name, unreadable=f"no file matches {name}"))
+            add(matches)
         else:
-            found.append(path)
+            add([path])
     return found
 
 
