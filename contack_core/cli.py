@@ -625,7 +625,8 @@ def _changed_note(verdict: Verdict) -> str:
 def replay(
     record: Path,
     svg: Annotated[Path | None, typer.Option(help="Write the figure after event --at N as SVG here.")] = None,
-    at: Annotated[int | None, typer.Option(help="With --svg: the event to draw after (default: the last).")] = None,
+    at: Annotated[int | None, typer.Option(
+        help="With --svg: the event to draw after (default: --to's, else the last).")] = None,
     html: Annotated[Path | None, typer.Option(help="Write the whole game as one self-contained HTML page here.")] = None,
     to: Annotated[int | None, typer.Option(help="Print the position after event N and exit (0: before the first).")] = None,
 ) -> None:

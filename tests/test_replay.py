@@ -264,6 +264,10 @@ def test_svg_and_html_files_from_the_cli(game: Path, tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "events 0 to" in bad.output
     missing = run_cli("replay", tmp_path / "nope.jsonl")
     assert missing.exit_code == 2 and "unreadable" in missing.output
+    # --to without --at: the figure drawn is the position printed, not the last one.
+    with_to = run_cli("replay", game, "--to", 12, "--svg", tmp_path / "to.svg")
+    assert with_to.exit_code == 0 and f"figure after event 12 written to {tmp_path / 'to.svg'}" in with_to.output
+    assert (tmp_path / "to.svg").read_bytes() == svg.read_bytes()
 
 
 def test_record_with_an_unknown_ruleset_is_one_clear_error(game: Path, tmp_path: Path) -> None:

@@ -36,8 +36,9 @@ def replay_command(record: Path, svg: Path | None, at: int | None, html: Path | 
             fail(f"{name} {value}: this record shows events 0 to {last}"
                  + (f" (it is unsound from line {timeline.fault[0]})" if timeline.fault else ""), 2)
     if svg is not None:
-        _write(svg, render_svg(timeline, last if at is None else at), fail)
-        echo(f"figure after event {last if at is None else at} written to {svg}")
+        drawn = at if at is not None else to if to is not None else last  # --to alone: the event it prints
+        _write(svg, render_svg(timeline, drawn), fail)
+        echo(f"figure after event {drawn} written to {svg}")
     if html is not None:
         _write(html, render_html(timeline), fail)
         echo(f"replay page written to {html}")
