@@ -70,6 +70,24 @@ def test_choosing_the_broken_value_blames_the_patch_not_the_parent(tmp_path: Pat
     assert "parker-1939.yaml" not in result.output
 
 
+def test_an_option_with_no_type_and_no_choices_says_what_it_lacks(tmp_path: Path) -> None:
+    path = write(tmp_path / "bare.yaml", """\
+        extends: parker-1939
+        id: bare
+        title: Bare option
+        options:
+          bonus: {default: 1, max: 2}
+        """)
+    located(validate(path), f"{path}:5:3: at options.bonus: ", "option bonus lists no choices",
+            "`type: integer` (with `min` and `max`)")
+
+
+def test_a_bad_id_is_told_in_words(tmp_path: Path) -> None:
+    path = write(tmp_path / "bad-id.yaml", "extends: parker-1939\nid: Bad Id!\ntitle: Bad id\n")
+    located(validate(path), f"{path}:2:1: at id: ", "expected a name of lowercase letters, digits, '-' and '_', "
+            "beginning with a letter, found \"Bad Id!\"")
+
+
 def test_an_integer_option_at_its_bound_is_checked(tmp_path: Path) -> None:
     """hand_size at its greatest deals more tiles than the set holds for 7 seats: found at
     validate, naming the option, though the default (5) is fine."""

@@ -91,6 +91,9 @@ def option_value(name: str, spec: Mapping[str, Any], raw: Any) -> Any:
         raise ValueError(f"option {name} is on or off, not {_shown_raw(raw)}")
     choices = spec.get("choices")
     allowed = [str(choice) for choice in choices] if isinstance(choices, (dict, list)) else []
+    if not allowed:
+        raise ValueError(f"option {name} lists no choices: an option is a choice among its `choices` unless it "
+                         f"says `type: integer` (with `min` and `max`) or `type: boolean`")
     if str(raw) not in allowed:
         raise ValueError(f"option {name} is one of {', '.join(allowed)}, not {_shown_raw(raw)}")
     return str(raw)

@@ -47,7 +47,8 @@ class PrimitiveCatalogue(Protocol):
 
 
 #: ``(?!\n)``: Python's ``$`` (which jsonschema uses) also matches before a last line feed.
-_NAME = {"type": "string", "pattern": "^[a-z][a-z0-9_-]*(?!\n)$"}
+_NAME = {"type": "string", "pattern": "^[a-z][a-z0-9_-]*(?!\n)$",
+         "description": "a name of lowercase letters, digits, '-' and '_', beginning with a letter"}
 
 _OPTION = {
     "type": "object",
