@@ -367,6 +367,10 @@ def play(
     except PlayerSpecError as error:
         _close_all(players)
         fail(f"seat {len(players)}: {error}")
+    for i, player in enumerate(players):  # a bot in another process that cannot begin is bad input, not a forfeit
+        if (why := player.cannot_start(rules)) is not None:
+            _close_all(players)
+            fail(f"seat {i}: {why}")
     if any(player.shows_position for player in players):  # a person at the terminal sees the figure drawn
         from contack_core.replay.terminal import state_picture
 

@@ -496,6 +496,17 @@ class ExternalPlayer(Player):
         listed = set((self.hello or {}).get("rulesets") or ())
         return "*" in listed or any(ruleset_id in listed for ruleset_id in [*rules.chain, rules.id])
 
+    def cannot_start(self, rules: Rules) -> str | None:
+        """Start the program and shake hands: why it cannot play ``rules``, or None."""
+        try:
+            hello = self.connect()
+        except BotFailure as error:
+            return error.reason
+        if not self.supports_ruleset(rules):
+            listed = ", ".join(hello["rulesets"]) or "nothing"
+            return f"{self.label} does not play {rules.id} (its handshake lists: {listed})"
+        return None
+
     def start_game(self, rules: Rules, seat: int, seat_count: int) -> None:
         """Tell the bot a game begins (starting it first if need be); it answers "ready"."""
         if self.in_game:

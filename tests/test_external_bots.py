@@ -294,6 +294,19 @@ def test_a_bot_that_does_not_play_the_ruleset_is_a_seat_error(tmp_path: Path) ->
         player.start_game(RULES, 0, 2)
     assert isinstance(failure.value, PlayerSpecError)
     assert gone_soon(player.pid)
+    # contack play asks before the game: a seat that cannot begin is bad input, and nothing is played.
+    record = tmp_path / "g.jsonl"
+    result = run_cli("play", "parker-1939", "--seats", f"random,exec:{PYTHON} {picky}", "--record", record)
+    assert result.exit_code == 1
+    assert "seat 1: external bot" in result.output and "does not play parker-1939" in result.output
+    assert "wins" not in result.output and not record.exists()
+
+
+def test_a_bot_that_cannot_start_is_refused_before_the_game(tmp_path: Path) -> None:
+    result = run_cli("play", "parker-1939", "--seats", f"exec:{PYTHON} {tmp_path / 'nosuch_bot.py'},random")
+    assert result.exit_code == 1
+    assert result.output.startswith("error: seat 0: external bot") and "nosuch_bot.py" in result.output
+    assert "FAULT" not in result.output and "wins" not in result.output
 
 
 def test_a_bot_and_everything_it_started_are_killed(tmp_path: Path) -> None:

@@ -227,6 +227,12 @@ class Player:
         """Whether this bot can play ``rules`` (see :meth:`cannot_play`)."""
         return cls.cannot_play(rules) is None
 
+    def cannot_start(self, rules: Rules) -> str | None:
+        """Why this player cannot begin a game of ``rules`` (None when it can), asked before a game
+        that names it is begun, so that a seat that cannot play is refused as bad input rather
+        than forfeited. An in-process bot can; a bot in another process is started and asked."""
+        return None
+
     def start_game(self, rules: Rules, seat: int, seat_count: int) -> None:
         """A game begins; this bot sits at ``seat`` of ``seat_count``."""
 
