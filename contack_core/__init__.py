@@ -38,7 +38,7 @@ if TYPE_CHECKING:
         Play,
         Shuffle,
     )
-    from contack_core.engine.bots import Budget, Player, make_player
+    from contack_core.engine.bots import Budget, Player, Resigned, make_player
     from contack_core.engine.features import Feature
     from contack_core.engine.events import (
         ChipsMoved,
@@ -68,7 +68,7 @@ _EVENTS = ("ChipsMoved", "Dealt", "Discarded", "Drew", "Event", "HandResult", "H
 _HOMES = {
     **dict.fromkeys(_ACTIONS, "contack_core.engine.actions"),
     **dict.fromkeys(_EVENTS, "contack_core.engine.events"),
-    **dict.fromkeys(("Budget", "Player", "make_player"), "contack_core.engine.bots"),
+    **dict.fromkeys(("Budget", "Player", "Resigned", "make_player"), "contack_core.engine.bots"),
     "play_game": "contack_core.engine.referee",
     "Feature": "contack_core.engine.features",
     "Rules": "contack_core.engine.rules",
@@ -80,10 +80,11 @@ _HOMES = {
 }
 
 #: Written out, so that a type checker sees what is exported (a test checks it matches ``_HOMES``).
-__all__ = ["Action", "Budget", "CHANCE", "ChipsMoved", "Deal", "Dealt", "Discard", "Discarded", "Draw", "Drew",
-           "Event", "Feature", "GameState", "HandResult", "HouseActed", "HouseAction", "IllegalAction", "Move", "Moved", "Pass",
-           "Passed", "Play", "Played", "Player", "Rules", "RulesetError", "Shuffle", "Shuffled", "__version__",
-           "action_to_string", "load_rules", "make_player", "parse_action", "play_game", "printable"]
+__all__ = ["Action", "Budget", "CHANCE", "ChipsMoved", "Deal", "Dealt", "Discard", "Discarded", "Draw",
+           "Drew", "Event", "Feature", "GameState", "HandResult", "HouseActed", "HouseAction",
+           "IllegalAction", "Move", "Moved", "Pass", "Passed", "Play", "Played", "Player", "Resigned",
+           "Rules", "RulesetError", "Shuffle", "Shuffled", "__version__", "action_to_string", "load_rules",
+           "make_player", "parse_action", "play_game", "printable"]
 
 
 def __getattr__(name: str) -> object:

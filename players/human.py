@@ -21,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from contack_core import printable
 from contack_core.engine.actions import Discard, Draw, HouseAction, Move, Play
-from contack_core.engine.bots import Player
+from contack_core.engine.bots import Player, Resigned
 from contack_core.engine.events import Moved, Played
 from contack_core.engine.notation import NotationError, action_to_string, parse_action, point_to_string
 
@@ -48,7 +48,7 @@ def running(state: GameState, counter: str) -> list[int]:
     return [total + gain for total, gain in zip(state.totals[counter], state.hand_gains[counter])]
 
 
-class PlayerLeft(Exception):
+class PlayerLeft(Resigned):
     """The person stopped playing: the input ended or they typed quit."""
 
 

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import io
+import json
 import random
+from pathlib import Path
 
 from helpers import RULES, random_playout
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from contack_core import GameState
 from contack_core.engine.actions import Draw, Play
+from contack_core.cli import app
 from contack_core.engine.referee import play_game
+from contack_core.records.audit import audit_record
 from players.human import HumanPlayer, PlayerLeft
 from players.random_player import RandomPlayer
 
@@ -87,10 +92,26 @@ def test_end_of_input_and_quit_make_the_person_leave():
         raise AssertionError(f"{script!r} should end the person's game")
 
 
-def test_a_person_leaving_is_a_fault_and_the_game_still_ends():
-    player, _ = human("1\n1\n")
-    state = play_game(RULES, [player, RandomPlayer(seed=1)], 3)
-    assert state.is_over() and state.faults[-1].seat == 0 and "the input ended" in state.faults[-1].reason
+def test_a_person_leaving_resigns_and_the_game_ends_at_once():
+    for fault_policy in ("pass", "forfeit"):  # leaving forfeits whatever the policy for a bot's faults
+        player, _ = human("1\n1\n")
+        state = play_game(RULES, [player, RandomPlayer(seed=1)], 3, fault_policy=fault_policy)
+        assert state.is_over() and state.forfeited_by == 0 and state.winners() == [1]
+        assert [(f.seat, f.kind, f.reason, f.penalty) for f in state.faults] == [(0, "resigned", "the input ended",
+                                                                               "forfeit")]
+
+
+def test_a_person_leaving_is_told_as_a_resignation_and_recorded(tmp_path: Path) -> None:
+    record = tmp_path / "left.jsonl"
+    result = CliRunner().invoke(app, ["play", "parker-1939", "--seats", "human,random", "--seed", "2", "--record",
+                                      str(record)], input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "human (seat 0) resigns: the person quit\nhuman (seat 0) forfeits the game (hand 1)\n" in result.output
+    assert "FAULT" not in result.output and "PlayerLeft" not in result.output
+    last = json.loads(record.read_text(encoding="utf-8").splitlines()[-1])
+    assert last == {"event": "fault", "seat": 0, "reason": "the person quit", "kind": "resigned", "penalty": "forfeit"}
+    verdict = audit_record(record)
+    assert verdict.valid and not verdict.finished
 
 
 @settings(max_examples=60, deadline=None)

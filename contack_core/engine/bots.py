@@ -69,6 +69,12 @@ class PlayerSpecError(ValueError):
     """An unknown player, a bad parameter, or a ruleset the player does not support."""
 
 
+class Resigned(Exception):
+    """Raised by a player's ``choose`` to leave the game (a person who types quit, or whose input
+    ends): the seat forfeits the game at once, whatever the fault policy, and it is told as a
+    resignation in the player's words, not as a bot's failure."""
+
+
 class MoveTimeout(Exception):
     """Raised by a player that keeps the move clock itself (``keeps_time``) when a move
     overran its ``budget``: the referee records it as a timeout, in the player's words."""

@@ -25,7 +25,7 @@ from typing import Protocol, cast, get_args
 import attrs
 
 from contack_core.engine.actions import Action, Draw, HouseAction, IllegalAction, Pass, Shuffle
-from contack_core.engine.bots import UNLIMITED, Budget, MoveTimeout, Player
+from contack_core.engine.bots import UNLIMITED, Budget, MoveTimeout, Player, Resigned
 from contack_core.engine.chance import derived_seed
 from contack_core.engine.events import Event, HandResult
 from contack_core.engine.notation import action_to_string
@@ -52,7 +52,8 @@ class Observer(Protocol):
 class Fault:
     """A player's misbehaviour and what it cost.
 
-    ``kind``: ``raised``, ``illegal`` or ``timeout``; ``penalty``: ``pass`` (the move became
+    ``kind``: ``raised``, ``illegal``, ``timeout`` or ``resigned`` (the player left: see
+    :class:`contack_core.engine.bots.Resigned`); ``penalty``: ``pass`` (the move became
     a pass or draw), ``forfeit`` (the seat lost the game) or ``none`` (outside a move).
     """
 
@@ -293,6 +294,9 @@ class _Referee:
         self.not_the_seats(error)
         if isinstance(error, MoveTimeout):  # a player that keeps the clock itself ran out of it
             return self.move_fault(seat, str(error), "timeout")
+        if isinstance(error, Resigned):
+            self.fault(seat, str(error) or "resigned", "resigned", forfeit=True)
+            return None
         return self.move_fault(seat, f"choose raised {_error_text(error)}", "raised")
 
     def illegal(self, seat: int, action: object, error: Exception) -> Action | None:

@@ -115,6 +115,9 @@ class Narrator:
 
     def fault(self, state: GameState, fault: Fault) -> None:
         """A player's fault (:class:`contack_core.engine.referee.Fault`), told even in quiet mode."""
+        if fault.kind == "resigned":  # not a failure: the player left (the forfeit is told at the game's end)
+            self.write(f"{self.who(fault.seat, state.rules)} resigns: {fault.reason}")
+            return
         cost = {"pass": "the move is forfeited", "forfeit": "the game is forfeited"}.get(fault.penalty, "noted")
         self.write(f"{self.who(fault.seat, state.rules)} FAULT ({fault.kind}): {fault.reason}; {cost}")
 
