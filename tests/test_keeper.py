@@ -254,6 +254,7 @@ def test_a_refused_entrys_alternative_is_taken_by_its_number(tmp_path: Path) -> 
     ("893 1,0", "refused: tile 08-09-03 is not in bob's hand (it is in carol's hand)"),
     ("893", "refused: 08-09-03 is not bob's to play: it is in carol's hand"),
     ("draw 123", "refused: bob may not draw now: bob can still play (4 tiles fit)"),
+    ("draw", "refused: bob may not draw now: bob can still play (4 tiles fit)"),
     ("pass", "refused: bob may not pass now: bob can still play (4 tiles fit)"),
     ("789 above 06-02-05", "refused: 06-02-05 on [0, 0] points up: nothing lies above it; its sides are left, "
                            "right, below"),

@@ -529,6 +529,8 @@ class Table:
         except Unfinished as unfinished:
             raise self.unfinished(unfinished) from None
         if type(action) is Draw and action.tile is None:
+            if not any(type(legal) is Draw for legal in self.state.legal_actions()):
+                raise Refused(self.state.rules.explain_forbidden(self.state, action))  # no draw is due: say so first
             raise Refused("name the tile drawn: draw 09-02-08")
         if type(action) is HouseAction and self._draws_unnamed(action):
             names = self.state.rules.tiles.names
