@@ -96,6 +96,18 @@ def test_bad_configs_name_the_place_and_the_reason(tmp_path: Path, text: str, wh
     assert any(where in p and says in p and p.startswith(str(tmp_path / "t.yaml")) for p in found), found
 
 
+@pytest.mark.parametrize(("options", "where", "says"), [
+    ("options: {handz: 2}\n", ":11:11: at options.handz: ", "unknown option 'handz' (options of this ruleset: "),
+    ("options: {hands: 0}\n", ":11:11: at options.hands: ", "option hands must be between 1 and 20, not 0"),
+    ("options:\n  hand_size: 5\n  hands: 0\n", ":13:3: at options.hands: ", "option hands must be between"),
+])
+def test_an_option_is_blamed_at_its_own_line_not_at_the_ruleset(tmp_path: Path, options: str, where: str,
+                                                                  says: str) -> None:
+    """The ruleset loader cannot know where a config chose an option; the config does."""
+    found = problems(tmp_path, GOOD + options)
+    assert len(found) == 1 and found[0].startswith(f"{tmp_path / 't.yaml'}{where}{says}"), found
+
+
 def test_every_problem_is_reported_not_just_the_first(tmp_path: Path) -> None:
     found = problems(tmp_path, GOOD.replace("deals: 2", "deals: 0").replace("seats: 2", "seats: 0"))
     assert len(found) == 2, found

@@ -273,8 +273,9 @@ def _check_meaning(data: dict[str, Any], source: str, base: Path | None, problem
     rules = None
     try:
         rules = load_rules(ruleset, options)
-    except RulesetError as error:
-        problems.extend(problem(p.message if p.mark is None else f"in the ruleset: {p}", ("ruleset",))
+    except RulesetError as error:  # an option chosen here is blamed at its own key, the rest at ruleset
+        problems.extend(problem(p.message, ("options", p.chosen)) if p.chosen is not None else
+                        problem(p.message if p.mark is None else f"in the ruleset: {p}", ("ruleset",))
                         for p in error.problems)
     else:
         low, high = rules.players

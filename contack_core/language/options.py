@@ -27,7 +27,7 @@ def choose_options(document: Document, chosen: Mapping[str, str | int | bool]) -
     for name in chosen:
         if name not in declared:
             known = ", ".join(sorted(declared)) or "none"
-            problems.append(Problem(f"unknown option {name!r} (options of this ruleset: {known})"))
+            problems.append(Problem(f"unknown option {name!r} (options of this ruleset: {known})", chosen=name))
     for name, spec in declared.items():
         if not isinstance(spec, dict) or spec.get("type", "choice") not in OPTION_TYPES:
             continue  # reported by the schema, with its place
@@ -42,8 +42,11 @@ def choose_options(document: Document, chosen: Mapping[str, str | int | bool]) -
         try:
             values[name] = option_value(name, spec, raw)
         except ValueError as error:
-            path = ("options", name) if name not in chosen else ()
-            problems.append(Problem(str(error), path, document.mark(path) if path else None))
+            if name in chosen:
+                problems.append(Problem(str(error), chosen=name))
+            else:
+                path = ("options", name)
+                problems.append(Problem(str(error), path, document.mark(path)))
     if not problems:
         problems = _unmet_requirements(declared, chosen, values)
     if problems:
@@ -127,7 +130,7 @@ def _unmet_requirements(declared: Mapping[str, Any], chosen: Mapping[str, Any], 
             needs = " and ".join(f"{other}={value}" for other, value in unmet.items())
             flags = " ".join(f"--option {other}={value}" for other, value in unmet.items())
             problems.append(Problem(f"option {name}={chosen[name]} does nothing unless {needs}: "
-                                    f"choose that too ({flags})"))
+                                    f"choose that too ({flags})", chosen=name))
     return problems
 
 

@@ -22,6 +22,9 @@ class Problem:
     message: str
     path: KeyPath = ()
     mark: Mark | None = None
+    #: The option at fault when the problem is in a value chosen for the ruleset, not in its file:
+    #: only the caller knows where it was chosen (a tournament config's options key, a command line).
+    chosen: str | None = None
 
     def __str__(self) -> str:
         where = f"{self.mark.file}:{self.mark.line}:{self.mark.column}: " if self.mark else ""
