@@ -52,7 +52,8 @@ def test_the_shipped_demo_loads_by_name() -> None:
 
 
 @pytest.mark.parametrize(("text", "where", "says"), [
-    (GOOD.replace("deals: 2", "deals: two"), ":9:1:", "'two' is not of type 'integer'"),
+    (GOOD.replace("deals: 2", "deals: two"), ":9:1:", 'deals: expected a whole number of deals per meeting (1 to '
+     '1,000,000), found "two"'),
     (GOOD.replace("seats: 2", "seats: 9"), ":8:1:", "seats is a table size 1-7"),
     (GOOD.replace("seed: 4", "seed: 4\ncolour: red"), ":11:1:", "allowed keys"),
     (GOOD.replace("{name: b, player: random}", "{name: b, player: random, speed: 3}"), ":6:31:", "speed"),
@@ -67,17 +68,19 @@ def test_the_shipped_demo_loads_by_name() -> None:
     (GOOD.replace("seats: 2", "seats: 1"), ":8:1:", "not tables of 1"),
     (GOOD.replace("deals: 2", "deals: [2"), ":", "not valid YAML"),
     (GOOD.replace("format: contack-tournament/1", "format: contack-tournament/9"), ":1:1:",
-     "'contack-tournament/1' was expected"),
+     'format: expected "contack-tournament/1", found "contack-tournament/9"'),
     ("- just\n- a list\n", ":1:1:", "a YAML mapping"),
-    (GOOD.replace("seed: 4", "seed: 4\nfault_policy: ignore"), ":11:1:", "'ignore' is not one of"),
+    (GOOD.replace("seed: 4", "seed: 4\nfault_policy: ignore"), ":11:1:",
+     'fault_policy: expected one of pass, forfeit; found "ignore"'),
     (GOOD.replace("seed: 4", "seed: 4\nbudget: {time_per_move: 0}"), ":11:10:",
-     "budget.time_per_move: 0 is less than or equal to the minimum of 0"),
+     "budget.time_per_move: expected a number of seconds above 0 and at most 86400 (null for no limit), found 0"),
     (GOOD.replace("seed: 4", "seed: 4\nbudget: {time_per_move: .nan}"), ":11:10:",
      "budget.time_per_move: time_per_move is a number of seconds above 0 and at most 86400 (null for no limit), "
      "not nan"),
     (GOOD.replace("seed: 4", "seed: 4\nbudget: {time_per_move: .inf}"), ":11:10:",
-     "budget.time_per_move: inf is greater than the maximum of 86400"),
-    (GOOD.replace("seed: 4", "seed: 4\nbudget: {time_per_move: 1.0e+300}"), ":11:10:", "greater than the maximum"),
+     "budget.time_per_move: expected a number of seconds above 0 and at most 86400 (null for no limit), "
+     "found Infinity"),
+    (GOOD.replace("seed: 4", "seed: 4\nbudget: {time_per_move: 1.0e+300}"), ":11:10:", "found 1e+300"),
     (GOOD.replace("{name: c, player: random}", "{name: c, player: 'exec:python3 bot.py'}"), ":7:15:",
      'an external bot is written player: exec, params: {command: "python3 bot.py"}'),
     (GOOD.replace("{name: c, player: random}", "{name: c, player: exec}"), ":7:5:",
@@ -108,6 +111,19 @@ def test_an_option_is_blamed_at_its_own_line_not_at_the_ruleset(tmp_path: Path, 
     assert len(found) == 1 and found[0].startswith(f"{tmp_path / 't.yaml'}{where}{says}"), found
 
 
+def test_schema_errors_come_in_line_order_in_the_words_of_ruleset_errors(tmp_path: Path) -> None:
+    """Not jsonschema's wording (\"'two' is not of type 'integer'\"), and not in the order of the key paths."""
+    found = problems(tmp_path, GOOD.replace("seats: 2", "seats: eight").replace("deals: 2", "deals: two")
+                     .replace("seed: 4", "seed: 4\ndeal: 3"))
+    path = tmp_path / "t.yaml"
+    assert found == [
+        f'{path}:8:1: at seats: seats is a table size 1-7 or a list of them, not "eight"',
+        f'{path}:9:1: at deals: expected a whole number of deals per meeting (1 to 1,000,000), found "two"',
+        f"{path}:11:1: at deal: unexpected key 'deal'; allowed keys: budget, deals, entrants, fault_policy, format, "
+        f"name, options, output, ruleset, seats, seed",
+    ]
+
+
 def test_every_problem_is_reported_not_just_the_first(tmp_path: Path) -> None:
     found = problems(tmp_path, GOOD.replace("deals: 2", "deals: 0").replace("seats: 2", "seats: 0"))
     assert len(found) == 2, found
@@ -117,7 +133,8 @@ def test_the_cli_prints_located_errors_and_exits_1_without_a_traceback(tmp_path:
     path = write(tmp_path, GOOD.replace("deals: 2", "deals: -1"))
     result = run_cli("tournament", "run", path, "--output", tmp_path / "out", "--quiet")
     assert result.exit_code == 1
-    assert f"{path}:9:1: at deals: -1 is less than the minimum of 1" in result.output
+    assert f"{path}:9:1: at deals: expected a whole number of deals per meeting (1 to 1,000,000), found -1" \
+        in result.output
     assert not (tmp_path / "out").exists(), "nothing runs on a bad config"
 
 

@@ -22,6 +22,7 @@ import jsonschema
 from contack_core.engine.bots import EXEC, MAX_TIME_PER_MOVE, Budget, PlayerSpecError
 from contack_core.language.documents import parse_yaml
 from contack_core.language.problems import KeyPath, Mark, Problem, RulesetError, format_path
+from contack_core.language.schema import schema_message
 from tournaments.schedule import Table, games_per_deal
 
 #: The most games a config's schedule may hold: a run keeps the keys of its finished games
@@ -36,8 +37,11 @@ CONFIG_FORMAT = "contack-tournament/1"
 SHIPPED_CONFIGS = {"demo": "demo.yaml", "solitaire-1": "solitaire-1.yaml", "solitaire-2": "solitaire-2.yaml"}
 
 #: ``(?!\n)``: Python's ``$`` (which jsonschema uses) also matches before a last line feed.
-_NAME = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": r"^[A-Za-z0-9][A-Za-z0-9_.+-]*(?!\n)$"}
-_SCALAR = {"type": ["string", "number", "integer", "boolean"]}
+#: A ``description`` is what an error says was expected (:func:`contack_core.language.schema.schema_message`).
+_NAME = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": r"^[A-Za-z0-9][A-Za-z0-9_.+-]*(?!\n)$",
+         "description": "a name of 1 to 40 letters, digits and _.+-"}
+_SCALAR = {"type": ["string", "number", "integer", "boolean"],
+           "description": "one value: text, a number, true or false"}
 
 SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -49,7 +53,7 @@ SCHEMA: dict[str, Any] = {
         "format": {"const": CONFIG_FORMAT},
         "name": _NAME,
         "ruleset": {"type": "string", "minLength": 1,
-                    "description": "A shipped ruleset id, or a YAML path relative to this config."},
+                    "description": "a shipped ruleset id, or a YAML path relative to this config"},
         "options": {"type": "object", "additionalProperties": _SCALAR},
         "entrants": {
             "type": "array", "minItems": 1,
@@ -63,26 +67,28 @@ SCHEMA: dict[str, Any] = {
             },
         },
         "seats": {
-            "description": "Seats per table: 1 (solitaire) or 2-7; a list plays every size given.",
+            "description": "a table size 1-7 (1: a solitaire), or a list of them, each played",
             "oneOf": [
                 {"type": "integer", "minimum": 1, "maximum": 7},
                 {"type": "array", "minItems": 1, "uniqueItems": True,
                  "items": {"type": "integer", "minimum": 1, "maximum": 7}},
             ],
         },
-        "deals": {"type": "integer", "minimum": 1, "maximum": 1_000_000,
-                  "description": "Deals per meeting; each is replayed once per seat rotation."},
+        "deals": {"type": "integer", "minimum": 1, "maximum": 1_000_000,  # each replayed once per seat rotation
+                  "description": "a whole number of deals per meeting (1 to 1,000,000)"},
         "seed": {"type": "integer", "minimum": 0, "maximum": 2**62},
         "budget": {
             "type": "object", "additionalProperties": False,
             "properties": {
-                "time_per_move": {"type": ["number", "null"], "exclusiveMinimum": 0, "maximum": MAX_TIME_PER_MOVE},
+                "time_per_move": {"type": ["number", "null"], "exclusiveMinimum": 0, "maximum": MAX_TIME_PER_MOVE,
+                                  "description": f"a number of seconds above 0 and at most {MAX_TIME_PER_MOVE:g} "
+                                                 f"(null for no limit)"},
                 "iterations": {"type": ["integer", "null"], "minimum": 1, "maximum": 10**12},
             },
         },
         "fault_policy": {"enum": ["pass", "forfeit"]},
         "output": {"type": "string", "minLength": 1,
-                   "description": "Results directory; a relative path is taken from the working directory."},
+                   "description": "a results folder (a relative path starts in the working directory)"},
     },
 }
 
@@ -227,16 +233,14 @@ def parse_config(text: str, source: str, base: Path | None) -> TournamentConfig:
         raise ConfigError([problem("a tournament config is a YAML mapping of keys to values", ())])
     schema_problems = []
     validator = jsonschema.Draft202012Validator(SCHEMA)
-    for violation in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+    for violation in validator.iter_errors(data):
         path = tuple(violation.absolute_path)
-        message = violation.message
         if violation.validator == "additionalProperties" and isinstance(violation.instance, dict):
-            allowed = sorted((violation.schema.get("properties") or {}).keys())
+            allowed = (violation.schema.get("properties") or {}).keys()
             extra = [key for key in violation.instance if key not in allowed]
-            if extra:
+            if extra:  # at the unexpected key itself, not at the mapping that holds it
                 path = (*path, extra[0])
-            message = f"{message}; allowed keys: {', '.join(allowed)}"
-        elif violation.validator == "oneOf" and path == ("seats",):
+        if violation.validator == "oneOf" and path == ("seats",):
             message = f"seats is a table size 1-7 or a list of them, not {json.dumps(violation.instance)}"
         elif violation.validator == "pattern" and path and path[-1] == "name":
             message = f"{json.dumps(violation.instance)} is not a name: letters, digits and _.+- only"
@@ -246,9 +250,11 @@ def parse_config(text: str, source: str, base: Path | None) -> TournamentConfig:
                            f'player: exec, params: {{command: "{str(violation.instance)[len(EXEC) + 1:].strip()}"}}')
             else:
                 message = f"{json.dumps(violation.instance)}: name the bot alone; its parameters go under params"
+        else:  # worded as a ruleset's schema errors are
+            message = schema_message(violation, None, path)
         schema_problems.append(problem(message, path))
     if schema_problems:
-        raise ConfigError(schema_problems)
+        raise ConfigError(_in_line_order(schema_problems))
     return _check_meaning(data, source, base, problem)
 
 
@@ -317,13 +323,18 @@ def _check_meaning(data: dict[str, Any], source: str, base: Path | None, problem
         except ValueError as error:
             problems.append(problem(str(error), ("budget", key)))
     if problems:
-        raise ConfigError(problems)
+        raise ConfigError(_in_line_order(problems))
     return TournamentConfig(
         name=data["name"], ruleset=ruleset, options=options, entrants=entrants, seats=seats,
         deals=data["deals"], seed=data.get("seed", 0), budget=budget,
         fault_policy=data.get("fault_policy", "pass"),
         output=Path(data.get("output", f"tournament-{data['name']}")), source=source, workdir=workdir,
     )
+
+
+def _in_line_order(problems: list[Problem]) -> list[Problem]:
+    """Problems as the file is read, top to bottom (those without a place first); one place's in the order found."""
+    return sorted(problems, key=lambda p: (p.mark.line, p.mark.column) if p.mark is not None else (0, 0))
 
 
 def _exec_problems(entrant: Entrant, rules: Any, workdir: str | None) -> Iterator[tuple[str, tuple[Any, ...]]]:

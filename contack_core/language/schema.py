@@ -164,7 +164,7 @@ def check_schema(document: Document, registry: PrimitiveCatalogue, quick: QuickS
             extra = [key for key in error.instance if key not in allowed]
             if extra:
                 path = (*path, extra[0])
-        problems.append(document.problem(_schema_message(error, registry, path), path))
+        problems.append(document.problem(schema_message(error, registry, path), path))
     if problems:
         raise RulesetError(_dedupe(problems))
 
@@ -187,11 +187,12 @@ def _types_in_words(types: str | list[str]) -> str:
     return " or ".join(_TYPE_WORDS.get(name, name) for name in names)
 
 
-def _schema_message(error: jsonschema.ValidationError, registry: PrimitiveCatalogue, path: KeyPath) -> str:
+def schema_message(error: jsonschema.ValidationError, registry: PrimitiveCatalogue | None, path: KeyPath) -> str:
     """What is wrong, in the words of someone writing a ruleset (not JSON Schema's): what was
-    expected (a schema's ``description`` says it best, where it has one) and what was found."""
+    expected (a schema's ``description`` says it best, where it has one) and what was found.
+    Other YAML documents (a tournament config, no primitives: ``registry`` None) are worded alike."""
     schema, found, rule = error.schema, error.instance, error.validator
-    if rule == "enum" and path and path[-1] == "primitive":
+    if rule == "enum" and registry is not None and path and path[-1] == "primitive":
         slot = str(path[0])
         return f"unknown primitive {found!r} for {slot} (known: {', '.join(registry.names(slot))})"
     if rule == "additionalProperties":
