@@ -187,3 +187,19 @@ def test_an_external_bot_that_does_not_play_the_ruleset_is_refused_at_its_entran
     found = problems(tmp_path, GOOD.replace("{name: c, player: random}", entrant))
     assert len(found) == 1 and ":7:38: at entrants.2.params.command: " in found[0], found
     assert "external bot 'chessy'" in found[0] and "does not play parker-1939 (its handshake lists: chess)" in found[0]
+
+
+def without(monkeypatch: pytest.MonkeyPatch, module: str) -> None:
+    """As if ``module`` were not installed: importing it fails, and ``importlib.util.find_spec`` finds nothing."""
+    monkeypatch.setitem(sys.modules, module, None)
+
+
+def test_without_matplotlib_a_report_plot_is_refused_before_the_report(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "out"
+    assert run_cli("tournament", "run", write(tmp_path, GOOD), "--output", out, "--quiet", "--workers", "1"
+                   ).exit_code == 0
+    without(monkeypatch, "matplotlib")
+    result = run_cli("tournament", "report", out, "--plot", tmp_path / "p.png")
+    assert result.exit_code == 1
+    assert result.output == "error: --plot needs matplotlib, which is not installed: pip install 'contack[plot]'\n"

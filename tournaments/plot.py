@@ -29,8 +29,12 @@ MISSING = "--plot needs matplotlib, which is not installed: pip install 'contack
 
 
 def check_plotting() -> None:
-    """Raise PlotError if matplotlib is not installed (before a run spends its time)."""
-    if importlib.util.find_spec("matplotlib") is None:
+    """Raise PlotError if matplotlib is not installed (before a run spends its time, or a report is printed)."""
+    try:
+        found = importlib.util.find_spec("matplotlib") is not None
+    except (ImportError, ValueError):  # an import hook that refuses it, a broken install
+        found = False
+    if not found:
         raise PlotError(MISSING)
 
 
