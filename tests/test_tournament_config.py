@@ -203,3 +203,13 @@ def test_without_matplotlib_a_report_plot_is_refused_before_the_report(tmp_path:
     result = run_cli("tournament", "report", out, "--plot", tmp_path / "p.png")
     assert result.exit_code == 1
     assert result.output == "error: --plot needs matplotlib, which is not installed: pip install 'contack[plot]'\n"
+
+
+def test_without_ray_the_ray_backend_is_refused_before_anything_is_made(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    without(monkeypatch, "ray")
+    out = tmp_path / "out"
+    result = run_cli("tournament", "run", write(tmp_path, GOOD), "--output", out, "--backend", "ray")
+    assert result.exit_code == 1
+    assert result.output == "error: the ray backend needs Ray: pip install 'contack[ray]'\n"
+    assert not out.exists(), "no results folder, lock or database"

@@ -14,6 +14,7 @@ done and the command that resumes. One run at a time may use a results folder
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import os
@@ -70,6 +71,9 @@ SAVE_EVERY = 0.1
 
 class RunError(ValueError):
     """A tournament that cannot run here (a backend that is not installed or not reachable, a folder in use)."""
+
+
+RAY_MISSING = "the ray backend needs Ray: pip install 'contack[ray]'"
 
 
 class Backend(Protocol):
@@ -141,7 +145,7 @@ class RayBackend:
         try:
             import ray
         except ImportError:
-            raise RunError("the ray backend needs Ray: pip install 'contack[ray]'") from None
+            raise RunError(RAY_MISSING) from None
         self.ray = ray
         os.environ.setdefault("RAY_DEDUP_LOGS", "0")
         self.watchdog = None if address else Watchdog()
@@ -257,10 +261,18 @@ def end_autoscaler() -> None:
 
 
 def check_backend(kind: str, address: str | None) -> None:
+    """RunError for a backend that cannot run here, before a run makes its folder or shows its schedule."""
     if kind not in ("local", "ray"):
         raise RunError(f"unknown backend {kind!r} (backends: local, ray)")
     if kind == "local" and address:
         raise RunError("--address is for the ray backend")
+    if kind == "ray":
+        try:
+            found = importlib.util.find_spec("ray") is not None
+        except (ImportError, ValueError):  # an import hook that refuses it, a broken install
+            found = False
+        if not found:
+            raise RunError(RAY_MISSING)
 
 
 def make_backend(kind: str, workers: int, address: str | None) -> Backend:
