@@ -42,6 +42,7 @@ def test_extends_naming_a_file_that_is_no_ruleset_quotes_nothing_of_it(name: str
         assert SECRET not in result.output, result.output
         assert str(target) in result.output
         assert len(result.output.strip().splitlines()) == 1, result.output
+        assert result.output.strip().startswith((f"{house}:4:1: at extends: ", f"error: {house}:4:1: at extends: "))
 
 
 @pytest.fixture(scope="module")

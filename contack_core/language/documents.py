@@ -386,11 +386,14 @@ RULESET_FORMAT = "contack-ruleset/1"
 
 
 def read_document(path: Path, seen: tuple[Path, ...] = (), budget: int = MAX_RULESET_BYTES,
-                  parsed: ParsedFiles | None = None) -> Document:
+                  parsed: ParsedFiles | None = None, named_at: Mark | None = None) -> Document:
     """Read a ruleset file and resolve its ``extends`` chain; ``budget`` is what is left of
     :data:`MAX_RULESET_BYTES` for this file and the files it extends. ``parsed``: files
-    parsed before, by path and contents, kept there as read (each use takes a copy)."""
+    parsed before, by path and contents, kept there as read (each use takes a copy).
+    ``named_at``: the ``extends`` that names this file, where a file that is no ruleset at all
+    is blamed (the mistake is in the file that names it)."""
     start = Mark(str(path), 1, 1)
+    whole, at = (start, ()) if named_at is None else (named_at, ("extends",))  # where the file as a whole is blamed
     if len(seen) >= MAX_EXTENDS_CHAIN:
         raise RulesetError([Problem(f"an extends chain may hold at most {MAX_EXTENDS_CHAIN} files "
                                     f"(MAX_EXTENDS_CHAIN; see docs/house-rules.md, Limits)", (), start)])
@@ -406,7 +409,7 @@ def read_document(path: Path, seen: tuple[Path, ...] = (), budget: int = MAX_RUL
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise RulesetError([Problem(f"{path} is not UTF-8 text")]) from None
+        raise RulesetError([Problem(f"{path} is not UTF-8 text", at, named_at)]) from None
     known = None if parsed is None else parsed.get((str(path), raw))
     if known is None:
         try:
@@ -416,18 +419,20 @@ def read_document(path: Path, seen: tuple[Path, ...] = (), budget: int = MAX_RUL
                 raise
             # A file reached by extends may be any file (extends: /etc/shadow): where it fails, not what it holds.
             raise RulesetError([Problem(f"{path}, which extends names, is not a contack ruleset (not YAML a "
-                                        f"ruleset is written in)", (), p.mark) for p in error.problems[:1]]) from None
+                                        f"ruleset is written in)", at, named_at or p.mark)
+                                for p in error.problems[:1]]) from None
         if parsed is not None:
             parsed[(str(path), raw)] = (copy_tree(data), dict(marks))
     else:
         data, marks = copy_tree(known[0]), dict(known[1])  # a mark and a key path are immutable
     if not isinstance(data, dict):
-        raise RulesetError([Problem("a ruleset is a YAML mapping of keys to values", (), Mark(str(path), 1, 1))])
+        which = f"{path}, which extends names, is not a contack ruleset: " if seen else ""
+        raise RulesetError([Problem(f"{which}a ruleset is a YAML mapping of keys to values", at, whole)])
     if data.get("format") != RULESET_FORMAT and "extends" not in data:
         # Said before anything else of it is: the schema's messages would quote its keys.
         which = ", which extends names," if seen else ""
         raise RulesetError([Problem(f"{path}{which} is not a contack ruleset: it neither says "
-                                    f"'format: {RULESET_FORMAT}' nor extends one", (), start)])
+                                    f"'format: {RULESET_FORMAT}' nor extends one", at, whole)])
     parent_ref = data.pop("extends", None)
     if parent_ref is None:
         return Document(data, marks, path, [str(data.get("id", path.stem))])
@@ -441,7 +446,7 @@ def read_document(path: Path, seen: tuple[Path, ...] = (), budget: int = MAX_RUL
     if parent_path in seen or parent_path == path.resolve():
         raise RulesetError([Problem(f"extends forms a cycle through {parent_path.name}", ("extends",),
                                     marks.get(("extends",)))])
-    parent = read_document(parent_path, (*seen, path.resolve()), budget - len(raw), parsed)
+    parent = read_document(parent_path, (*seen, path.resolve()), budget - len(raw), parsed, marks.get(("extends",)))
     parent_marks = dict(parent.marks)
     merged = merge(parent.data, data, parent_marks, marks)
     if "id" not in data:
