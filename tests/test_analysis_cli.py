@@ -179,7 +179,13 @@ def test_the_same_command_resumes_and_grows(tmp_path: Path) -> None:
     grown = analyze_json("parker-1939", "--deals", "6", "--output", folder)
     assert stored() == 18 and grown["table_sizes"][0]["deals"] == 6
     refused = run_cli("analyze", "parker-1939", "--deals", "6", "--bots", "random", "--output", folder, "-q")
-    assert refused.exit_code == 1 and "refusing to mix them" in refused.output
+    assert refused.exit_code == 1  # in the flags the user typed, not the tournament they were made into
+    assert refused.output == (f"error: {folder / 'parker-1939'} was made with --bots random,greedy; this run asks "
+                              f"for --bots random: use the same --bots (or another --output)\n")
+    fewer = run_cli("analyze", "parker-1939", "--deals", "5", "--seats", "3", "--output", folder, "-q")
+    assert fewer.exit_code == 1
+    assert fewer.output == (f"error: {folder / 'parker-1939'} was made with --seats 2 --deals 6; this run asks for "
+                            f"--seats 3 --deals 5: use the same --seats, and --deals 6 or more (or another --output)\n")
 
 
 # --------------------------------------------------------------------------- bad input

@@ -76,6 +76,17 @@ class StoreError(ValueError):
     """A results folder that cannot be used (unreadable, or made by a different config)."""
 
 
+class ConfigChanged(StoreError):
+    """A results folder made by a config this one cannot grow from. The message is in the config's
+    terms; ``meta`` (the folder's stored notes) lets a command that built the config from its own
+    flags (``contack analyze``) say it in those."""
+
+    def __init__(self, message: str, meta: Mapping[str, str], config: Mapping[str, Any]) -> None:
+        super().__init__(message)
+        self.meta = dict(meta)
+        self.config = dict(config)  # the config document refused
+
+
 @attrs.frozen
 class GameRow:
     """A stored game, as the report reads it."""
@@ -182,11 +193,11 @@ class Store:
                 store.close()
                 changed = refused or list(differences(old, new)) or ["the format"]
                 besides = f" (besides what may grow: {'; '.join(grown)})" if grown and refused else ""
-                raise StoreError(f"{directory} holds results of a config that differs in ways that would make its "
-                                 f"games incomparable with new ones; refusing to mix them. What changed: "
-                                 f"{'; '.join(changed)}{besides}. A config may only grow (more deals, entrants "
-                                 f"added at the end, more table sizes). Use another output folder, or restore "
-                                 f"the config.")
+                raise ConfigChanged(f"{directory} holds results of a config that differs in ways that would make "
+                                    f"its games incomparable with new ones; refusing to mix them. What changed: "
+                                    f"{'; '.join(changed)}{besides}. A config may only grow (more deals, entrants "
+                                    f"added at the end, more table sizes). Use another output folder, or restore "
+                                    f"the config.", meta, new)
             with store.guarded():
                 with store.connection:
                     store.connection.executemany("UPDATE meta SET value = ? WHERE key = ?", [

@@ -8,6 +8,7 @@ command. Without ``--output`` the games are played into a temporary folder, remo
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import tempfile
@@ -32,7 +33,11 @@ from tournaments.analysis.plan import IDEAL_DECISIONS, AnalysisPlan, PlanError, 
 from tournaments.analysis.report import PERMUTATIONS, RESAMPLES, Analysis, Comparison, analyse, compare_analyses
 from tournaments.play import ERROR
 from tournaments.schedule import games_per_deal
-from tournaments.store import Store
+from tournaments.store import ConfigChanged, Store
+
+
+#: The results database's note of the flags that made its games (see :func:`_flags`).
+FLAGS = "analysis flags"
 
 
 class AnalysisError(ValueError):
@@ -157,7 +162,8 @@ def analyze(request: Request, resume: str | None = None, console: Console | None
             except PlanError as error:
                 raise AnalysisError(str(error) if len(sides) == 1 else f"{ruleset}: {error}") from None
         analyses = [attrs.evolve(_play_and_analyse(request, plan, rules, ruleset, resume, temporary is not None,
-                                                   console), opening=opening, opening_why=why)
+                                                   console, _flags(request, ruleset, seats, opening)),
+                                 opening=opening, opening_why=why)
                     for plan, rules, (ruleset, _, _) in zip(plans, loaded, sides)]
         if len(analyses) == 1:
             return analyses[0]
@@ -181,20 +187,73 @@ def _opening(request: Request, loaded: list[Any], sides: list[tuple[str, Any, in
     return DEFAULT_OPENING, f"{' and '.join(dict.fromkeys(without))} has no chance, so deals would not differ"
 
 
+def _flags(request: Request, ruleset: str, seats: tuple[int, ...], opening: int) -> dict[str, str]:
+    """What decides one side's games, as flags the user types: kept with the games, so that a run its
+    folder cannot take says which flags differ rather than how the tournament built from them does."""
+    return {"ruleset": resolve_ruleset(ruleset), "--bots": ",".join(request.bots), "--player": request.player,
+            "--seats": ",".join(map(str, seats)), "--deals": str(request.deals), "--seed": str(request.seed),
+            "--opening": str(opening)}
+
+
+def _refusal(folder: Path, refused: ConfigChanged, flags: Mapping[str, str]) -> str:
+    """Why ``folder`` cannot take this run, in the flags that made it and those given now; the
+    tournament's own terms for a folder that kept no flags (made by ``contack tournament run``)."""
+    try:
+        made = json.loads(refused.meta.get(FLAGS, "{}"))
+    except ValueError:
+        made = {}
+    if not made:
+        return str(refused)
+    changed = [flag for flag, given in flags.items()
+               if made.get(flag) != given and not _grows(flag, made.get(flag), given)]
+    if not changed:
+        if json.loads(refused.meta.get("config", "{}")).get("ruleset_digest") != refused.config.get("ruleset_digest"):
+            return (f"{folder} was made with other rules of {flags['ruleset']} (its file, or contack, changed "
+                    f"since): use another --output")
+        return str(refused)
+    same = [flag for flag in changed if flag != "--deals"]
+    advice = [f"the same {_and(same)}"] if same else []
+    if "--deals" in changed:
+        advice.append(f"--deals {made['--deals']} or more")
+    return (f"{folder} was made with {' '.join(f'{flag} {made.get(flag)}' for flag in changed)}; this run asks "
+            f"for {' '.join(f'{flag} {flags[flag]}' for flag in changed)}: use {', and '.join(advice)} "
+            f"(or another --output)")
+
+
+def _grows(flag: str, made: str | None, given: str) -> bool:
+    """Whether ``given`` only grows what ``made`` played: more deals, or table sizes added above the
+    largest (their bots are added after the others'), which the tournament takes."""
+    if made is None:
+        return False
+    if flag == "--deals":
+        return int(given) > int(made)
+    if flag == "--seats":
+        old, new = {int(size) for size in made.split(",")}, {int(size) for size in given.split(",")}
+        return old < new and min(new - old) > max(old)
+    return False
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def _same_tiles(first: Any, second: Any) -> bool:
     a, b = getattr(first, "tiles", None), getattr(second, "tiles", None)
     return a is not None and b is not None and list(a.names) == list(b.names)
 
 
 def _play_and_analyse(request: Request, plan: AnalysisPlan, rules: Any, ruleset: str, resume: str | None,
-                      temporary: bool, console: Console | None) -> Analysis:
+                      temporary: bool, console: Console | None, flags: Mapping[str, str]) -> Analysis:
     from tournaments.runner import RunError, run_tournament
     from tournaments.store import StoreError
 
     folder = plan.config.output
     try:
         summary = run_tournament(plan.config, folder, request.workers, request.backend, request.address,
-                                 request.quiet, console=console, leaderboard=False, meta={"resume": resume or ""})
+                                 request.quiet, console=console, leaderboard=False,
+                                 meta={"resume": resume or "", FLAGS: json.dumps(flags)})
+    except ConfigChanged as refused:
+        raise AnalysisError(_refusal(folder, refused, flags)) from None
     except (RunError, StoreError) as error:
         raise AnalysisError(str(error)) from None
     if summary.stopped:
