@@ -28,6 +28,19 @@ def test_an_option_error_names_the_ruleset_and_the_flag(args: list[str], message
     assert len(result.output.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    (["--option-b", "foo=1"], "error: threes: unknown option 'foo' (options of this ruleset: hand_size, hands, "
+                              "opener_ties, sealed_hand, target_after_pass, tile_penalty)\n"),
+    (["--option-b", "hands=0"], "error: threes: option hands must be between 1 and 20, not 0\n"),
+    (["--option-a", "hands=0"], "error: parker-1939: option hands must be between 1 and 20, not 0\n"),
+])
+def test_an_option_given_to_one_ruleset_alone_is_not_told_the_flag_it_was_given_with(args: list[str],
+                                                                                      message: str) -> None:
+    result = run_cli("analyze", "parker-1939", "--against", "threes", *args, "--deals", "1", "--quiet")
+    assert result.exit_code == 1
+    assert result.output == message
+
+
 def test_a_ruleset_that_does_not_load_is_not_blamed_on_its_options() -> None:
     result = run_cli("analyze", "nonsense", "--option", "a=1", "--deals", "1", "--quiet")
     assert result.exit_code == 1 and result.output.startswith("error: no ruleset 'nonsense'")

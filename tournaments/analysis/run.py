@@ -101,9 +101,9 @@ def _load(ruleset: str, options: Mapping[str, str], against: tuple[str, str, Map
         raise AnalysisError(f"{ruleset}: {message}{_option_hint(ruleset, options, against)}") from None
 
 
-def _loads(ruleset: str) -> bool:
+def _loads(ruleset: str, options: Mapping[str, str] | None = None) -> bool:
     try:
-        load_rules(resolve_ruleset(ruleset), {})
+        load_rules(resolve_ruleset(ruleset), dict(options or {}))
     except RulesetError:
         return False
     return True
@@ -111,7 +111,9 @@ def _loads(ruleset: str) -> bool:
 
 def _option_hint(ruleset: str, options: Mapping[str, str], against: tuple[str, str, Mapping[str, str]] | None
                  ) -> str:
-    """Where an option belongs in a comparison: an option only the other ruleset has goes to its flag."""
+    """Where an option belongs in a comparison: an option only the other ruleset has goes to its flag;
+    a failing option given to both (by --option) may go to one alone. One given to this ruleset alone
+    gets no hint: the user chose its flag, and the problem says what the ruleset takes."""
     if against is None:
         return ""
     flag, other, other_options = against
@@ -124,6 +126,9 @@ def _option_hint(ruleset: str, options: Mapping[str, str], against: tuple[str, s
     for key, value in options.items():
         if key not in mine and key in theirs:
             return f" ({key} is an option of {other} only: give it with {other_flag} {key}={value})"
+    failing = [key for key in options if not _loads(ruleset, {key: options[key]})] or list(options)
+    if all(other_options.get(key) != options[key] for key in failing):  # each given with this ruleset's flag
+        return ""
     return (f" (--option gives an option to both rulesets; {flag} KEY=VALUE to {ruleset} alone, "
             f"{other_flag} KEY=VALUE to {other} alone)")
 
