@@ -90,6 +90,7 @@ def test_the_json_report_has_pairs_a_cross_table_and_what_duplicate_deals_save(d
         assert report["cross_table"][pair["b"]][pair["a"]] == {"wins": lost, "losses": won, "ties": tied}
     assert {(d["table_size"], d["measure"]) for d in report["duplicate_deals"]} == \
         {(size, measure) for size in (3, 4) for measure in ("score relative to the table", "first place")}
+    assert {(d["table_size"], d["games"]) for d in report["duplicate_deals"]} == {(3, 144), (4, 48)}  # not seats
 
 
 def test_the_plot_is_a_png(demo: Path, tmp_path: Path) -> None:

@@ -220,6 +220,7 @@ def test_duplicate_deals_cancel_the_luck_of_the_seat_and_save_nothing_against_pu
             noise.append(row(deal, seating, coin, ranks_of(list(coin))))
     saved = duplicate_gains(seat_luck, 2, 2, bootstrap=50, rng=np.random.default_rng(1))
     assert [g.measure for g in saved] == ["score relative to the table", "first place"]
+    assert all(g.games == 80 and g.deals == 40 for g in saved), "games as the standings count them, not seats"
     assert all(g.ratio.value == pytest.approx(0.0) for g in saved), "every entrant gets each seat's luck once"
     none = duplicate_gains(noise, 2, 2, bootstrap=200, rng=np.random.default_rng(1))
     for gain in none:

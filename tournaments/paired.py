@@ -150,7 +150,7 @@ class DuplicateGain:
 
     table_size: int
     measure: str
-    games: int
+    games: int  # the games the figures are over (every seat's result in each): as the standings count them
     deals: int
     ratio: Interval  # variance with duplicate deals / variance with independent deals, same games
 
@@ -197,10 +197,12 @@ def duplicate_gains(rows: Sequence[Any], entrants: int, table_size: int, bootstr
         sums = np.zeros((len(seeds), entrants))
         counts = np.zeros((len(seeds), entrants))
         squares = np.zeros((len(seeds), entrants))
+        played = 0
         for row in games:
             values = _game_values(row)[measure]
             if values is None:
                 continue
+            played += 1
             g = where[row.deal_seed]
             for entrant, value in zip(row.seating, values):
                 sums[g, entrant] += value
@@ -217,7 +219,7 @@ def duplicate_gains(rows: Sequence[Any], entrants: int, table_size: int, bootstr
             ratio = Interval(value, None, None, too_few(len(seeds)))
         else:
             ratio = Interval(value, *percentiles(ratios[1:]))
-        gains.append(DuplicateGain(table_size, measure, int(counts.sum()), len(seeds), ratio))
+        gains.append(DuplicateGain(table_size, measure, played, len(seeds), ratio))
     return gains
 
 
