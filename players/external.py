@@ -499,24 +499,27 @@ class ExternalPlayer(Player):
     def cannot_start(self, rules: Rules) -> str | None:
         """Start the program and shake hands: why it cannot play ``rules``, or None."""
         try:
-            hello = self.connect()
+            self.connect()
         except BotFailure as error:
             return error.reason
-        if not self.supports_ruleset(rules):
-            listed = ", ".join(hello["rulesets"]) or "nothing"
-            return f"{self.label} does not play {rules.id} (its handshake lists: {listed})"
-        return None
+        return self._unsupported(rules)
+
+    def _unsupported(self, rules: Rules) -> str | None:
+        """Why the handshake rules ``rules`` out, or None."""
+        if self.supports_ruleset(rules):
+            return None
+        listed = ", ".join((self.hello or {}).get("rulesets") or ()) or "nothing"
+        return f"{self.label} does not play {rules.id} (its handshake lists: {listed})"
 
     def start_game(self, rules: Rules, seat: int, seat_count: int) -> None:
         """Tell the bot a game begins (starting it first if need be); it answers "ready"."""
         if self.in_game:
             self.end_game(None)
-        hello = self.connect()
-        if not self.supports_ruleset(rules):
+        self.connect()
+        if (why := self._unsupported(rules)) is not None:
             if self.bot is not None:
                 self.bot.kill()
-            raise UnsupportedRuleset(f"{self.label} does not play {rules.id} (its handshake lists: "
-                                     f"{', '.join(hello['rulesets']) or 'nothing'})")
+            raise UnsupportedRuleset(why)
         assert self.bot is not None
         self.rules = rules
         self.seat = seat
