@@ -19,7 +19,7 @@ TOP = {"contack_core", "contack_core.cli", "contack_core.launch", "contack_core.
 #: Modules below every layer, importing nothing of contack: the keeper, a process supervisor run
 #: as a standalone script (``python -I -S``) by external bots and tournament workers, and the
 #: version, which the command line reads alone.
-BASE = {"contack_core.processes", "contack_core.version"}
+BASE = {"contack_core.extras", "contack_core.processes", "contack_core.version"}
 #: The top-level packages built on contack_core, bottom to top: bots, then tournaments (which run
 #: bots). contack_core imports neither, players never tournaments.
 ABOVE = ["players", "tournaments"]

@@ -8,7 +8,6 @@ works on a machine without a display.
 
 from __future__ import annotations
 
-import importlib.util
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 
 import attrs
 
+from contack_core.extras import installed
 from tournaments.render import sizes_text
 from tournaments.report import Report, Standing
 from tournaments.store import GameRow
@@ -30,11 +30,7 @@ MISSING = "--plot needs matplotlib, which is not installed: pip install 'contack
 
 def check_plotting() -> None:
     """Raise PlotError if matplotlib is not installed (before a run spends its time, or a report is printed)."""
-    try:
-        found = importlib.util.find_spec("matplotlib") is not None
-    except (ImportError, ValueError):  # an import hook that refuses it, a broken install
-        found = False
-    if not found:
+    if not installed("matplotlib"):
         raise PlotError(MISSING)
 
 

@@ -14,7 +14,6 @@ done and the command that resumes. One run at a time may use a results folder
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import logging
 import os
@@ -32,6 +31,7 @@ from rich.console import Console, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn
 from rich.text import Text
 
+from contack_core.extras import installed
 from contack_core.primitives.loading import load_rules
 from contack_core.processes import KEEPER, descendants, process_table, start_time
 from tournaments.config import TournamentConfig
@@ -266,13 +266,8 @@ def check_backend(kind: str, address: str | None) -> None:
         raise RunError(f"unknown backend {kind!r} (backends: local, ray)")
     if kind == "local" and address:
         raise RunError("--address is for the ray backend")
-    if kind == "ray":
-        try:
-            found = importlib.util.find_spec("ray") is not None
-        except (ImportError, ValueError):  # an import hook that refuses it, a broken install
-            found = False
-        if not found:
-            raise RunError(RAY_MISSING)
+    if kind == "ray" and not installed("ray"):
+        raise RunError(RAY_MISSING)
 
 
 def make_backend(kind: str, workers: int, address: str | None) -> Backend:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
+
+from contack_core.extras import installed
 
 if TYPE_CHECKING:
     from contack_core.records.keeper import Keeper
@@ -19,12 +20,7 @@ MISSING = "the web table needs Starlette and uvicorn, which are not installed: p
 
 def web_missing() -> str | None:
     """Why the web table cannot run here (its extra is not installed), or None."""
-    try:
-        if all(importlib.util.find_spec(name) is not None for name in NEEDS):
-            return None
-    except ImportError:  # a finder that refuses the name outright
-        pass
-    return MISSING
+    return None if installed(*NEEDS) else MISSING
 
 
 def web_command(ruleset: str | None, seats: str | None, record: Path | None, resume: Path | None,
