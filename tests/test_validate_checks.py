@@ -82,6 +82,18 @@ def test_an_option_with_no_type_and_no_choices_says_what_it_lacks(tmp_path: Path
             "`type: integer` (with `min` and `max`)")
 
 
+def test_a_value_a_parents_formula_reads_from_a_variants_option_names_the_option(tmp_path: Path) -> None:
+    path = write(tmp_path / "long.yaml", """\
+        extends: parker-1939
+        id: long
+        title: Long games
+        options:
+          hands: {max: 100000, default: 100000}
+        """)
+    located(validate(path), "", "at match.hands: hands is 100000: a game lasts at most 1,000 hands",
+            f"(MAX_HANDS); the option hands is 100000, its default at {path}:5:")
+
+
 def test_a_bad_id_is_told_in_words(tmp_path: Path) -> None:
     path = write(tmp_path / "bad-id.yaml", "extends: parker-1939\nid: Bad Id!\ntitle: Bad id\n")
     located(validate(path), f"{path}:2:1: at id: ", "expected a name of lowercase letters, digits, '-' and '_', "

@@ -6,6 +6,7 @@ Every problem is reported as ``file:line:column: at key.path: what is wrong``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -66,6 +67,32 @@ def _key_path(data: object, parts: tuple[str, ...]) -> KeyPath:
     return tuple(path)
 
 
+def _options_read(document: Document, path: KeyPath, options: Mapping[str, Any]) -> str:
+    """What the formula at ``path`` read of the options, and where each value was set, when the
+    formula is in a file the ruleset extends: a value refused there may come from the variant (its
+    default read by its parent's formula), which the problem's place alone would not show."""
+    place = document.mark(path)
+    if place is None or Path(place.file) == Path(document.path):
+        return ""
+    node: Any = document.data
+    for key in path:
+        node = node.get(key) if isinstance(node, dict) else None
+    if not isinstance(node, str):
+        return ""
+    notes = []
+    for name in dict.fromkeys(re.findall(r"[A-Za-z_]\w*", node)):
+        if name not in options:
+            continue
+        declared = (document.data.get("options") or {}).get(name)
+        mark = document.marks.get(("options", name, "default"))
+        if isinstance(declared, dict) and declared.get("default") == options[name] and mark is not None:
+            notes.append(f"the option {name} is {options[name]!r}, its default at "
+                         f"{mark.file}:{mark.line}:{mark.column}")
+        else:
+            notes.append(f"the option {name} is {options[name]!r}, as chosen")
+    return "".join(f"; {note}" for note in notes)
+
+
 def build_primitives(document: Document, options: Mapping[str, Any], registry: Registry,
                      last_slot: str | None = None) -> dict[str, Any]:
     """Instantiate every primitive slot by slot (up to ``last_slot`` only, if given),
@@ -100,7 +127,7 @@ def build_primitives(document: Document, options: Mapping[str, Any], registry: R
                 results[key or slot] = cls(key or slot, args, context)
             except PrimitiveError as error:
                 sub = _key_path(data, (*path, *(error.key.split(".") if error.key else ())))
-                problems.append(document.problem(str(error), sub))
+                problems.append(document.problem(str(error) + _options_read(document, sub, options), sub))
             except ExpressionError as error:  # pragma: no cover - primitives wrap these
                 problems.append(document.problem(str(error), path))
         if problems:
