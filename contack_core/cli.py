@@ -198,14 +198,21 @@ def rulesets_show(ruleset: str, option: OptionList = None) -> None:
     """The resolved ruleset (after extends and options) with its options and their defaults."""
     import yaml
 
+    from contack_core.language.documents import find_ruleset, read_document
+
     rules = load_or_fail(ruleset, parse_options(option))
+    marks = read_document(find_ruleset(ruleset)).marks  # loaded above: it reads
     document = dict(rules.document)
     declared = document.pop("options", {}) or {}
     echo(f"# {rules.title} ({rules.id}); resolved from: {' <- '.join(rules.chain)}")
     echo("# options (value / default):")
     for name, spec in declared.items():
         allowed = _allowed(spec)
-        echo(f"#   {name} = {rules.options[name]}  (default {spec.get('default')}; {allowed})"
+        default, doc = marks.get(("options", name, "default")), marks.get(("options", name, "doc"))
+        # A variant's own default beside its parent's quote of the rule book: said where it was set.
+        moved = default is not None and doc is not None and default.file != doc.file
+        where = f", set by {Path(default.file).name}:{default.line}" if moved and default else ""
+        echo(f"#   {name} = {rules.options[name]}  (default {spec.get('default')}{where}; {allowed})"
                    f"{'  ' + spec['doc'] if spec.get('doc') else ''}")
     echo(yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100))
 

@@ -131,6 +131,9 @@ def test_variant_options_merge_into_the_parent(variant: Path) -> None:
     assert result.exit_code == 0, result.output
     options = _option_lines(result.stdout)
     assert re.search(r"tile_penalty = 5\b", options["tile_penalty"]) and "default 5" in options["tile_penalty"]
+    # beside the parent's quote of the rule book ("a count of 10"), the variant's default says where it was set
+    assert "(default 5, set by house.yaml:5; " in options["tile_penalty"]
+    assert "a count of 10" in options["tile_penalty"] and "set by" not in options["hands"]
     assert "0..100" in options["tile_penalty"]  # min/max inherited from parker-1939
     assert re.search(r"hands = 3\b", options["hands"])  # untouched options survive the merge
     assert "House rules, a lighter penalty" in result.stdout
