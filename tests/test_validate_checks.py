@@ -94,6 +94,22 @@ def test_a_value_a_parents_formula_reads_from_a_variants_option_names_the_option
             f"(MAX_HANDS); the option hands is 100000, its default at {path}:5:")
 
 
+def test_counting_changed_without_points_is_refused(tmp_path: Path) -> None:
+    """Counting in fours with Parker's points formula (sums of 5) made '4+4 Counting Contact = 0'."""
+    path = write(tmp_path / "fours.yaml", """\
+        extends: parker-1939
+        id: fours
+        title: Counting in fours
+        placement:
+          counting: "(a + b) % 4 == 0"
+        """)
+    located(validate(path), f"{path}:5:3: at placement.counting: ", "counting makes 2 against 2 a counting contact, "
+            "but points gives it 0", "as examples/threes does")
+    path.write_text(path.read_text(encoding="utf-8") + '  points: "a + b if (a + b) % 4 == 0 else 0"\n',
+                    encoding="utf-8")
+    assert validate(path).exit_code == 0
+
+
 def test_a_bad_id_is_told_in_words(tmp_path: Path) -> None:
     path = write(tmp_path / "bad-id.yaml", "extends: parker-1939\nid: Bad Id!\ntitle: Bad id\n")
     located(validate(path), f"{path}:2:1: at id: ", "expected a name of lowercase letters, digits, '-' and '_', "

@@ -131,6 +131,13 @@ class ContactPlacement(Primitive):
                 if isinstance(value, int) and abs(value) > MAX_FIGURE:
                     raise PrimitiveError(f"points gives {shown_number(value)} for a={a}, b={b}: a play scores at "
                                          f"most {MAX_FIGURE:,} either way (MAX_FIGURE)", "points")
+        scoreless = next(((a, b) for a in sorted(domain) for b in sorted(domain)
+                          if self.counting[a][b] and self.contact_ok[a][b] and not self.pair_points[a][b]), None)
+        if scoreless is not None:  # a counting contact worth nothing: `counting` changed without `points`
+            a, b = scoreless
+            raise PrimitiveError(f"counting makes {a} against {b} a counting contact, but points gives it 0: it "
+                                 f"would score nothing (change points with counting, as examples/threes does)",
+                                 "counting")
         self.tiles = tiles
         self._build_fit_formulas(context, domain)
         # side_codes[tile][rotation][side]: the edge code the tile shows on that side,
