@@ -18,7 +18,9 @@ own goal). The search is a depth-first search over the seat's choices, applying 
 action in place; ``--budget`` bounds the states one search may visit (a deal whose search
 runs out is counted as not completed and reported).
 
-Any ruleset of one seat works; nothing here knows a solitaire's rules.
+Any ruleset of one seat whose chance is all in its set-up works (a ruleset that shuffles again
+in play, such as ``examples/solitaire-redeal``, is refused: its later draws are not fixed when
+the game starts); nothing here knows a solitaire's rules.
 """
 
 from __future__ import annotations
@@ -43,6 +45,11 @@ class OutOfBudget(Exception):
     """The search visited more states than it was allowed."""
 
 
+class ChanceInPlay(ValueError):
+    """The ruleset reaches a chance node after its set-up (a pile shuffled again in play): what
+    comes of it is not fixed when the game starts, so no search can know it."""
+
+
 @attrs.define
 class Search:
     """A clairvoyant search: can this state still be completed, every hidden tile known?"""
@@ -58,7 +65,8 @@ class Search:
             if self.visited > self.budget:
                 raise OutOfBudget
             if state.is_chance_node():  # chance after the start: the state knows nothing better
-                raise ValueError("a chance node after the deal: the clairvoyant search needs the draws fixed")
+                raise ChanceInPlay("it reaches a chance node after the deal (a pile shuffled in play): the "
+                                   "clairvoyant search needs every draw fixed when the game starts")
             actions = state.legal_actions()
             if len(actions) == 1:
                 state.apply(actions[0])
@@ -148,13 +156,16 @@ def share(label: str, count: int, deals: int) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m players.solve", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m players.solve", description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("--ruleset", default="solitaire-1", help="a ruleset of one seat (id or path)")
-    parser.add_argument("--deals", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--deals", type=int, default=100, help="deals solved (those players.strength plays)")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="the seed the deals come from, as players.strength takes it")
     parser.add_argument("--samples", type=int, default=32, help="resampled states an honest choice weighs")
-    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="states one search may visit")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
+                        help="states one search may visit (a deal that needs more counts as not completable)")
+    parser.add_argument("--workers", type=int, default=2, help="processes solving deals side by side")
     args = parser.parse_args(argv)
     try:
         rules = load_rules(args.ruleset)
@@ -169,9 +180,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("error: --deals, --samples, --budget and --workers are at least 1", file=sys.stderr)
         return 2
     seeds = deal_seeds(args.seed, args.deals)
-    with ProcessPoolExecutor(args.workers) as pool:
-        results = list(pool.map(solve_deal, [args.ruleset] * len(seeds), seeds, [args.samples] * len(seeds),
-                                [args.budget] * len(seeds)))
+    try:
+        with ProcessPoolExecutor(args.workers) as pool:
+            results = list(pool.map(solve_deal, [args.ruleset] * len(seeds), seeds, [args.samples] * len(seeds),
+                                    [args.budget] * len(seeds)))
+    except ChanceInPlay as error:
+        print(f"error: {args.ruleset}: {error}", file=sys.stderr)
+        return 2
     print(f"{args.ruleset}: {args.deals} deals, seed {args.seed} (the deals players.strength plays), "
           f"{args.samples} samples an honest choice")
     print(share("clairvoyant (every hidden tile known): completable", sum(r.clairvoyant for r in results),

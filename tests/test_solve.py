@@ -72,6 +72,8 @@ def test_the_command_prints_both_shares_with_their_intervals(capsys: pytest.Capt
     (["--ruleset", "parker-1939"], "the solver takes a ruleset of one seat"),
     (["--ruleset", "no-such-ruleset"], "no ruleset 'no-such-ruleset'"),
     (["--deals", "0"], "at least 1"),
+    (["--ruleset", "examples/solitaire-redeal", "--deals", "2", "--samples", "1", "--workers", "1"],
+     "examples/solitaire-redeal: it reaches a chance node after the deal"),
 ])
 def test_the_command_refuses_what_it_cannot_solve(args: list[str], message: str,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
