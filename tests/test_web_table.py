@@ -11,6 +11,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 from pathlib import Path
 from typing import cast
@@ -306,6 +307,17 @@ def test_the_web_options_are_checked(tmp_path: Path) -> None:
         assert done.returncode == 2 and message in done.stderr, done.stderr
         assert not (tmp_path / "r.jsonl").exists()
     assert os.listdir(tmp_path) == []
+    with socket.socket() as busy:  # a port in use is refused before any record is made, for both keepers
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        for scores_only in ((), ("--scores-only",)):
+            done = subprocess.run(contack("keep", "parker-1939", "--seats", "a,b", "--record", "r.jsonl", "--web",
+                                          "--port", port, *scores_only),
+                                  cwd=tmp_path, env=environment(), capture_output=True, text=True, timeout=HANG,
+                                  check=False)
+            assert done.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in done.stderr, done.stderr
+            assert os.listdir(tmp_path) == []
 
 
 def test_klauber_moves_are_offered_by_piece_and_taken_as_the_terminal_takes_them(tmp_path: Path) -> None:

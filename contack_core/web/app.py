@@ -194,11 +194,9 @@ the table lets stand although the rules refuse it</p><ol id="entries"></ol></det
 """
 
 
-def serve(game: ServedGame, host: str, port: int, echo: Callable[[str], None]) -> None:
-    """Serve the web table until Ctrl-C (or SIGTERM), printing the URL to open, its join token in it."""
-    import uvicorn
-
-    token = secrets.token_urlsafe(16)
+def listening(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host:port``, or OSError saying why not: taken before the table's record
+    is made, so that a port in use leaves no record behind."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -208,6 +206,15 @@ def serve(game: ServedGame, host: str, port: int, echo: Callable[[str], None]) -
         sock.close()
         raise OSError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     sock.listen(64)
+    return sock
+
+
+def serve(game: ServedGame, sock: socket.socket, host: str, echo: Callable[[str], None]) -> None:
+    """Serve the web table on ``sock`` (:func:`listening` on ``host``) until Ctrl-C (or SIGTERM),
+    printing the URL to open, its join token in it."""
+    import uvicorn
+
+    token = secrets.token_urlsafe(16)
     bound = sock.getsockname()[1]
     server: uvicorn.Server | None = None
     app = make_app(game, token, lambda: server is not None and server.should_exit)

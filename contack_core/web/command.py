@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -33,8 +34,9 @@ def web_command(ruleset: str | None, seats: str | None, record: Path | None, res
     from contack_core.records.table import open_keeper
     from contack_core.web.game import WebGame
 
-    keeper = open_keeper(ruleset, seats, record, resume, options, echo, fail)
-    return _served(WebGame(keeper), keeper, host, port, echo, fail)
+    with _listening(host, port, fail) as sock:  # before the record is made: a port in use leaves none
+        keeper = open_keeper(ruleset, seats, record, resume, options, echo, fail)
+        return _served(WebGame(keeper), keeper, sock, host, echo)
 
 
 def web_scores_command(keeper_of: Callable[[], ScoresKeeper], host: str, port: int, echo: Callable[[str], None],
@@ -45,20 +47,28 @@ def web_scores_command(keeper_of: Callable[[], ScoresKeeper], host: str, port: i
         fail(missing, 2)
     from contack_core.web.scores import WebScores
 
-    keeper = keeper_of()
-    echo("checked as you type: " + "; ".join(keeper.arithmetic.checked()))
-    return _served(WebScores(keeper), keeper, host, port, echo, fail)
+    with _listening(host, port, fail) as sock:
+        keeper = keeper_of()
+        echo("checked as you type: " + "; ".join(keeper.arithmetic.checked()))
+        return _served(WebScores(keeper), keeper, sock, host, echo)
 
 
-def _served(game: ServedGame, keeper: Keeper | ScoresKeeper, host: str, port: int, echo: Callable[[str], None],
-            fail: Callable[..., NoReturn]) -> int:
+def _listening(host: str, port: int, fail: Callable[..., NoReturn]) -> socket.socket:
+    from contack_core.web.app import listening
+
+    try:
+        return listening(host, port)
+    except OSError as error:
+        fail(str(error), 2)
+
+
+def _served(game: ServedGame, keeper: Keeper | ScoresKeeper, sock: socket.socket, host: str,
+            echo: Callable[[str], None]) -> int:
     """Serve ``game`` until Ctrl-C, then let its record go and say how to carry it on."""
     from contack_core.web.app import serve
 
     try:
-        serve(game, host, port, echo)
-    except OSError as error:
-        fail(str(error), 2)
+        serve(game, sock, host, echo)
     finally:
         keeper.close()
     echo(f"stopped; the record so far is {keeper.path} (carry it on: contack keep --resume {keeper.path} --web)")
