@@ -366,7 +366,7 @@ def play(
     specs = split_seats(seats)
     low, high = rules.players
     if not low <= len(specs) <= high:
-        fail(f"{rules.id} is for {low} to {high} players; --seats names {len(specs)}")
+        fail(f"{rules.id} is {rules.for_players()}; --seats names {len(specs)}")
     players: list[Player] = []
     try:
         for i, spec in enumerate(specs):
@@ -686,10 +686,10 @@ def bench(
     rules = load_or_fail(ruleset, parse_options(option))
     low, high = rules.players
     if not low <= players <= high:
-        fail(f"{rules.id} is for {low} to {high} players, not {players}")
+        fail(f"{rules.id} is {rules.for_players()}, not {players}")
     other = None if against is None else load_or_fail(against)
     if other is not None and not other.players[0] <= against_players <= other.players[1]:
-        fail(f"--against: {other.id} is for {other.players[0]} to {other.players[1]} players, not {against_players}")
+        fail(f"--against: {other.id} is {other.for_players()}, not {against_players}")
     if compare is not None and not compare.is_file():
         fail(f"no yardstick script at {compare}")
     if clock is not None:

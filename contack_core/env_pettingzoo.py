@@ -177,7 +177,7 @@ class ContackAECEnv(AECEnv):
         self.rules = ruleset_id if isinstance(ruleset_id, Rules) else load_rules(ruleset_id, dict(options or {}))
         low, high = self.rules.players
         if not low <= seats <= high:
-            raise ValueError(f"{self.rules.id} is for {low} to {high} players; {seats} seats given")
+            raise ValueError(f"{self.rules.id} is {self.rules.for_players()}; {seats} seats given")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is one of {self.metadata['render_modes']}, not {render_mode!r}")
         _check_action_kinds(self.rules)

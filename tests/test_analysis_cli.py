@@ -200,7 +200,7 @@ def test_the_same_command_resumes_and_grows(tmp_path: Path) -> None:
     (["parker-1939", "--option", "hands=0"], 1, "hands"),
     (["parker-1939", "--option-b", "hands=2"], 2, "--option-b is for the ruleset of --against"),
     (["parker-1939", "--option", "hands"], 2, "--option takes KEY=VALUE, not 'hands'"),
-    (["parker-1939", "--against", "solitaire-1"], 1, "solitaire-1 is for 1 to 1 players, not tables of 2"),
+    (["parker-1939", "--against", "solitaire-1"], 1, "solitaire-1 is for 1 player, not tables of 2"),
     (["parker-1939", "--html", "/no/such/folder/a.html"], 1, "cannot write /no/such/folder/a.html: no folder"),
 ])
 def test_bad_input_is_one_message(args: list[str], code: int, message: str) -> None:

@@ -381,7 +381,7 @@ def test_bench_against_another_ruleset_compares_the_cost_of_an_action() -> None:
     assert data["cpu_us_per_action"] > 0 and data["against_cpu_us_per_action"] > 0
     assert data["action_cost_ratio_cpu"] > 0 and data["action_cost_ratio"] > 0
     wrong = run("bench", "parker-1939", "--games", "1", "--against", "solitaire-2", "--against-players", "4")
-    assert wrong.exit_code == 1 and "--against: solitaire-2 is for 1 to 1 players, not 4" in wrong.output
+    assert wrong.exit_code == 1 and "--against: solitaire-2 is for 1 player, not 4" in wrong.output
 
 
 def test_players_list_lists_random() -> None:

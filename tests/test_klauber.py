@@ -460,7 +460,7 @@ def test_play_three_and_four_seats(seats: str, options: list[str]) -> None:
 
 def test_partners_need_four_seats() -> None:
     result = run_cli("play", "klauber-1937", "--seats", "random,random", "--option", "partners=on")
-    assert result.exit_code != 0 and "4 to 4 players" in result.output
+    assert result.exit_code != 0 and "klauber-1937 is for 4 players" in result.output
 
 
 def test_bench_reports_moves_per_second() -> None:

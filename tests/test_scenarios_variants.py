@@ -241,11 +241,11 @@ def test_partnerships_need_exactly_four_seats() -> None:
     """002: "Partners are optional with 4 players." """
     assert PARTNERS.players == (4, 4)
     for seats in (2, 3, 5):
-        with pytest.raises(ValueError, match=f"4 to 4 players; {seats} seats given"):
+        with pytest.raises(ValueError, match=f"is for 4 players; {seats} seats given"):
             GameState(PARTNERS, seats)
     result = run_cli("play", "contactack", "--seats", "random,random,random", "--option", "partnerships=on")
     assert result.exit_code == 1
-    assert "contactack is for 4 to 4 players; --seats names 3" in result.stderr
+    assert "contactack is for 4 players; --seats names 3" in result.stderr
     assert "Traceback" not in result.output
 
 

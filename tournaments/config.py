@@ -287,7 +287,7 @@ def _check_meaning(data: dict[str, Any], source: str, base: Path | None, problem
         low, high = rules.players
         for size in seats:
             if not low <= size <= high:
-                problems.append(problem(f"{rules.id} is for {low} to {high} players, not tables of {size}",
+                problems.append(problem(f"{rules.id} is {rules.for_players()}, not tables of {size}",
                                         ("seats",)))
     available = installed_players()
     workdir = str(base) if base is not None else None

@@ -131,6 +131,14 @@ class Rules:
         self.turn_program = compile_turn_program(steps, values, formula_constants(self.options), VALUE_BINDINGS)
         self.unconditional_play = next((rule for rule in self.turn if is_play_rule(rule) and rule.when is None), None)
 
+    def for_players(self) -> str:
+        """Whom the ruleset is for, as messages say it: ``for 2 to 7 players``, ``for 4 players``
+        (where its options fix the count), ``for 1 player``."""
+        low, high = self.players
+        if low == high:
+            return f"for {low} player{'s' if low != 1 else ''}"
+        return f"for {low} to {high} players"
+
     def new_figure(self, seat_count: int | None = None) -> Position:
         """The empty position of a hand: the board primitive owns its container (a figure of
         laid tiles, a grid of pieces); ``seat_count`` defaults to the fewest players."""

@@ -127,7 +127,7 @@ class GameState:
     def __init__(self, rules: Rules, seat_count: int) -> None:
         low, high = rules.players
         if not low <= seat_count <= high:
-            raise ValueError(f"{rules.id} is for {low} to {high} players; {seat_count} seats given")
+            raise ValueError(f"{rules.id} is {rules.for_players()}; {seat_count} seats given")
         rules.match.teams(seat_count)  # raises ValueError if the seats cannot form the ruleset's teams
         self.rules = rules
         self.seat_count = seat_count

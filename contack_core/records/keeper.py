@@ -162,7 +162,7 @@ class Keeper:
             raise KeeperError(f"a seat's name is at most {MAX_SEAT_NAME} characters (as a record's header holds it)", 2)
         low, high = rules.players
         if not low <= len(seats) <= high:
-            raise KeeperError(f"{rules.id} is for {low} to {high} players; --seats names {len(seats)}")
+            raise KeeperError(f"{rules.id} is {rules.for_players()}; --seats names {len(seats)}")
         stream = open_held(path, new=True)
         keeper = cls(rules, seats, path, stream, say)
         header = {"record": "contack-record/1", **header_for(rules, list(seats), None, None, path)}

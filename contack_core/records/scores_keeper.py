@@ -64,7 +64,7 @@ class ScoresKeeper:
     def start(cls, rules: Rules, seats: Sequence[str], path: Path) -> ScoresKeeper:
         low, high = rules.players
         if not low <= len(seats) <= high:
-            raise KeeperError(f"{rules.id} is for {low} to {high} players; --seats names {len(seats)}")
+            raise KeeperError(f"{rules.id} is {rules.for_players()}; --seats names {len(seats)}")
         if len(set(seats)) != len(seats) or not all(name.strip() for name in seats):
             raise KeeperError(f"--seats names each seat once, none blank: {', '.join(seats)}", 2)
         try:

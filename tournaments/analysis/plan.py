@@ -106,7 +106,7 @@ def build_plan(rules: Rules, ruleset: str, options: Mapping[str, Any], seats: Se
     low, high = rules.players
     for size in seats:
         if not low <= size <= high:
-            raise PlanError(f"{rules.id} is for {low} to {high} players, not tables of {size}")
+            raise PlanError(f"{rules.id} is {rules.for_players()}, not tables of {size}")
         try:
             rules.match.teams(size)
         except ValueError as error:
