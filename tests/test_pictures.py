@@ -58,6 +58,21 @@ def test_klaubers_text_board_has_a_legend(tmp_path: Path) -> None:
     assert board in str(keeper.state)  # the board draws itself, through the position contract
 
 
+def test_klaubers_svg_names_its_totals_and_carries_the_legend(tmp_path: Path) -> None:
+    path = record_of(tmp_path, "klauber-1937", 2, 3, "k.jsonl")
+    svg, figure = tmp_path / "k.svg", tmp_path / "p.svg"
+    assert run_cli("replay", path, "--svg", svg, "--at", 13).exit_code == 0
+    text = svg.read_text(encoding="utf-8")
+    assert ">Tiles left (so far): p0 12, p1 12</text>" in text  # the counter is tiles left, not a score
+    legend = text.split('<g class="legend"', 1)[1]
+    assert "Each piece shows its corner numbers where they lie" in legend
+    assert [name for name in ("blue", "green", "red", "yellow") if f">{name}</text>" in legend] == ["blue", "green",
+                                                                                                      "red", "yellow"]
+    parker = record_of(tmp_path, "parker-1939", 2, 3, "p.jsonl")
+    assert run_cli("replay", parker, "--svg", figure, "--at", 13).exit_code == 0
+    assert 'class="legend"' not in figure.read_text(encoding="utf-8")  # laid tiles need no legend
+
+
 def test_the_human_player_sees_the_figure_drawn(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
-from contack_core.replay.drawing import LAYER_COUNT, Element, Picture, markup
+from contack_core.replay.boards import PIECES_LEGEND
+from contack_core.replay.drawing import LAYER_COUNT, Element, Picture, colour_for, markup
 from contack_core.replay.geometry import Bounds
 from contack_core.replay.timeline import Step, Timeline
+from contack_core.replay.words import viewer_words
 
 MARGIN = 24.0
 CAPTION_LINE = 20.0
@@ -27,12 +30,23 @@ def layered(elements: Sequence[Element]) -> list[list[Element]]:
     return layers
 
 
+def legend_lines(step: Step) -> list[str]:
+    """What the marks of a board of pieces mean, wrapped to lines (none for laid tiles, whose marks
+    need no saying), as the HTML page and the text picture say it."""
+    if step.board is None or not step.board.legend:
+        return []
+    return textwrap.wrap(PIECES_LEGEND, 96)
+
+
 def caption_lines(timeline: Timeline, step: Step) -> list[str]:
     rules = timeline.rules
     last = len(timeline.steps) - 1
     scores = ", ".join(f"{name} {score}" for name, score in zip(timeline.seats, step.scores))
-    lines = [f"{timeline.title}: {rules.term('hand')} {step.hand}, {step.index}/{last}",
-             step.text, f"{rules.term('score')}: {scores}"]
+    # The running totals, named as the page and the terminal name them (tiles left, on a board of pieces).
+    total = rules.term("total").capitalize()
+    if not step.finished:
+        total += f" ({viewer_words(rules.term('language'))['so_far']})"
+    lines = [f"{timeline.title}: {rules.term('hand')} {step.hand}, {step.index}/{last}", step.text, f"{total}: {scores}"]
     if step.error:
         lines.append(f"line {step.line}: {step.error}")
     return lines
@@ -51,8 +65,12 @@ def render_svg(timeline: Timeline, index: int) -> str:
         bounds, elements = picture.bounds, picture.elements
     box = bounds.padded(MARGIN)
     caption_top = box.top - CAPTION_LINE * len(lines) - 8
-    width = max(box.right - box.left, 12.0 * max(len(line) for line in lines) * 0.62)
-    box = Bounds(box.left, caption_top, box.left + width, box.bottom)
+    legend = legend_lines(step)
+    swatches = list(step.board.swatches) if legend and step.board is not None else []
+    width = max(box.right - box.left, 12.0 * max(len(line) for line in [*lines, *legend]) * 0.62)
+    legend_top = box.bottom
+    bottom = legend_top + CAPTION_LINE * (len(legend) + (1 if swatches else 0)) + (8 if legend else 0)
+    box = Bounds(box.left, caption_top, box.left + width, bottom)
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{box.view_box()}" '
@@ -69,6 +87,19 @@ def render_svg(timeline: Timeline, index: int) -> str:
     for number, layer in enumerate(layered(elements)):
         out.append(f'<g class="layer-{number}">')
         out.extend(element.markup for element in layer)
+        out.append("</g>")
+    if legend:  # what a board of pieces' marks mean, and its colours, as the page shows them under it
+        out.append('<g class="legend" font-family="sans-serif" font-size="12" fill="#374151">')
+        for number, line in enumerate(legend):
+            out.append(f'<text x="{box.left + 8:.1f}" y="{legend_top + CAPTION_LINE * (number + 1):.1f}">'
+                       f'{markup(line)}</text>')
+        y, x = legend_top + CAPTION_LINE * len(legend) + 6, box.left + 8
+        words = timeline.colour_words()
+        for index, colour in enumerate(swatches):
+            name = words.get(colour, colour)
+            out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="12" height="12" fill="{colour_for(colour, index)}" '
+                       f'stroke="#1f2937"/><text x="{x + 16:.1f}" y="{y + 11:.1f}">{markup(name)}</text>')
+            x += 16 + 7.5 * len(name) + 16
         out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
