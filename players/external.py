@@ -39,7 +39,7 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from contack_core.engine.bots import MoveTimeout, Player, PlayerSpecError
+from contack_core.engine.bots import MoveTimeout, Player, PlayerFault, PlayerSpecError
 from contack_core.processes import KEEPER
 from players.protocol import PROTOCOL, action_json, event_json, find_action, legal_json, position_json
 
@@ -75,22 +75,28 @@ STDERR_GRACE = 1.0
 _EOF = object()
 
 
-class BotFailure(Exception):
+class BotFailure(PlayerFault):
     """An external bot hung, crashed, broke the protocol or chose no legal action.
 
-    ``reason`` says which, in words a user can act on; the bot's process has been killed
-    unless ``killed`` is False (it only named an action that is not legal).
+    ``reason`` says which, in words a user can act on (whatever language the bot is in), and
+    the referee records it as it is, as a fault of ``kind`` ``illegal`` (an action that is not
+    legal), ``timeout`` (:class:`BotTimeout`) or ``raised`` (anything else); the bot's process
+    has been killed unless ``killed`` is False (it only named an action that is not legal).
     """
 
-    def __init__(self, reason: str, killed: bool = True) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    #: The fault kind of this class of failure, unless the constructor is told another.
+    fault_kind: ClassVar[str] = "raised"
+
+    def __init__(self, reason: str, killed: bool = True, kind: str | None = None) -> None:
+        super().__init__(reason, kind or self.fault_kind)
         self.killed = killed
 
 
 class BotTimeout(BotFailure, MoveTimeout):
     """An external bot did not answer within its limit (and was killed): under a game's
     budget the referee records it as the move's timeout."""
+
+    fault_kind: ClassVar[str] = "timeout"
 
 
 class UnsupportedRuleset(BotFailure, PlayerSpecError):
@@ -465,7 +471,7 @@ class ExternalPlayer(Player):
 
     def _check_usable(self) -> None:
         if self.failure is not None and (self.bot is None or not self.bot.alive()):
-            raise BotFailure(f"{self.failure.reason} (earlier in this game)")
+            raise BotFailure(f"{self.failure.reason} (earlier in this game)", kind=self.failure.kind)
 
     # ----------------------------------------------------------------- the player interface
     def connect(self) -> dict[str, Any]:
@@ -545,7 +551,7 @@ class ExternalPlayer(Player):
         try:
             return find_action(state.rules, legal, reply)
         except ValueError as error:
-            raise BotFailure(f"{self.label} chose no legal action: {error}", killed=False) from None
+            raise BotFailure(f"{self.label} chose no legal action: {error}", killed=False, kind="illegal") from None
 
     def observe(self, seat: int, action: Action, event: Any = None) -> None:
         """Tell the bot what a seat did (every seat's decisions, its own included); no reply."""

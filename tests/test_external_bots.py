@@ -449,6 +449,27 @@ def test_a_tournament_budget_is_the_external_bots_limit(tmp_path: Path) -> None:
     assert 'did not answer with "action" within 0.3 s; killed' in fault["reason"]
 
 
+@pytest.mark.parametrize(("body", "kind", "says"), [
+    ('if t == "position":\n    send({"type": "action", "index": 999})\n', "illegal",
+     "chose no legal action: index 999 is not one of the"),
+    ('if t == "position":\n    print("bestmove e2e4", flush=True)\n', "raised",
+     "replied 'bestmove e2e4', which is not a JSON object"),
+], ids=["illegal", "garbage"])
+def test_an_external_bots_fault_has_its_kind_and_the_bots_own_words(tmp_path: Path, body: str, kind: str,
+                                                                      says: str) -> None:
+    """Issue item 1: every external fault was kind "raised", worded "choose raised BotFailure: ..."."""
+    record = tmp_path / "game.jsonl"
+    result = run_cli("play", "parker-1939", "--seats", f"exec:{script(tmp_path, 'mine.py', body)},random",
+                     "--seed", 1, "--option", "hands=1", "--record", record, "--quiet")
+    assert result.exit_code == 0, result.output
+    first = _faults(read_lines(record))[0]
+    assert first["kind"] == kind and first["reason"].startswith("external bot 'mine' ("), first
+    assert says in first["reason"]
+    assert "BotFailure" not in result.output + first["reason"] and "choose raised" not in result.output
+    assert f"FAULT ({kind}): external bot 'mine'" in result.output
+    assert run_cli("audit", record).exit_code == 0
+
+
 # ----------------------------------------------------------------------------- whole games
 def test_the_protocol_transcript_of_a_whole_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every message a bot receives, in order, as docs/external-bots.md describes them."""

@@ -75,6 +75,17 @@ class Resigned(Exception):
     resignation in the player's words, not as a bot's failure."""
 
 
+class PlayerFault(Exception):
+    """Raised by a player for a fault it words itself (an external program's: its author may know
+    no Python): the referee records ``reason`` as it is, not as an exception ("choose raised
+    ...") and as ``kind`` (``raised``, ``illegal`` or ``timeout``), as for a bot in Python."""
+
+    def __init__(self, reason: str, kind: str = "raised") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.kind = kind
+
+
 class MoveTimeout(Exception):
     """Raised by a player that keeps the move clock itself (``keeps_time``) when a move
     overran its ``budget``: the referee records it as a timeout, in the player's words."""

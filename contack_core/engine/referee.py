@@ -25,7 +25,7 @@ from typing import Protocol, cast, get_args
 import attrs
 
 from contack_core.engine.actions import Action, Draw, HouseAction, IllegalAction, Pass, Shuffle
-from contack_core.engine.bots import UNLIMITED, Budget, MoveTimeout, Player, Resigned
+from contack_core.engine.bots import UNLIMITED, Budget, MoveTimeout, Player, PlayerFault, Resigned
 from contack_core.engine.chance import derived_seed
 from contack_core.engine.events import Event, HandResult
 from contack_core.engine.notation import action_to_string
@@ -127,7 +127,7 @@ def play_game(rules: Rules, players: Sequence[Player], seed: int | None,
         try:
             player.end_game(state)
         except referee.bot_errors as error:
-            referee.fault(seat, f"end_game raised {_error_text(error)}", "raised")
+            referee.fault(seat, *_call_fault("end_game", error))
     for observer in observers:
         observer.game_ended(state)
     return state
@@ -145,7 +145,7 @@ def _play(state: RefereedGame, players: Sequence[Player], rng: random.Random, ob
         try:
             player.start_game(rules, seat, seat_count)
         except bot_errors as error:
-            referee.fault(seat, f"start_game raised {_error_text(error)}", "raised", forfeit=True)
+            referee.fault(seat, *_call_fault("start_game", error), forfeit=True)
             break
     observing = [(seat, p) for seat, p in enumerate(players) if type(p).observe is not Player.observe]
     timed = budget.time_per_move is not None
@@ -212,7 +212,7 @@ def _play(state: RefereedGame, players: Sequence[Player], rng: random.Random, ob
                 try:
                     watcher.observe(seat, action, event)
                 except bot_errors as error:
-                    referee.fault(watcher_seat, f"observe raised {_error_text(error)}", "raised")
+                    referee.fault(watcher_seat, *_call_fault("observe", error))
         for observer in observers:
             observer.event(state, event)
         if state.effects:  # what the action led to (chips changing hands, say)
@@ -230,6 +230,14 @@ def _play(state: RefereedGame, players: Sequence[Player], rng: random.Random, ob
 def _error_text(error: BaseException) -> str:
     text = str(error)
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def _call_fault(call: str, error: BaseException) -> tuple[str, str]:
+    """The reason and kind of a fault raised by a player's ``call``: a :class:`PlayerFault` in its
+    own words and kind, anything else as the Python exception it is."""
+    if isinstance(error, PlayerFault):
+        return error.reason, error.kind
+    return f"{call} raised {_error_text(error)}", "raised"
 
 
 def _action_text(state: GameState, action: object) -> str:
@@ -297,7 +305,7 @@ class _Referee:
         if isinstance(error, Resigned):
             self.fault(seat, str(error) or "resigned", "resigned", forfeit=True)
             return None
-        return self.move_fault(seat, f"choose raised {_error_text(error)}", "raised")
+        return self.move_fault(seat, *_call_fault("choose", error))
 
     def illegal(self, seat: int, action: object, error: Exception) -> Action | None:
         self.not_the_seats(error)
