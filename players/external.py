@@ -344,6 +344,11 @@ def _close_quietly(stream: IO[Any]) -> None:
         pass
 
 
+def _a(message_type: str) -> str:
+    """A message type quoted after its article, for a sentence: 'a "ready"', 'an "action"'."""
+    return f'{"an" if message_type[:1].lower() in "aeiou" else "a"} "{message_type}"'
+
+
 def parse_command(command: str | list[str], cwd: str | None = None) -> list[str]:
     """The program and arguments of an ``exec:`` seat, split like a shell would (no shell runs).
 
@@ -466,7 +471,7 @@ class ExternalPlayer(Player):
             if kind == "error":
                 raise self._fail(f"reported an error: {str(message.get('message', ''))[:200]}; killed")
             if kind != expected:
-                raise self._fail(f'replied {text[:80]!r} where a "{expected}" message was awaited; killed')
+                raise self._fail(f'replied {text[:80]!r} where {_a(expected)} message was awaited; killed')
             return message
 
     def _check_usable(self) -> None:

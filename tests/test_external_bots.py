@@ -247,8 +247,20 @@ def test_a_bot_answering_out_of_turn_is_killed(tmp_path: Path) -> None:
         if t == "position":
             send({"type": "ready"})
         '''), move_time=5)
-    with pytest.raises(BotFailure, match='where a "action" message was awaited'):
+    with pytest.raises(BotFailure, match='where an "action" message was awaited'):
         player.choose(opened_state())
+    assert gone_soon(player.pid)
+
+
+def test_a_bot_answering_new_game_out_of_turn_is_told_which_message_was_awaited(tmp_path: Path) -> None:
+    """Issue item 2: the article before the awaited type was always "a" ('a "action"')."""
+    early = tmp_path / "early.py"
+    early.write_text('import json\ninput()\nprint(json.dumps({"type": "hello", "protocol": "contack-bot/1", '
+                     '"rulesets": ["*"]}), flush=True)\ninput()\nprint(json.dumps({"type": "action", "index": 0}), '
+                     'flush=True)\ninput()\n', encoding="utf-8")
+    player = ExternalPlayer(seed=1, command=f"{PYTHON} {early}")
+    with pytest.raises(BotFailure, match='where a "ready" message was awaited; killed'):
+        player.start_game(RULES, 0, 2)
     assert gone_soon(player.pid)
 
 
