@@ -81,14 +81,15 @@ class BotFailure(PlayerFault):
     ``reason`` says which, in words a user can act on (whatever language the bot is in), and
     the referee records it as it is, as a fault of ``kind`` ``illegal`` (an action that is not
     legal), ``timeout`` (:class:`BotTimeout`) or ``raised`` (anything else); the bot's process
-    has been killed unless ``killed`` is False (it only named an action that is not legal).
+    has been killed unless ``killed`` is False (it only named an action that is not legal). A
+    killed bot is ``gone``: its seat forfeits the game, as it can play no more of it.
     """
 
     #: The fault kind of this class of failure, unless the constructor is told another.
     fault_kind: ClassVar[str] = "raised"
 
     def __init__(self, reason: str, killed: bool = True, kind: str | None = None) -> None:
-        super().__init__(reason, kind or self.fault_kind)
+        super().__init__(reason, kind or self.fault_kind, gone=killed)
         self.killed = killed
 
 

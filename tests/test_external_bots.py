@@ -482,6 +482,35 @@ def test_an_external_bots_fault_has_its_kind_and_the_bots_own_words(tmp_path: Pa
     assert run_cli("audit", record).exit_code == 0
 
 
+#: A bot that plays the first legal action, but fails as ``how`` says when it could draw or pass.
+FAILS_WHEN_IT_COULD_PASS = '''
+    if t == "position":
+        if any(a["action"] in ("draw", "pass") for a in m["legal"]):
+            %s
+        send({"type": "action", "index": 0})
+    '''
+
+
+@pytest.mark.parametrize(("how", "kind", "says"), [
+    ('print("garbage", flush=True); continue', "raised", "which is not a JSON object"),
+    ("sys.exit(3)", "raised", "exited with code 3"),
+    ("time.sleep(600)", "timeout", 'did not answer with "action" within 0.5 s'),
+], ids=["garbage", "exits", "hangs"])
+def test_a_dead_external_bot_forfeits_at_once_under_the_pass_policy(tmp_path: Path, how: str, kind: str,
+                                                                     says: str) -> None:
+    """Issue item 3: a killed bot's every later move faulted again ("earlier in this game") and
+    became a pass or draw, until a turn allowed neither; a dead program cannot go on."""
+    command = script(tmp_path, "dies.py", FAILS_WHEN_IT_COULD_PASS % how)
+    record = tmp_path / "game.jsonl"
+    result = run_cli("play", "parker-1939", "--seats", f"exec:{command},random", "--seed", 1, "--fault", "pass",
+                     "--time-limit", "0.5", "--record", record, "--quiet")
+    assert result.exit_code == 0, result.output
+    [fault] = _faults(read_lines(record))
+    assert fault["kind"] == kind and fault["penalty"] == "forfeit" and says in fault["reason"], fault
+    assert "earlier in this game" not in result.output and "forfeits the game" in result.output
+    assert run_cli("audit", record).exit_code == 0
+
+
 # ----------------------------------------------------------------------------- whole games
 def test_the_protocol_transcript_of_a_whole_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every message a bot receives, in order, as docs/external-bots.md describes them."""

@@ -78,12 +78,17 @@ class Resigned(Exception):
 class PlayerFault(Exception):
     """Raised by a player for a fault it words itself (an external program's: its author may know
     no Python): the referee records ``reason`` as it is, not as an exception ("choose raised
-    ...") and as ``kind`` (``raised``, ``illegal`` or ``timeout``), as for a bot in Python."""
+    ...") and as ``kind`` (``raised``, ``illegal`` or ``timeout``), as for a bot in Python.
 
-    def __init__(self, reason: str, kind: str = "raised") -> None:
+    ``gone``: the player can play no more moves (its program is dead), so the seat forfeits the
+    game at once whatever the fault policy: ``pass`` is for a bot that can go on after a bad move.
+    """
+
+    def __init__(self, reason: str, kind: str = "raised", gone: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.kind = kind
+        self.gone = gone
 
 
 class MoveTimeout(Exception):

@@ -6,7 +6,9 @@ observers), so a game is played once and told or recorded on the way.
 The game is refereed: a player that raises, returns an illegal action, or overruns the
 :class:`~contack_core.engine.bots.Budget`'s time per move commits a :class:`Fault`. Under the
 ``pass`` policy the move is forfeited as the first Pass or Draw the rules allow (if they
-allow neither, the game is forfeited); under ``forfeit`` the game is. Either way the fault
+allow neither, the game is forfeited); under ``forfeit`` the game is. A player that cannot go
+on (a :class:`~contack_core.engine.bots.PlayerFault` that is ``gone``: an external program
+killed or exited) forfeits the game at once under either. Either way the fault
 is recorded and the process goes on. Under a clock, a player whose ``choose`` is marked
 :func:`~contack_core.engine.bots.keeps_deadline` (every built-in in-process bot) is told the
 move's deadline and called directly, costing nothing extra; a late answer is still a timeout
@@ -300,6 +302,9 @@ class _Referee:
 
     def raised(self, seat: int, error: BaseException) -> Action | None:
         self.not_the_seats(error)
+        if isinstance(error, PlayerFault) and error.gone:  # a dead program: no later move can be better
+            self.fault(seat, *_call_fault("choose", error), forfeit=True)
+            return None
         if isinstance(error, MoveTimeout):  # a player that keeps the clock itself ran out of it
             return self.move_fault(seat, str(error), "timeout")
         if isinstance(error, Resigned):
