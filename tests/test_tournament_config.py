@@ -186,7 +186,17 @@ def test_an_external_bot_that_does_not_play_the_ruleset_is_refused_at_its_entran
     entrant = f"{{name: c, player: exec, params: {{command: {sys.executable} chess.py}}}}"
     found = problems(tmp_path, GOOD.replace("{name: c, player: random}", entrant))
     assert len(found) == 1 and ":7:38: at entrants.2.params.command: " in found[0], found
-    assert "external bot 'chessy'" in found[0] and "does not play parker-1939 (its handshake lists: chess)" in found[0]
+    # Issue item 4: the entrant by its name in the config (c), the program by its own (chessy).
+    assert f"entrant 'c', external bot 'chessy' ({sys.executable} chess.py), does not play parker-1939 (its " \
+           "handshake lists: chess)" in found[0], found
+
+
+def test_an_external_bot_that_does_not_start_is_refused_by_its_entrants_name(tmp_path: Path) -> None:
+    (tmp_path / "mute.py").write_text("import sys\nsys.exit(4)\n", encoding="utf-8")
+    entrant = f"{{name: c, player: exec, params: {{command: {sys.executable} mute.py}}}}"
+    [found] = problems(tmp_path, GOOD.replace("{name: c, player: random}", entrant))
+    assert ":7:38: at entrants.2.params.command: entrant 'c' did not start: external bot (" in found, found
+    assert 'exited with code 4 while "hello" was awaited' in found
 
 
 def without(monkeypatch: pytest.MonkeyPatch, module: str) -> None:

@@ -362,9 +362,11 @@ def _exec_problems(entrant: Entrant, rules: Any, workdir: str | None) -> Iterato
         player.connect()
         if rules is not None and not player.supports_ruleset(rules):
             listed = ", ".join((player.hello or {}).get("rulesets") or []) or "nothing"
-            yield f"{player.label} does not play {rules.id} (its handshake lists: {listed})", ("params", "command")
+            # The entrant by the config's name, which the file's reader knows; the program by its own.
+            yield (f"entrant {entrant.name!r}, {player.label}, does not play {rules.id} (its handshake lists: "
+                   f"{listed})", ("params", "command"))
     except BotFailure as error:
-        yield f"the bot did not start: {error.reason}", ("params", "command")
+        yield f"entrant {entrant.name!r} did not start: {error.reason}", ("params", "command")
     finally:
         player.close()
 
