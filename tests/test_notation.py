@@ -226,6 +226,8 @@ def test_the_human_now_reads_tiles_and_cells_as_the_keeper_does() -> None:
 def test_bad_typed_actions_are_told_in_one_line() -> None:
     rules = load_rules("parker-1939")
     state = GameState(rules, 2)
+    with pytest.raises(NotationError, match="'hello' cannot be read here: the position is at a shuffle"):
+        parse_action(state, "hello")  # a new game: nothing is typed before the deal
     rng = random.Random(0)
     while state.is_chance_node() or state.setup_step is not None:
         state.apply(state.sample_chance(rng) if state.is_chance_node() else state.legal_actions()[0])

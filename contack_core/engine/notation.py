@@ -325,7 +325,8 @@ class _Reader:
             if cell != outcome.cell:
                 raise NotationError(f"the tile turned up lies on {list(outcome.cell)}, not on {where}")
             return Play(tile, outcome.cell)
-        raise NotationError("a shuffle is never typed: the tiles are taken as they are dealt")
+        raise NotationError(f"{text!r} cannot be read here: the position is at a shuffle, which is never typed "
+                            f"(the tiles are taken as they are dealt; in code, apply state.sample_chance(rng) first)")
 
     def turn_action(self, text: str) -> Action:
         """The action a turn's entry states."""
