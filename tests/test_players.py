@@ -90,6 +90,14 @@ def test_a_bad_value_says_what_the_parameter_takes(spec, expected):
         make_player(spec, seed=1, available=AVAILABLE)
 
 
+def test_play_game_refuses_a_player_that_does_not_play_the_ruleset():
+    """Through the API too, not only by name: a bot written for Klauber is refused a Parker game."""
+    with pytest.raises(PlayerSpecError, match="seat 1: player 'elsewhere' does not play parker-1939"):
+        play_game(RULES, [Tunable(seed=0), OtherGamesOnly(seed=0)], 1)
+    assert play_game(load_rules("klauber-1937"), [OtherGamesOnly(seed=0), OtherGamesOnly(seed=1)], 1,
+                     budget=None).turns > 0
+
+
 def test_an_unknown_parameter_lists_the_parameters_with_defaults():
     with pytest.raises(PlayerSpecError) as error:
         make_player("tunable:width=3", seed=1, available=AVAILABLE)

@@ -27,7 +27,7 @@ from typing import Protocol, cast, get_args
 import attrs
 
 from contack_core.engine.actions import Action, Draw, HouseAction, IllegalAction, Pass, Shuffle
-from contack_core.engine.bots import UNLIMITED, Budget, MoveTimeout, Player, PlayerFault, Resigned
+from contack_core.engine.bots import UNLIMITED, Budget, MoveTimeout, Player, PlayerFault, PlayerSpecError, Resigned
 from contack_core.engine.chance import derived_seed
 from contack_core.engine.events import Event, HandResult
 from contack_core.engine.notation import action_to_string
@@ -109,10 +109,14 @@ def play_game(rules: Rules, players: Sequence[Player], seed: int | None,
     ``close`` (the caller owns the players and may play them again). A KeyboardInterrupt
     (a person's Ctrl-C) stops the game, unless ``absorb_interrupts``: where no signal can
     raise one (a tournament worker), a bot that raises it, or any BaseException, commits
-    a fault like any other.
+    a fault like any other. A player whose class does not play ``rules`` (its ``supports``) is
+    refused with PlayerSpecError before the game, as :func:`make_player` refuses it by name.
     """
     if fault_policy not in FAULT_POLICIES:
         raise ValueError(f"fault policy {fault_policy!r}: choose one of {', '.join(FAULT_POLICIES)}")
+    for seat, player in enumerate(players):
+        if (why := type(player).cannot_play(rules)) is not None:
+            raise PlayerSpecError(f"seat {seat}: player {player.name!r} does not play {rules.id} ({why})")
     budget = budget or UNLIMITED
     rng = random.Random(seed)
     state = RefereedGame(rules, len(players))
