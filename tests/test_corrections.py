@@ -213,7 +213,7 @@ def test_an_agreed_klauber_move_lifts_how_far_which_way_and_where_it_ends(tmp_pa
     assert "although this piece moves exactly 1 step, not 14 (the record marks it agreed)" in out
     assert "refused: it would end on [7, 15] side by side with an opponent's piece on [7, 16]" in out
     assert "removed: [6, 16], [8, 16]" in out  # the contacts of the agreed move are settled
-    assert "bob 0 (10 tiles)" in out
+    assert "ann 12 (12 tiles), bob 10 (10 tiles)" in out  # the score: the pieces each side has left
     lines = record_lines(path)[2:]
     assert [(line["seat"], line["from"], line["path"][-1], line.get("agreed", False)) for line in lines] == [
         (0, [7, 0], [7, 14], True), (1, [5, 16], [5, 14], False), (0, [7, 14], [7, 15], True),

@@ -24,7 +24,8 @@ from processes import HANG
 
 from contack_core import load_rules
 from contack_core.records.audit import audit_record
-from contack_core.engine.notation import NotationError as EntryError, read_cell, read_points, read_tile, read_tiles
+from contack_core.engine.notation import NotationError as EntryError, action_from_record, read_cell, read_points, \
+    read_tile, read_tiles
 from contack_core.records.keeper import Keeper
 from contack_core.records.table import Table
 
@@ -591,6 +592,29 @@ def test_klauber_entries_get_move_messages(tmp_path: Path) -> None:
     assert "no tile" not in out.replace("no tile is drawn", "")
     assert record_lines(path)[-1] == {**record_lines(path)[-1], "event": "move", "seat": 0, "from": [6, 0],
                                       "path": [[6, 1]]}
+
+
+def test_a_board_game_sheet_and_status_show_the_pieces_left_as_the_game_counts_them(tmp_path: Path) -> None:
+    """Klauber counts the pieces left on the board, a counter only the game's end changes: mid-game the
+    sheet and the status show it as if the game ended now, not its total of 0 until then."""
+    rules = load_rules("klauber-1937", {})
+    source = played_lines(rules, 2, seed=3)
+    capture = next(index for index, line in enumerate(source) if line.get("removed"))
+    keeper = Keeper.start(rules, ["ann", "ben"], tmp_path / "klauber.jsonl", lambda text: None)
+    try:
+        for line in source[2:capture + 1]:
+            action = action_from_record(rules.tiles, line)
+            assert action is not None
+            keeper.enter(action)
+        left = [keeper.state.figure.pieces_on_board(seat) for seat in range(2)]
+        assert sorted(left) == [11, 12]
+        table = Table(keeper, lambda prompt: None, lambda text: None, interactive=False)
+        assert table.status().splitlines()[0] == f"game 1 | score: ann {left[0]} ({left[0]} tiles), " \
+                                                 f"ben {left[1]} ({left[1]} tiles)"
+        assert keeper.sheet.text(keeper.state).splitlines()[-1].split() == ["tiles", "left", *map(str, left)]
+        assert keeper.running_totals() == left
+    finally:
+        keeper.close()
 
 
 def test_board_draws_the_figure_as_the_replay_does(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from contack_core.boards.grid import PieceBoard
 from contack_core.primitives.loading import load_rules
 from contack_core.records.audit import audit_record
 from contack_core.engine.actions import IllegalAction
-from contack_core.engine.notation import NotationError as EntryError
+from contack_core.engine.notation import NotationError as EntryError, action_from_record
 from contack_core.records.keeper import Keeper
 from contack_core.records.table import Refused, Table
 
@@ -367,6 +367,27 @@ def test_a_board_of_pieces_carries_its_legend_and_laid_tiles_none(tmp_path: Path
         assert client.get(f"/state?token={TOKEN}").json()["board"].endswith("</svg>")
     finally:
         game.keeper.close()
+
+
+def test_a_board_game_sheet_shows_the_pieces_left_as_the_game_counts_them(tmp_path: Path) -> None:
+    """Klauber's sheet and seats show the pieces each side has left (what its match counts, at the game's
+    end only), as if the game ended now: not the 0 its totals hold until then."""
+    rules = load_rules("klauber-1937", {})
+    source = played_lines(rules, 2, 3)
+    capture = next(index for index, line in enumerate(source) if line.get("removed"))
+    game, client = web(rules, ["ann", "ben"], tmp_path / "klauber.jsonl")
+    try:
+        for line in source[2:capture + 1]:
+            action = action_from_record(rules.tiles, line)
+            assert action is not None
+            game.keeper.enter(action)
+        left = [cast(PieceBoard, game.keeper.state.figure).pieces_on_board(seat) for seat in range(2)]
+        view = client.get(f"/state?token={TOKEN}").json()
+    finally:
+        game.keeper.close()
+    assert sorted(left) == [11, 12]
+    assert '<tr class="running"><th>Tiles left</th>' + "".join(f"<td>{n}</td>" for n in left) in view["sheet"]
+    assert re.findall(r'class="score">(\d+)<', view["seats"]) == [str(n) for n in left]
 
 
 def test_a_record_carried_on_shows_its_last_entry(tmp_path: Path) -> None:

@@ -375,6 +375,19 @@ class GameState:
         """Each seat's total so far in the counter the match is decided on."""
         return list(self.totals[self.rules.match.counter])
 
+    def running_scores(self) -> list[int]:
+        """Each seat's total with the hand under way in it, as a score keeper shows it: the hand's gains so far
+        and, for a counter only a hand's end changes (the pieces left on a board), what it would count if the
+        hand ended now; its totals alone would read 0 for the whole hand."""
+        if self.over:
+            return self.scores()
+        counter = self.rules.match.counter
+        running = [total + gain for total, gain in zip(self.totals[counter], self.hand_gains[counter])]
+        keeper = self.rules.counters[counter]
+        if keeper.counts_at_hand_end_only and not self.chance:
+            running = [total + gain for total, gain in zip(running, keeper.hand_end_values(self))]
+        return running
+
     def winners(self) -> list[int]:
         """The seats the match rule ranks first (final once :meth:`is_over`)."""
         return self.rules.match.winners(self)

@@ -364,9 +364,7 @@ class Keeper:
 
     def running_totals(self) -> list[int]:
         """Each seat's score so far, the hand under way included."""
-        state = self.state
-        counter = self.rules.match.counter
-        return [total + gain for total, gain in zip(state.totals[counter], state.hand_gains[counter])]
+        return self.state.running_scores()
 
     def _replace(self, data: bytes) -> None:
         """The record becomes ``data`` at once (a fix, or its undo): ``data`` is written to a new file

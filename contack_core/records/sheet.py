@@ -75,5 +75,5 @@ class ScoreSheet:
             lines.append(f"  {rules.term(result.reason)}")
             lines.append(row(f"  {score_word}", result.scores))
         if not last_only:
-            lines.append(row(rules.term("total"), state.scores()))
+            lines.append(row(rules.term("total"), state.running_scores()))  # as the web table's sheet
         return "\n".join(lines)

@@ -687,7 +687,7 @@ class Table:
         state = self.state
         rules = state.rules
         counter = rules.match.counter
-        running = [total + gain for total, gain in zip(state.totals[counter], state.hand_gains[counter])]
+        running = state.running_scores()
         held = state.tiles_held()
         names = rules.tiles.names
         seats = []

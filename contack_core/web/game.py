@@ -176,8 +176,7 @@ class _View:
     # ------------------------------------------------------------------ the seats
     def seats(self) -> str:
         state, rules = self.state, self.rules
-        counter = rules.match.counter
-        running = [total + gain for total, gain in zip(state.totals[counter], state.hand_gains[counter])]
+        running = state.running_scores()
         seen = state.observation(self.viewer) if self.viewer is not None else None
         playable = {a.tile for a in self.legal
                     if isinstance(a, (Play, Discard)) or isinstance(a, HouseAction) and a.tile is not None}
@@ -304,9 +303,7 @@ class _View:
             rows.append(f"<tr><th>{markup(label.capitalize())}</th>"
                         + "".join(f"<td>{markup(v)}</td>" for v in scores) + "</tr>")
         # The running totals as the game keeps them (a match may start each seat with chips, or add at its end).
-        counter = rules.match.counter
-        running = state.scores() if state.is_over() else [
-            total + gain for total, gain in zip(state.totals[counter], state.hand_gains[counter])]
+        running = state.running_scores()
         rows.append('<tr class="running"><th>' + markup(rules.term("total").capitalize()) + "</th>"
                     + "".join(f"<td>{markup(v)}</td>" for v in running) + "</tr>")
         teams = rules.match.teams(state.seat_count)
