@@ -95,6 +95,36 @@ def test_undo_right_after_a_fix_puts_the_record_back(tmp_path: Path) -> None:
     assert len(record_lines(path)) == 7
 
 
+TWO_DEALS = ["7-8-9 2-3-4 8-9-6 9-10-1 1-5-6", "1 8 9, 2 6 7, 3 4 1, 5 1 4, 7 8 5"]
+
+
+@pytest.mark.parametrize("correction", [
+    ["undo", "undo", TWO_DEALS[1]],  # the play and the deal taken back, the deal entered again
+    ["fix 6 9101 left of 341", "189 above 9101"],  # the 5-point play replaced by one of none
+    ["insert 6 9101 left of 341", "189 above 9101"],  # the 5-point play taken out by the one inserted before it
+])
+def test_what_a_correction_rebuilt_is_not_told_again_as_a_score_change(tmp_path: Path, correction: list[str]) -> None:
+    """An undo, a fix or an insert replays the game untold: the narrator measures the next score change from
+    the game rebuilt, not from the one it last told (a's 5 points, gone: told as a stale "a -5")."""
+    code, out, path = keep(tmp_path, *TWO_DEALS, "234 below 341", *correction, seats="a,b")
+    after = out[out.index(f"> {correction[-1]}\n"):]
+    assert "   score:" not in after, after
+
+
+@pytest.mark.parametrize("correction", [["undo", "undo", TWO_DEALS[1]], ["fix 6 9101 left of 341", "189 above 9101"]])
+def test_the_web_table_tells_no_stale_score_change_after_a_correction(tmp_path: Path, correction: list[str]) -> None:
+    path = tmp_path / "web.jsonl"
+    keeper = Keeper.start(load_rules("parker-1939"), ["a", "b"], path, lambda text: None)
+    game = WebGame(keeper)
+    try:
+        for entry in (*TWO_DEALS, "234 below 341", *correction[:-1]):
+            assert game.enter(entry)["accepted"]
+        answer = game.enter(correction[-1])
+        assert answer["accepted"] and not any("score:" in message for message in answer["messages"]), answer
+    finally:
+        keeper.close()
+
+
 @pytest.mark.parametrize(("entry", "message"), [
     ("fix 6 789 1,0", "refused: line 6 (play) is not an entry: it follows from the entry on line 5, which is the one "
                       "to fix"),

@@ -497,8 +497,10 @@ class Keeper:
 
     def _rebuild(self, lines: list[tuple[int, dict[str, Any]]]) -> None:
         """Replay the record's lines (after its header) from the start of the game, and write the
-        set-up plays due after them."""
+        set-up plays due after them. The narrator follows the game rebuilt (it saw none of it replayed):
+        what it tells next is measured from here."""
         self._replay(lines)
+        self._narrator.follow(self.state)
         due = self._advance()
         if due:
             self._write(due)

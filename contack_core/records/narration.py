@@ -29,6 +29,14 @@ class Narrator:
         #: The direction of play last told, and in which hand (a turn-order effect may reverse it).
         self._direction = (0, 1)
 
+    def follow(self, state: GameState) -> None:
+        """Take ``state`` as told so far: a game rebuilt from its record (an undo, a fix, a resume) was
+        replayed untold, so what the next event changed is measured from it, not from the game last told."""
+        counter = state.rules.match.counter
+        self._running = [total + gain for total, gain in zip(state.totals[counter], state.hand_gains[counter])]
+        self._hands_seen = len(state.hand_results)
+        self._direction = (state.hand_number, state.direction)
+
     def who(self, seat: int, rules: Rules) -> str:
         return f"{self.seat_names[seat]} ({rules.term('seat')} {seat})"
 
