@@ -369,6 +369,32 @@ def test_a_board_of_pieces_carries_its_legend_and_laid_tiles_none(tmp_path: Path
         game.keeper.close()
 
 
+@pytest.mark.parametrize("word", ["quit", "q", "Exit"])
+def test_quit_on_the_web_table_says_how_the_table_is_stopped(tmp_path: Path, word: str) -> None:
+    """``quit`` stops the keeper at a terminal; the page cannot stop a table served to every phone, and says
+    what does (Ctrl-C where it was started), not that ``quit`` is no tile. The scores-only page says the same."""
+    from contack_core.records.scores_keeper import ScoresKeeper
+    from contack_core.web.scores import WebScores
+
+    stopping = "stops the keeper at a terminal only: the web table is stopped with Ctrl-C where it was started " \
+               "(the record is kept; contack keep --resume {} --web carries it on)"
+    rules = load_rules("parker-1939", {})
+    path = tmp_path / "web.jsonl"
+    game, client = web(rules, ["ann", "ben"], path)
+    try:
+        answer = post(client, word)
+        assert not answer["accepted"] and answer["refused"] == f"{word!r} " + stopping.format(path), answer
+        assert "not a tile" not in answer["refused"] and record_lines(path)[-1] == {"event": "hand", "number": 1}
+    finally:
+        game.keeper.close()
+    scores = WebScores(ScoresKeeper.start(rules, ["ann", "ben"], tmp_path / "scores.jsonl"))
+    try:
+        answer = post(TestClient(make_app(scores, TOKEN)), word)
+        assert not answer["accepted"] and answer["refused"] == f"{word!r} " + stopping.format(tmp_path / "scores.jsonl")
+    finally:
+        scores.keeper.close()
+
+
 def test_a_board_game_sheet_shows_the_pieces_left_as_the_game_counts_them(tmp_path: Path) -> None:
     """Klauber's sheet and seats show the pieces each side has left (what its match counts, at the game's
     end only), as if the game ended now: not the 0 its totals hold until then."""

@@ -47,6 +47,9 @@ from contack_core.records.narration import Narrator
 from contack_core.records.sheet import ScoreSheet
 
 
+#: What stops a keeper typed at its prompt (the web table, served until Ctrl-C, says how it is stopped instead).
+STOP_WORDS = ("quit", "q", "exit")
+
 #: The longest seat name a record's header may hold (its schema's limit).
 MAX_SEAT_NAME = 4096  # as long as a player's spec: contack play names a seat by it (an exec: command and its paths)
 

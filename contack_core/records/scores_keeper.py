@@ -20,7 +20,7 @@ from typing import Any, BinaryIO
 from contack_core.engine.actions import IllegalAction
 from contack_core.engine.rules import Rules
 from contack_core.records.format import header_for
-from contack_core.records.keeper import KeeperError, check_sound, open_held, rules_of
+from contack_core.records.keeper import STOP_WORDS, KeeperError, check_sound, open_held, rules_of
 from contack_core.records.lock import release
 from contack_core.records.scores import Arithmetic, HandFigures, ScoresGame, ScoresOnlyUnsupported, figures_of, \
     hand_line, read_hand
@@ -218,7 +218,7 @@ def keep_scores(rules_or_path: Rules | Path, seats: Sequence[str] | None, record
                 text = ask(f"{keeper.rules.term('hand')} {len(keeper.game.hands) + 1}> ")
             except KeyboardInterrupt:
                 text = None
-            if text is None or text.strip().lower() in ("quit", "q", "exit"):
+            if text is None or text.strip().lower() in STOP_WORDS:
                 say(f"stopped; the record so far is {keeper.path} (carry it on: contack keep --resume {keeper.path})")
                 break
             try:

@@ -45,7 +45,7 @@ from contack_core.engine.state import GameState
 from contack_core.language.problems import RulesetError
 from contack_core.primitives.loading import load_rules
 from contack_core.primitives.turn import HouseActionRule
-from contack_core.records.keeper import Due, Keeper, KeeperError
+from contack_core.records.keeper import STOP_WORDS, Due, Keeper, KeeperError
 from contack_core.records.suggest import next_events, ranked
 
 HELP = """\
@@ -139,7 +139,7 @@ class Table:
                     continue
                 text = None
             interrupted = False
-            if text is None or text.strip().lower() in ("quit", "q", "exit"):
+            if text is None or text.strip().lower() in STOP_WORDS:
                 if due.kind != "over":
                     self.say(f"stopped; the record so far is {record} (carry it on: contack keep --resume {record})")
                 break

@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, cast
 
 from contack_core.engine.actions import Action, Discard, Draw, HouseAction, IllegalAction, Move, Pass, Play
@@ -21,7 +22,7 @@ from contack_core.engine.notation import NotationError, action_to_string, point_
 from contack_core.engine.rules import Rules
 from contack_core.engine.information import ZoneView
 from contack_core.engine.state import GameState
-from contack_core.records.keeper import Keeper
+from contack_core.records.keeper import STOP_WORDS, Keeper
 from contack_core.records.table import Refused, Table, _Asked, entry_words
 from contack_core.replay.boards import board_kind, legend_markup
 from contack_core.replay.drawing import markup
@@ -50,6 +51,15 @@ class KeptGame:
         self.version += 1
         self.log.extend(said)
         self.changed.notify_all()
+
+    @staticmethod
+    def stop_refused(text: str, record: Path) -> str | None:
+        """Why ``quit`` (or ``q``, ``exit``) typed into the page stops nothing: the web table is served until
+        Ctrl-C where it was started, and a page (one of several phones) may not stop it for the others."""
+        if text.strip().lower() not in STOP_WORDS:
+            return None
+        return (f"{text.strip()!r} stops the keeper at a terminal only: the web table is stopped with Ctrl-C where "
+                f"it was started (the record is kept; contack keep --resume {record} --web carries it on)")
 
     def wait(self, version: int, timeout: float) -> int:
         """Block until the record changes past ``version`` (or ``timeout`` seconds): the version now."""
@@ -94,6 +104,8 @@ class WebGame(KeptGame):
             listed = False
             text = text.strip()
             try:
+                if (stop := self.stop_refused(text, self.keeper.path)) is not None:
+                    raise Refused(stop)
                 self.table.handle(text, self.keeper.due())
             except _Asked:
                 listed = True

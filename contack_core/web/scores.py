@@ -42,6 +42,8 @@ class WebScores(KeptGame):
             error: str | None = None
             said: list[str] = []
             try:
+                if (stop := self.stop_refused(text, self.keeper.path)) is not None:
+                    raise ValueError(stop)
                 said = scores_entry(self.keeper, text.strip())
             except (ValueError, IllegalAction) as refusal:
                 error = str(refusal)
