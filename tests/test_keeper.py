@@ -617,6 +617,26 @@ def test_a_board_game_sheet_and_status_show_the_pieces_left_as_the_game_counts_t
         keeper.close()
 
 
+def test_help_lists_only_the_entries_the_ruleset_has(tmp_path: Path) -> None:
+    """Help is derived from the ruleset's actions: Klauber's board takes moves and passes, no deal, play, draw
+    or discard; Parker's takes no move; a house rule's own action is listed by its name."""
+    code, out, path = keep(tmp_path, "help", seats="ann,ben", ruleset="klauber-1937")
+    shown = out[out.index("ann> help\n"):]
+    entries = [line.split()[0] for line in shown.splitlines()[2:] if line.startswith("  ") and line[2] != " "]
+    assert entries[:2] == ["pass", "X,Y"] and "? X,Y: that piece's moves" in shown
+    assert not {"deal", "TILE", "draw", "discard"} & set(entries) and "? TILE" not in shown, shown
+    assert "an entry left out (a move)" in shown
+    code, out, path = keep(tmp_path, "help", record="parker.jsonl")
+    shown = out[out.index("> help\n"):]
+    entries = [line.split()[0] for line in shown.splitlines()[2:] if line.startswith("  ") and line[2] != " "]
+    assert entries[:7] == ["deal", "TILE", "TILE", "TILE", "draw", "pass", "NAME:"], shown
+    assert "X,Y X,Y" not in shown and "? TILE: where that tile fits)" in shown
+    from contack_core.records.table import help_text
+
+    exchange = Path(__file__).parent.parent / "rulesets" / "examples" / "exchange-once-a-hand.yaml"
+    assert "  exchange TILE   a house rule's own action" in help_text(load_rules(exchange))
+
+
 def test_board_draws_the_figure_as_the_replay_does(tmp_path: Path) -> None:
     code, out, path = keep(tmp_path, *DEAL, "789 1,0", "board")
     shown = out[out.index("carol> board\n"):]

@@ -41,6 +41,7 @@ from contack_core.engine.notation import (
     tile_readings,
     winners_to_string,
 )
+from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
 from contack_core.language.problems import RulesetError
 from contack_core.primitives.loading import load_rules
@@ -48,31 +49,60 @@ from contack_core.primitives.turn import HouseActionRule
 from contack_core.records.keeper import STOP_WORDS, Due, Keeper, KeeperError
 from contack_core.records.suggest import next_events, ranked
 
-HELP = """\
-Type what happens at the table; each entry is checked before it is written.
-  deal            the tiles dealt, in any spelling: 09-02-08 01-02-03 ..., 928 123 ..., 9 2 8, 1 2 3, ...
-  TILE            a play of that tile: the cells where it fits are listed, pick one by its number
-  TILE X,Y        a play on cell [X, Y] (also [X, Y] or X Y); TILE N: the N-th cell of its list
-  TILE left of T  a play beside the tile T already laid (left, right, above or below it)
-  draw TILE       the tile a player drew (d TILE; a TILE alone when drawing is all there is to do)
-  discard TILE    a tile laid aside (x TILE); discard TILE to PILE where there are several piles
-  pass            the player passes (p)
-  X,Y X,Y [X,Y]   a move on a board: the point it leaves, then each point it steps to (or just where it
-                  ends: X,Y to X,Y); X,Y alone lists that piece's moves
-  NAME: ...       say whose entry it is (checked against whose turn it is)
-  ?               the legal moves now, numbered (? TILE: where that tile fits; ? X,Y: that piece's moves)
-  N               take the N-th of the last numbered list (#N also works)
-  undo            take back the last entry and everything that followed from it (or the last fix)
-  entries         the entries so far, each with its line in the record (entries all: every one)
-  fix N ENTRY     put ENTRY in place of the entry on line N; the entries after it are replayed, and
-                  the keeper says what changed (the scores that moved, an entry that no longer holds)
-  insert N ENTRY  an entry left out (a draw), made before the entry on line N; the rest is replayed
-  agreed ENTRY    an entry the table lets stand although the rules refuse it (agreed NAME: ENTRY for
-                  a play out of turn); the record marks it and the audit lists it
-  sheet           the score sheet so far;  board: the figure or board;  help: this text
-  quit            stop here (the record is kept; contack keep --resume FILE carries it on)"""
+#: The entries of the help, each with the kind of action a ruleset must have for the keeper to take it
+#: (:func:`help_text` lists those the loaded ruleset has: a board of pieces deals no tile, lays none).
+_ENTRY_HELP: tuple[tuple[type[Action], str], ...] = (
+    (Deal, "  deal            the tiles dealt, in any spelling: 09-02-08 01-02-03 ..., 928 123 ..., 9 2 8, 1 2 3, ..."),
+    (Play, "  TILE            a play of that tile: the cells where it fits are listed, pick one by its number"),
+    (Play, "  TILE X,Y        a play on cell [X, Y] (also [X, Y] or X Y); TILE N: the N-th cell of its list"),
+    (Play, "  TILE left of T  a play beside the tile T already laid (left, right, above or below it)"),
+    (Draw, "  draw TILE       the tile a player drew (d TILE; a TILE alone when drawing is all there is to do)"),
+    (Discard, "  discard TILE    a tile laid aside (x TILE); discard TILE to PILE where there are several piles"),
+    (Pass, "  pass            the player passes (p)"),
+    (Move, "  X,Y X,Y [X,Y]   a move on a board: the point it leaves, then each point it steps to (or just where it\n"
+           "                  ends: X,Y to X,Y); X,Y alone lists that piece's moves"),
+)
 
-#: The words an entry may begin with: the commands and the verbs of HELP.
+
+def entry_kinds(rules: Rules) -> set[type[Action]]:
+    """The kinds of action a table enters in a game of ``rules``: its set-up's (a deal) and its turns'."""
+    return {kind for step in rules.setup for kind in step.accepts} | {rule.action_type for rule in rules.turn}
+
+
+def help_text(rules: Rules) -> str:
+    """What ``help`` shows: the entries ``rules`` has actions for (a deal, a play, a draw, a move, a house rule's
+    own action), so the help of a board game names no deal nor draw, then the commands every game takes."""
+    kinds = entry_kinds(rules)
+    lines = ["Type what happens at the table; each entry is checked before it is written."]
+    lines += [text for kind, text in _ENTRY_HELP if kind in kinds]
+    for rule in rules.turn:
+        if isinstance(rule, HouseActionRule):
+            typed = rule.key + (" TILE" if rule.chosen_zone is not None else "")
+            drawn = f": the keeper asks for the tiles drawn\n{'':18}(or name them: {typed} drawing TILE ...)" \
+                if rule.draws else ""
+            lines.append(f"  {typed:<15} a house rule's own action{drawn}")
+    asked = [about for kind, about in ((Play, "? TILE: where that tile fits"), (Move, "? X,Y: that piece's moves"))
+             if kind in kinds]
+    left_out = next((f" ({example})" for kind, example in ((Draw, "a draw"), (Move, "a move"), (Play, "a play"))
+                     if kind in kinds), "")
+    lines += [
+        "  NAME: ...       say whose entry it is (checked against whose turn it is)",
+        "  ?               the legal moves now, numbered" + (f" ({'; '.join(asked)})" if asked else ""),
+        "  N               take the N-th of the last numbered list (#N also works)",
+        "  undo            take back the last entry and everything that followed from it (or the last fix)",
+        "  entries         the entries so far, each with its line in the record (entries all: every one)",
+        "  fix N ENTRY     put ENTRY in place of the entry on line N; the entries after it are replayed, and",
+        "                  the keeper says what changed (the scores that moved, an entry that no longer holds)",
+        f"  insert N ENTRY  an entry left out{left_out}, made before the entry on line N; the rest is replayed",
+        "  agreed ENTRY    an entry the table lets stand although the rules refuse it (agreed NAME: ENTRY for",
+        "                  one out of turn); the record marks it and the audit lists it",
+        "  sheet           the score sheet so far;  board: the figure or board;  help: this text",
+        "  quit            stop here (the record is kept; contack keep --resume FILE carries it on)",
+    ]
+    return "\n".join(lines)
+
+
+#: The words an entry may begin with: the commands and the verbs of the help (:func:`help_text`).
 _WORDS = ("help", "undo", "sheet", "scores", "board", "figure", "quit", "exit", "pass", "draw", "discard", "move",
           "play", "entries", "fix", "agreed", "insert")
 #: How many entries ``entries`` lists (``entries all``: every one).
@@ -178,7 +208,7 @@ class Table:
             self._default(due)
             return
         if lowered in ("help", "h"):
-            self.say(HELP)
+            self.say(help_text(self.state.rules))
             return
         if lowered == "?" or lowered.startswith("? "):
             self.say(self.listing(due, text[1:].strip()))
