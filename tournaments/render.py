@@ -217,14 +217,16 @@ def sprt_sentence(a: str, b: str, state: SprtState) -> str:
     """A sequential test in one sentence: its settings, where the ratio stands, the score, the verdict."""
     settings = state.settings
     verdict = {"H1": f"H1 accepted, {a} is stronger than {b} by at least {settings.elo1:g} Elo",
-               "H0": f"H0 accepted, {a} is stronger than {b} by at most {settings.elo0:g} Elo",
+               "H0": f"H0 accepted, {a} is stronger than {b} by at most {settings.elo0:g} Elo" if settings.elo0 > 0
+               else f"H0 accepted, {a} is not stronger than {b}" if settings.elo0 == 0
+               else f"H0 accepted, {a} is weaker than {b} by at least {-settings.elo0:g} Elo",
                None: "no decision yet"}[state.verdict]
     interval = state.interval()
     score = "-" if state.mean is None else f"{100 * state.mean:.1f}%" + (
         f" [{100 * interval[0]:.1f}, {100 * interval[1]:.1f}]" if interval else "")
     return (f"Sequential test of {a} against {b} ({settings.model} Elo in [{settings.elo0:g}, {settings.elo1:g}], "
             f"alpha {settings.alpha:g}, beta {settings.beta:g}): {state.deals} whole deals of {state.comparisons} "
-            f"games, {a} ahead in {score} of them; LLR {state.llr:.2f} in ({settings.lower:.2f}, "
+            f"game{'s' if state.comparisons != 1 else ''}, {a} ahead in {score} of them; LLR {state.llr:.2f} in ({settings.lower:.2f}, "
             f"{settings.upper:.2f}): {verdict}.")
 
 
