@@ -11,6 +11,7 @@ import attrs
 from contack_core.boards.lattice import figure_of
 from contack_core.boards.tiles import TileSet
 from contack_core.engine.actions import Action, HouseAction, Play
+from contack_core.engine.compiled import compiled_state_class
 from contack_core.engine.digests import rules_digest, text_digest
 from contack_core.engine.events import Discarded, Drew, Event, HouseActed, Moved, Passed, Played
 from contack_core.engine.slots import (
@@ -30,7 +31,7 @@ from contack_core.engine.slots import (
 from contack_core.engine.values import VALUE_BINDINGS, state_values
 from contack_core.language.expressions import formula_constants
 from contack_core.language.limits import DEFAULT_TURN_CAP
-from contack_core.language.programs import TurnStep, compile_consequences, compile_turn_program
+from contack_core.language.programs import Program, Source, TurnStep, build_function, compile_consequences, turn_program_body
 
 if TYPE_CHECKING:
     from contack_core.engine.state import GameState
@@ -90,12 +91,21 @@ class Rules:
     #: What follows each kind of event, compiled (see :func:`compile_consequences`): the
     #: counters' scoring of a play, then the hand endings checked after it; None if nothing.
     consequences: dict[type, Callable[[GameState, Event], str | None] | None] = attrs.field(init=False)
+    #: What those are compiled from, by kind of event: the effects, and the endings as (key,
+    #: condition, went_out), for the compiled state to inline.
+    consequence_sources: dict[type, tuple[list[Source], list[tuple[str, Source, bool]]]] = attrs.field(init=False)
     endings_when_stuck: list[HandEnding] = attrs.field(init=False)
     #: Whether the direction of play is kept from one hand to the next (a turn-order effect says so).
     direction_kept: bool = attrs.field(init=False)
     #: The turn rules compiled into one function: ``turn_program(state)`` lists the legal
     #: actions of the seat to act and records in ``state._allowed`` which rule offers each kind.
     turn_program: Callable[[GameState], list[Action]] = attrs.field(init=False)
+    #: The turn program's statements, which the compiled state inlines in its ``legal_actions``.
+    turn_body: Program = attrs.field(init=False)
+    #: :attr:`state_class`, once made.
+    _state_class: type[GameState] | None = attrs.field(init=False, default=None)
+    #: :attr:`state_class` under each subclass of GameState that made a state of these rules.
+    _compiled_subclasses: dict[type[GameState], type[GameState]] = attrs.field(init=False, factory=dict)
     #: The play rule when it has no ``when``: a play is then legal exactly when that rule
     #: can make it, so a replayed play (a record's) needs no list of every legal action.
     unconditional_play: PlayRule | None = attrs.field(init=False)
@@ -112,6 +122,7 @@ class Rules:
                                    if not zone.per_seat}
         self.seat_zone_names = tuple(name for name, zone in self.zones.items() if zone.per_seat)
         self.consequences = {}
+        self.consequence_sources = {}
         for kind, name in EVENT_NAMES.items():
             effects = [counter.effect_source(name, f"_counter{i}") for i, counter in enumerate(self.counters.values())]
             if self.placement is not None:
@@ -120,6 +131,7 @@ class Rules:
             effects.extend(effect.effect_source(name, f"_turn_order{i}") for i, effect in enumerate(self.turn_order))
             endings = [(ending.key, ending.condition_source(f"_ending{i}", self), ending.went_out)
                        for i, ending in enumerate(self.hand_end) if kind in ending.after]
+            self.consequence_sources[kind] = (effects, endings)
             self.consequences[kind] = compile_consequences(effects, endings, f"after_{name}")
         self.endings_when_stuck = [e for e in self.hand_end if e.when_stuck]
         self.direction_kept = any(effect.keeps_direction for effect in self.turn_order)
@@ -128,8 +140,29 @@ class Rules:
                  for index, rule in enumerate(self.turn)]
         values = state_values(self.zones, self.counters, board=self.board,
                               house_actions=[rule.key for rule in self.turn if rule.action_type is HouseAction])
-        self.turn_program = compile_turn_program(steps, values, formula_constants(self.options), VALUE_BINDINGS)
+        self.turn_body = turn_program_body(steps, values, formula_constants(self.options), VALUE_BINDINGS)
+        self.turn_program = build_function("turn_program", ["_state"], [*self.turn_body.lines, "return _actions"],
+                                           [self.turn_body])
         self.unconditional_play = next((rule for rule in self.turn if is_play_rule(rule) and rule.when is None), None)
+
+    @property
+    def state_class(self) -> type[GameState]:
+        """The class of this ruleset's states: :class:`GameState` with its hottest methods compiled
+        for these rules (:mod:`contack_core.engine.compiled`), made when the first state is (a
+        ruleset only checked or shown never pays for it); ``GameState(rules, seats)`` makes one."""
+        if self._state_class is None:
+            self._state_class = compiled_state_class(self)
+        return self._state_class
+
+    def compiled_subclass(self, subclass: type[GameState]) -> type[GameState]:
+        """``subclass`` of GameState with these rules' compiled methods beneath its own (made once)."""
+        made = self._compiled_subclasses.get(subclass)
+        if made is None:
+            made = self._compiled_subclasses[subclass] = type(
+                subclass.__name__, (subclass, self.state_class),
+                {"__slots__": (), "__module__": subclass.__module__, "__doc__": subclass.__doc__,
+                 "__qualname__": f"{subclass.__qualname__}[{self.id}]"})
+        return made
 
     def for_players(self) -> str:
         """Whom the ruleset is for, as messages say it: ``for 2 to 7 players``, ``for 4 players``

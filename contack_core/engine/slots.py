@@ -244,10 +244,12 @@ class Placement(Protocol):
     def plays(self, figure: Figure, tiles: list[int]) -> list[Action]:
         """Every legal play of ``tiles`` on ``figure`` (the innermost loop of a playout): each a :class:`Play`."""
 
-    def play_source(self, source: str = "None") -> Source:
+    def play_source(self, source: str = "None", refuse: str = "return None", returns: bool = True) -> Source:
         """:attr:`play_from`'s body as Python statements, for a play rule to inline: they lay
         ``_tile`` from the list ``_zone`` on ``_cell`` for ``_seat``, the play's ``source`` the
-        expression ``source`` (the zone's name, where the rule plays from several)."""
+        expression ``source`` (the zone's name, where the rule plays from several); where the play
+        is not legal they run ``refuse``, changing nothing; the event is returned, or with
+        ``returns=False`` left in ``_event``."""
 
     def plays_source(self, tiles: str) -> Source:
         """:meth:`plays` of the tiles the statements ``tiles`` leave in ``_tiles``, on ``_state.figure``,
@@ -324,6 +326,12 @@ class TurnRule(Protocol[ActionT]):
 
     def apply(self, state: GameState, action: ActionT) -> Event | None:
         """Apply ``action`` (None, or IllegalAction, changing nothing, when it is not legal)."""
+
+    def apply_source(self, refuse: str) -> Source | None:
+        """:meth:`apply` as Python statements over ``_state`` and ``_action``, for the state compiled
+        for the ruleset to inline (:mod:`contack_core.engine.compiled`): they leave the event in
+        ``_event``, or run ``refuse`` (statements that leave the method), changing nothing, where
+        :meth:`apply` returns None. None where the rule offers no such statements (it is called)."""
 
     def apply_agreed(self, state: GameState, action: ActionT) -> Event | None:
         """Apply ``action`` although the rules refuse it, as the people at a table agreed (the

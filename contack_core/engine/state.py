@@ -124,6 +124,20 @@ class GameState:
     passed: int
     passed_unchanged: int
 
+    def __new__(cls, rules: Rules, seat_count: int) -> GameState:
+        """A state of ``rules``'s own class, :attr:`Rules.state_class`: this one with its hottest
+        methods compiled for the ruleset (:mod:`contack_core.engine.compiled`); a subclass's state
+        (a refereed game's) takes them too, under what the subclass itself overrides."""
+        return object.__new__(rules.state_class if cls is GameState else rules.compiled_subclass(cls))
+
+    @classmethod
+    def readable(cls, rules: Rules, seat_count: int) -> GameState:
+        """A state that runs this class's own methods, not those compiled for ``rules``: what the
+        compiled ones are checked against (its clones are readable too)."""
+        state = object.__new__(GameState)
+        state.__init__(rules, seat_count)  # type: ignore[misc]
+        return state
+
     def __init__(self, rules: Rules, seat_count: int) -> None:
         low, high = rules.players
         if not low <= seat_count <= high:
@@ -322,9 +336,12 @@ class GameState:
         return cast("Kept", self.memo[key])
 
     def clone(self) -> GameState:
-        """An independent copy: applying actions to it leaves this state untouched."""
-        other = GameState.__new__(GameState)
-        other.rules = self.rules
+        """An independent copy: applying actions to it leaves this state untouched. It is a state
+        of the rules alone (what a subclass adds, a referee's faults, is not copied), compiled or
+        readable as this one is."""
+        rules = self.rules
+        other = object.__new__(rules.state_class if isinstance(self, rules.state_class) else GameState)
+        other.rules = rules
         other.seat_count = self.seat_count
         other.hand_number = self.hand_number
         other.step = self.step

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import types
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -87,7 +88,7 @@ class TurnStep:
 
 def _namespace(sources: Sequence[Source], constants: Mapping[str, Any]) -> dict[str, Any]:
     namespace: dict[str, Any] = {"__builtins__": {"len": len}, **SAFE_FUNCTIONS, "_pow": bounded_pow,
-                                 "_figure": bounded_figure, **constants}
+                                 "_bounded": bounded_figure, **constants}
     for source in sources:
         namespace.update(source.bindings)
     return namespace
@@ -150,22 +151,63 @@ def _reads_seat(trees: Iterable[ast.expr]) -> bool:
     return any(isinstance(node, ast.Name) and node.id == "_seat" for tree in trees for node in ast.walk(tree))
 
 
-def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str], constants: Mapping[str, Any],
-                         bindings: Mapping[str, Any] | None = None) -> Callable[[Any], list[Any]]:
-    """One function ``turn_program(state) -> legal actions`` for a turn's rules.
+@attrs.frozen
+class Program:
+    """Statements of a compiled program (unindented), before they are put in a function: the
+    objects they name, the ruleset's formulas as checked trees by placeholder, and each formula's
+    text. The state compiled for a ruleset (:mod:`contack_core.engine.compiled`) inlines several
+    in one method; :func:`compile_turn_program` and :func:`compile_consequences` wrap one each."""
 
-    For each step whose ``when`` holds, in order, the program evaluates the step's
-    generator; when it offers actions they join the result and ``state._allowed`` maps
-    the action type to the rule (a shared map: never change it). ``values`` gives the
-    engine's expression over ``_state`` and ``_seat`` (the seat to act) for every named value
-    a condition may read (``hand_count`` is ``len(_state.seat_zones['hand'][_seat])``),
-    inlined where it is read; ``bindings``, what those expressions call.
-    """
+    lines: tuple[str, ...]
+    namespace: Mapping[str, Any]
+    trees: Mapping[str, ast.expr] = attrs.field(factory=dict)
+    texts: Mapping[str, str] = attrs.field(factory=dict)
+
+
+def build_function(name: str, parameters: Sequence[str], lines: Sequence[str], programs: Sequence[Program],
+                   bindings: Mapping[str, Any] | None = None) -> Callable[..., Any]:
+    """The function ``name(*parameters)`` whose body is ``lines`` (indented once), the formulas
+    of ``programs`` put in place and their names (and ``bindings``) bound. A name two parts bind
+    to different objects is an engine fault, refused here rather than left to shadow the other."""
+    namespace: dict[str, Any] = {}
+    trees: dict[str, ast.expr] = {}
+    texts: dict[str, str] = {}
+    for part in [*programs, Program((), bindings or {})]:
+        for key, value in part.namespace.items():
+            if key in namespace and key != "__builtins__" and not _same(namespace[key], value):
+                raise RuntimeError(f"compiling {name}: {key!r} is bound to two different objects")
+            namespace.setdefault(key, value)
+        trees.update(part.trees)
+        texts.update(part.texts)
+    header = [f"def {name}({', '.join(parameters)}):"]
+    built = _build([*header, *("    " + line for line in lines)], trees, namespace, name, texts)
+    # A name one part assigns is local to the whole function: it would hide another part's binding.
+    hidden = sorted(set(built.__code__.co_varnames) & namespace.keys())
+    if hidden:
+        raise RuntimeError(f"compiling {name}: {', '.join(hidden)} assigned in one part hides what another binds")
+    return built
+
+
+def _same(bound: object, other: object) -> bool:
+    """Whether two parts of a program bind a name alike: the same object, or equal values of one
+    type (an option's value, say, worked out for each part)."""
+    return bound is other or (type(bound) is type(other) and type(bound) in _VALUE_TYPES and bound == other)
+
+
+#: What two parts may bind to equal objects rather than one: values, and one object's method
+#: (``placement._compute_fits`` is a new bound method at each look-up).
+_VALUE_TYPES = (int, float, str, bool, tuple, types.MethodType)
+
+
+def turn_program_body(steps: Sequence[TurnStep], values: Mapping[str, str], constants: Mapping[str, Any],
+                      bindings: Mapping[str, Any] | None = None) -> Program:
+    """The statements of :func:`compile_turn_program`: over ``_state``, they leave the legal
+    actions in ``_actions`` and set ``_state._allowed``."""
     # The first step, when unconditional, starts the list with what it found (nothing before it).
     first_unconditional = bool(steps) and steps[0].when is None
-    lines = ["def turn_program(_state):", "    _offered = 0"]
+    lines = ["_offered = 0"]
     if not first_unconditional:
-        lines.append("    _actions = []")
+        lines.append("_actions = []")
     conditions: list[Source] = []
     for index, step in enumerate(steps):
         # A generator is an expression, or statements (several lines) leaving the actions in _found.
@@ -180,17 +222,17 @@ def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str], c
                 "else:",
                 f"    {step.can_name} = False"]
         if step.when is None:
-            lines.extend("    " + line for line in body)
+            lines.extend(body)
             continue
         readable = {**values, **{other.can_name: other.can_name for other in steps[:index]}}
         conditions.append(formula(f"_when{index}", step.when, readable, constants, bindings))
-        lines.append(f"    if _when{index}:")
-        lines.extend("        " + line for line in body)
-        lines.extend(["    else:", f"        {step.can_name} = False"])
-    lines.extend(["    _state._allowed = _allowed_by_offer[_offered]", "    return _actions"])
+        lines.append(f"if _when{index}:")
+        lines.extend("    " + line for line in body)
+        lines.extend(["else:", f"    {step.can_name} = False"])
+    lines.append("_state._allowed = _allowed_by_offer[_offered]")
     trees = _trees(conditions)
     if _reads_seat(trees.values()):
-        lines.insert(1, "    _seat = _state.current")
+        lines.insert(0, "_seat = _state.current")
     namespace = _namespace([*(step.generator for step in steps), *conditions], constants)
     # The ``_allowed`` map (action type -> rule) for each set of steps that offered actions,
     # indexed by a bit per step and made once, so a turn makes no dictionary (a ruleset has
@@ -200,7 +242,22 @@ def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str], c
         {step.action_type: step.rule for index, step in enumerate(steps) if offered >> index & 1}
         for offered in range(1 << len(steps))
     ]
-    return _build(lines, trees, namespace, "turn_program", _texts(conditions))
+    return Program(tuple(lines), namespace, trees, _texts(conditions))
+
+
+def compile_turn_program(steps: Sequence[TurnStep], values: Mapping[str, str], constants: Mapping[str, Any],
+                         bindings: Mapping[str, Any] | None = None) -> Callable[[Any], list[Any]]:
+    """One function ``turn_program(state) -> legal actions`` for a turn's rules.
+
+    For each step whose ``when`` holds, in order, the program evaluates the step's
+    generator; when it offers actions they join the result and ``state._allowed`` maps
+    the action type to the rule (a shared map: never change it). ``values`` gives the
+    engine's expression over ``_state`` and ``_seat`` (the seat to act) for every named value
+    a condition may read (``hand_count`` is ``len(_state.seat_zones['hand'][_seat])``),
+    inlined where it is read; ``bindings``, what those expressions call.
+    """
+    body = turn_program_body(steps, values, constants, bindings)
+    return build_function("turn_program", ["_state"], [*body.lines, "return _actions"], [body])
 
 
 def compile_per_seat(name: str, source: str | int | float | bool, values: Mapping[str, str],
@@ -211,7 +268,7 @@ def compile_per_seat(name: str, source: str | int | float | bool, values: Mappin
     the engine's expression over ``_state`` and ``_seat``, inlined where it is read. Each
     value is a figure (a counter's change), refused beyond ``MAX_FIGURE`` on the formula's line."""
     value = formula("_value", source, values, constants, bindings)
-    lines = [f"def {name}(_state):", "    return [_figure(_value) for _seat in _range(_state.seat_count)]"]
+    lines = [f"def {name}(_state):", "    return [_bounded(_value) for _seat in _range(_state.seat_count)]"]
     return _build(lines, value.trees, {**_namespace([value], constants), "_range": range, "_int": int}, name,
                   value.texts)
 
@@ -225,6 +282,29 @@ def compile_value(name: str, source: str | int | float | bool, values: Mapping[s
                   value.texts)
 
 
+def consequences_body(effects: Sequence[Source], endings: Sequence[tuple[str, Source, bool]],
+                      fired: Callable[[str], Sequence[str]]) -> Program | None:
+    """The statements of :func:`compile_consequences` over ``_state`` and ``_event``: each effect,
+    then each ending's condition in order, running ``fired(key)`` (statements that leave the
+    program) for the first that holds. None when nothing follows the event."""
+    effects = [effect for effect in effects if effect.code]
+    if not effects and not endings:
+        return None
+    lines: list[str] = []
+    for effect in effects:
+        lines.extend(effect.code.splitlines())
+    for key, condition, went_out in endings:
+        lines.append(f"if {condition.code}:")
+        if went_out:
+            lines.append("    _state.went_out = _event.seat")
+        lines.extend("    " + line for line in fired(key))
+    sources = [*effects, *(condition for _, condition, _ in endings)]
+    trees = _trees(sources)
+    if _reads_seat(trees.values()):
+        lines.insert(0, "_seat = _event.seat")
+    return Program(tuple(lines), _namespace(sources, {}), trees, _texts(sources))
+
+
 def compile_consequences(effects: Sequence[Source], endings: Sequence[tuple[str, Source, bool]],
                          name: str) -> Callable[[Any, Any], str | None] | None:
     """One function ``name(state, event) -> key of the ending that fired, or None`` for what
@@ -232,20 +312,7 @@ def compile_consequences(effects: Sequence[Source], endings: Sequence[tuple[str,
     ending's condition in order, as ``(key, condition, went_out)``; ``went_out``: the seat
     whose action fired it went out. None when nothing follows the event. A ruleset's
     formulas among them are about the seat whose action it was (``_seat``)."""
-    effects = [effect for effect in effects if effect.code]
-    if not effects and not endings:
+    body = consequences_body(effects, endings, lambda key: [f"return {key!r}"])
+    if body is None:
         return None
-    lines = [f"def {name}(_state, _event):"]
-    for effect in effects:
-        lines.extend("    " + line for line in effect.code.splitlines())
-    for key, condition, went_out in endings:
-        lines.append(f"    if {condition.code}:")
-        if went_out:
-            lines.append("        _state.went_out = _event.seat")
-        lines.append(f"        return {key!r}")
-    lines.append("    return None")
-    sources = [*effects, *(condition for _, condition, _ in endings)]
-    trees = _trees(sources)
-    if _reads_seat(trees.values()):
-        lines.insert(1, "    _seat = _event.seat")
-    return _build(lines, trees, _namespace(sources, {}), name, _texts(sources))
+    return build_function(name, ["_state", "_event"], [*body.lines, "return None"], [body])

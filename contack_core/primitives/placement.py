@@ -390,10 +390,11 @@ class ContactPlacement(Primitive):
                                           "_compute_fits": self._compute_fits, "_rows": self._play_objects,
                                           "_play_row": self._play_row, "_play_object": self.play_object})
 
-    def play_source(self, source: str = "None") -> Source:
+    def play_source(self, source: str = "None", refuse: str = "return None", returns: bool = True) -> Source:
         """Moving ``_tile`` from ``_zone`` (a list that holds it) onto ``_cell`` for ``_seat``,
-        as Python statements over ``_state``: they return None, changing nothing, if the play
-        is not legal, else the :class:`Played` (its ``source``: the expression ``source``).
+        as Python statements over ``_state``: they run ``refuse`` (by default, return None),
+        changing nothing, if the play is not legal, else return the :class:`Played` (its
+        ``source``: the expression ``source``), or with ``returns=False`` leave it in ``_event``.
         Every play of a playout runs them, so the figure's placement
         (:func:`contack_core.boards.lattice.place_source`, specialised to this rule's openings)
         and the event's construction are inlined; :attr:`play_from` is compiled from them, and
@@ -406,18 +407,18 @@ class ContactPlacement(Primitive):
         lines = [
             "_figure = _state.figure",
             f"if not ({legal_cell}):",
-            "    return None",
+            f"    {refuse}",
             "_demand = _figure.demands[_cell]",
             "_fits = _fits_by_demand.get(_demand)",
             "_fit = (_fits if _fits is not None else _compute_fits(_demand)).get(_tile)",
             "if _fit is None:",
-            "    return None",
+            f"    {refuse}",
             "_zone.remove(_tile)",
             "_rotation, _points, _contacts = _fit",
             "_codes = _side_codes[_tile][_rotation]",
             *place_source(self.opening_min),
             *played.code.splitlines(),
-            "return _event",
+            *(["return _event"] if returns else []),
         ]
         return Source("\n".join(lines), {"_fits_by_demand": self._fits, "_compute_fits": self._compute_fits,
                                           "_side_codes": self.side_codes, "sides_touched": sides_touched,

@@ -229,10 +229,10 @@ class Counter(ScoreKeeper):
             lines += ["if _event.points:", f"    {gains}[_event.seat] += _event.points"]
         elif kind in self.gains:
             formulas.append(self._formula(f"{prefix}_gain", kind, self.gains[kind]))
-            lines.append(f"{gains}[_event.seat] += _figure({prefix}_gain)")
+            lines.append(f"{gains}[_event.seat] += _bounded({prefix}_gain)")
         for i, item in enumerate(t for t in self.transfers if t.when == kind):
             formulas.append(self._formula(f"{prefix}_amount{i}", kind, item.amount))
-            lines.append(f"_transfer({gains}, _state, _event.seat, _figure({prefix}_amount{i}), {item.payers!r}, "
+            lines.append(f"_transfer({gains}, _state, _event.seat, _bounded({prefix}_amount{i}), {item.payers!r}, "
                          f"{item.payees!r})")
         if not lines:
             return super().effect_source(kind, prefix)

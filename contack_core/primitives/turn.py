@@ -19,6 +19,7 @@ from contack_core.engine.events import Discarded, Drew, Event, HouseActed, Playe
 from contack_core.engine.slots import ActionT, SomeTurnRule
 from contack_core.engine.values import house_book
 from contack_core.language.programs import Source, define_from
+from contack_core.language.quick import construction_source
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
@@ -84,6 +85,10 @@ class TurnRule(Primitive, Generic[ActionT]):
         """An agreed action: as :meth:`apply` (the state lifts the turn's conditions)."""
         return self.apply(state, action)
 
+    def apply_source(self, refuse: str) -> Source | None:
+        """None: the compiled state calls :meth:`apply` (a rule on the hot path spells it out)."""
+        return None
+
     def generator_source(self, prefix: str) -> Source:
         """This rule's legal actions as a Python expression over ``_state`` (the names it
         binds start with ``prefix``), for the compiled turn program. The default calls
@@ -123,32 +128,36 @@ class PlayTile(TurnRule[Play]):
         rule's zones, the placement's play inlined (``play_source``): every playout's step. :meth:`readable_apply` and
         :meth:`readable_tiles` say the same plainly, and tests hold the two to each other."""
         self.placement = placement
-        if self.single_zone is not None:
-            play = placement.play_source()
-            body = Source("\n".join([
-                "_seat = _state.current",
-                "_tile = _action.tile",
-                f"_zone = _state.seat_zones[{self.single_zone!r}][_seat]",
-                "if _tile not in _zone:",
-                "    return None",
-                "_cell = _action.cell",
-                play.code,
-            ]), play.bindings)
-            self.apply = define_from("apply", ["_state", "_action"], body)  # type: ignore[method-assign]
-            return
-        # Several zones: the zone holding the tile found by a chain of tests, one a zone (a
-        # hand holds it; a pile shows it on top), each zone named in the source.
-        play = placement.play_source("_source")
-        lines = ["_seat = _state.current", "_tile = _action.tile", "_zones = _state.zones"]
-        tests = [f"_tile in (_zone := _state.seat_zones[{zone!r}][_seat])" for zone in self.hand_zones]
-        tests += [f"(_zone := _zones[{zone!r}]) and _zone[-1] == _tile" for zone in self.pile_zones]
-        for index, (zone, test) in enumerate(zip([*self.hand_zones, *self.pile_zones], tests)):
-            lines += [f"{'if' if index == 0 else 'elif'} {test}:", f"    _source = {zone!r}"]
-        lines += ["else:", "    return None", "_cell = _action.cell", play.code]
+        body = self.apply_source("return None")
+        assert body is not None  # attached
         self.apply = define_from("apply", ["_state", "_action"],  # type: ignore[method-assign]
-                                 Source("\n".join(lines), play.bindings))
-        self.tiles = define_from("tiles", ["_state"],  # type: ignore[method-assign]
-                                 Source(f"{self._tiles_statements()}\nreturn _tiles"))
+                                 Source(body.code + "\nreturn _event", body.bindings))
+        if self.single_zone is None:
+            self.tiles = define_from("tiles", ["_state"],  # type: ignore[method-assign]
+                                     Source(f"{self._tiles_statements()}\nreturn _tiles"))
+
+    def apply_source(self, refuse: str) -> Source | None:
+        """:meth:`readable_apply` as statements (see the contract), the placement's play inlined:
+        the zone holding the tile is found by a chain of tests, one a zone (a hand holds it; a
+        pile shows it on top), each zone named in the source. None until a placement is attached."""
+        placement = self.placement
+        if placement is None:
+            return None
+        lines = ["_seat = _state.current", "_tile = _action.tile"]
+        if self.single_zone is not None:
+            play = placement.play_source(refuse=refuse, returns=False)
+            lines += [f"_zone = _state.seat_zones[{self.single_zone!r}][_seat]", "if _tile not in _zone:",
+                      f"    {refuse}"]
+        else:
+            play = placement.play_source("_source", refuse=refuse, returns=False)
+            lines.append("_zones = _state.zones")
+            tests = [f"_tile in (_zone := _state.seat_zones[{zone!r}][_seat])" for zone in self.hand_zones]
+            tests += [f"(_zone := _zones[{zone!r}]) and _zone[-1] == _tile" for zone in self.pile_zones]
+            for index, (zone, test) in enumerate(zip([*self.hand_zones, *self.pile_zones], tests)):
+                lines += [f"{'if' if index == 0 else 'elif'} {test}:", f"    _source = {zone!r}"]
+            lines += ["else:", f"    {refuse}"]
+        lines += ["_cell = _action.cell", play.code]
+        return Source("\n".join(lines), play.bindings)
 
     def _tiles_statements(self) -> str:
         """:meth:`readable_tiles` for several zones as Python statements over ``_state`` leaving
@@ -261,6 +270,18 @@ class DrawTile(TurnRule[Draw]):
 
     def generator_source(self, prefix: str) -> Source:
         return Source(f"[{prefix}_draw] if _state.zones[{self.source!r}] else []", {f"{prefix}_draw": DRAW})
+
+    def apply_source(self, refuse: str) -> Source | None:
+        """The top tile drawn, spelt out; a named tile (a record's draw) through :meth:`apply`."""
+        drew = construction_source(Drew, "_event", ["_state.current", "_tile"])
+        return Source("\n".join([
+            "if _action.tile is None:",
+            f"    _tile = _state.zones[{self.source!r}].pop()",
+            f"    _state.seat_zones[{self.target!r}][_state.current].append(_tile)",
+            *("    " + line for line in drew.code.splitlines()),
+            "else:",
+            f"    _event = _{self.key}_apply(_state, _action)",
+        ]), {**drew.bindings, f"_{self.key}_apply": self.apply})
 
     def apply(self, state: GameState, action: Draw) -> Drew:
         pile = state.zones[self.source]
