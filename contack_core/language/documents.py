@@ -160,14 +160,23 @@ class _Bounded(yaml.composer.Composer):
             self._count(measure[0], event.start_mark)
             self._reach(self.depth + measure[1], event.start_mark)
             return node
-        self._count(1, event.start_mark)
-        before, outer_reach = self.expanded - 1, self.reach
-        self.depth += 1
-        self._reach(self.depth, event.start_mark)
+        # _count(1) and _reach(depth) spelt out, the mark read only to refuse: every node of a file
+        # comes here, and a hostile file brings a hundred thousand.
+        expanded = self.expanded = self.expanded + 1
+        if expanded > MAX_YAML_NODES:
+            self._count(0, event.start_mark)
+        outer_reach = self.reach
+        depth = self.depth = self.depth + 1
+        if depth > MAX_YAML_DEPTH:
+            self._reach(depth, event.start_mark)
+        if depth > outer_reach:
+            self.reach = depth
         node = super().compose_node(parent, index)
-        self.measures[id(node)] = (self.expanded - before, self.reach - self.depth + 1)
-        self.depth -= 1
-        self.reach = max(outer_reach, self.reach)
+        if event.anchor is not None:  # only an anchored node can be repeated by an alias
+            self.measures[id(node)] = (self.expanded - expanded + 1, self.reach - depth + 1)
+        self.depth = depth - 1
+        if outer_reach > self.reach:
+            self.reach = outer_reach
         return node
 
     def _count(self, nodes: int, mark: yaml.Mark | None) -> None:
