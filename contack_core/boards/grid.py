@@ -39,6 +39,19 @@ def diamond(point: Square, reach: int) -> frozenset[Square]:
                      for dy in range(abs(dx) - reach, reach - abs(dx) + 1))
 
 
+#: A point as one integer, for the sets a move's memo is checked against (:func:`diamond_codes`):
+#: an int hashes at once where a tuple is hashed item by item at every look-up. Unique for every
+#: point a piece's reach can name (coordinates between -512 and 511 off a board of at most 99).
+def point_code(x: int, y: int) -> int:
+    return x * 1024 + y
+
+
+@functools.lru_cache(maxsize=4096)
+def diamond_codes(point: Square, reach: int) -> frozenset[int]:
+    """:func:`diamond` as :func:`point_code` codes."""
+    return frozenset(point_code(x, y) for x, y in diamond(point, reach))
+
+
 @functools.lru_cache(maxsize=16)
 def side_neighbours(size: int) -> dict[Square, tuple[Square, ...]]:
     """For every point of a ``size`` board, the four points side by side with it (on the board or
@@ -131,10 +144,12 @@ class PieceBoard:
         #: ``endgame`` says whether they were worked out for an endgame's moves. An
         #: entry holds while no piece of its own ``side`` comes to or leaves a point of ``near`` (the
         #: points its moves pass and end on) and no other piece one of ``far`` (those and the points
-        #: beside them, where an opponent forbids ending); :meth:`add`, :meth:`move` and
-        #: :meth:`remove` drop the entries a change could touch. Between two turns of a seat most
-        #: of its pieces stand where nothing changed, so their moves are not worked out again.
-        self.moves_cache: dict[int, tuple[bool, int, frozenset[Square], frozenset[Square], list[Any]]] = {}
+        #: beside them, where an opponent forbids ending), both as :func:`point_code` codes (an int
+        #: hashes at once, where a tuple is hashed item by item at each look-up); :meth:`add`,
+        #: :meth:`move` and :meth:`remove` drop the entries a change could touch. Between two turns
+        #: of a seat most of its pieces stand where nothing changed, so their moves are not worked
+        #: out again.
+        self.moves_cache: dict[int, tuple[bool, int, frozenset[int], frozenset[int], list[Any]]] = {}
         #: Each seat's pieces on the board (None: to be listed again, after a piece came or went).
         self._owned: list[list[int]] | None = None
         #: Per side, how many of its pieces stand side by side with each point (kept by :meth:`add`,
@@ -514,8 +529,9 @@ class PieceBoard:
         cache = self.moves_cache
         if cache:  # one pass for both points (what a move changes)
             side = self.side[self.owner[piece]]
+            gone, come = old[0] * 1024 + old[1], square[0] * 1024 + square[1]  # point_code, spelt out
             stale = [p for p, (_, own_side, near, far, _) in cache.items()
-                     if ((old in near or square in near) if own_side == side else (old in far or square in far))]
+                     if ((gone in near or come in near) if own_side == side else (gone in far or come in far))]
             for p in stale:
                 del cache[p]
 
@@ -535,7 +551,8 @@ class PieceBoard:
         cache = self.moves_cache
         if not cache:
             return
-        stale = [piece for piece, (_, _, _, far, _) in cache.items() if point in far]
+        code = point_code(*point)
+        stale = [piece for piece, (_, _, _, far, _) in cache.items() if code in far]
         for piece in stale:
             del cache[piece]
 

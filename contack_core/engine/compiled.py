@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from contack_core.engine.actions import PASS, Discard, Draw, IllegalAction, Pass, Play
-from contack_core.engine.events import Drew, Passed, Played, make_passed
+from contack_core.engine.actions import PASS, Discard, Draw, IllegalAction, Move, Pass, Play
+from contack_core.engine.events import Drew, Moved, Passed, Played, make_passed
 from contack_core.engine.state import GameState
 from contack_core.language.programs import Program, build_function, consequences_body
 
@@ -36,7 +36,7 @@ def _refused(state: GameState, action: Any) -> IllegalAction:
 _COMMON: dict[str, Any] = {
     "_readable_legal": GameState.legal_actions, "_readable_apply": GameState.apply, "_refused": _refused,
     "_Play": Play, "_Draw": Draw, "_Discard": Discard, "_Pass": Pass, "_PASS": PASS, "_Drew": Drew,
-    "_make_passed": make_passed, "_type": type,
+    "_make_passed": make_passed, "_type": type, "_Move": Move, "_Moved": Moved,
 }
 
 
@@ -88,8 +88,9 @@ def _after(rules: Rules, kind: type, fired: list[str]) -> tuple[list[str], list[
 
 
 def _compile_apply(rules: Rules) -> Any:
-    """``apply`` with a play, a draw and a pass each done in its own frame where the rules allow
-    it: the play rule's statements, what follows the event and the turn passing on, spelt out."""
+    """``apply`` with a play, a draw, a pass and a move each done in its own frame where the rules
+    allow it: the play and draw rules' statements, what follows the event and the turn passing on,
+    spelt out."""
     lines = ["_kind = _type(_action)"]
     programs: list[Program] = []
     bindings: dict[str, Any] = dict(_COMMON)
@@ -159,5 +160,21 @@ def _compile_apply(rules: Rules) -> Any:
                    "return _event"]
         lines += ["if _kind is _Pass and self.setup_step is None and not self.over:",
                   *("    " + line for line in passing)]
+    if any(rule.action_type is Move for rule in rules.turn):
+        after, parts = _after(rules, Moved, ["return _event"])
+        programs += parts
+        stuck = ["self._check_stuck()"] if rules.endings_when_stuck else []
+        move = ["if self._legal is None:", "    self.legal_actions()",
+                "_rule = self._allowed.get(_Move)",
+                "if _rule is None:", "    raise _refused(self, _action)",
+                "_event = _rule.apply(self, _action)",
+                "if _event is None:", "    raise _refused(self, _action)",
+                "self.turns += 1", "self.passes = 0",
+                "if _type(_event) is not _Moved:", "    self._turn_over(_event)", "    return _event",
+                "_state = self", *after,
+                "self.current = self._next_seat()", "self.drawn = 0", "self._legal = None", *stuck,
+                "return _event"]
+        lines += ["if _kind is _Move and self.setup_step is None and not self.over:",
+                  *("    " + line for line in move)]
     lines.append("return _readable_apply(self, _action)")
     return build_function("apply", ["self", "_action"], lines, programs, bindings)

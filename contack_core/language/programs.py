@@ -28,6 +28,7 @@ from contack_core.language.expressions import (
     checked_tree,
     place_formula,
 )
+from contack_core.language.limits import MAX_FIGURE
 
 
 @attrs.frozen
@@ -268,9 +269,16 @@ def compile_per_seat(name: str, source: str | int | float | bool, values: Mappin
     the engine's expression over ``_state`` and ``_seat``, inlined where it is read. Each
     value is a figure (a counter's change), refused beyond ``MAX_FIGURE`` on the formula's line."""
     value = formula("_value", source, values, constants, bindings)
-    lines = [f"def {name}(_state):", "    return [_bounded(_value) for _seat in _range(_state.seat_count)]"]
-    return _build(lines, value.trees, {**_namespace([value], constants), "_range": range, "_int": int}, name,
-                  value.texts)
+    # A loop, not a comprehension (a call of its own in CPython 3.11), and the bound checked in
+    # line for a whole number (what bounded_figure is called for otherwise, to word the refusal).
+    lines = [f"def {name}(_state):",
+             "    _values = []",
+             "    for _seat in _range(_state.seat_count):",
+             # One line, the formula's: an error in it or in its bound names the formula.
+             "        _values.append(_v if (_v := _value).__class__ is _int and -_most <= _v <= _most else _bounded(_v))",
+             "    return _values"]
+    return _build(lines, value.trees, {**_namespace([value], constants), "_range": range, "_int": int,
+                                       "_most": MAX_FIGURE}, name, value.texts)
 
 
 def compile_value(name: str, source: str | int | float | bool, values: Mapping[str, str],

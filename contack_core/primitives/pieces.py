@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from contack_core.boards.grid import CORNER_OFFSETS, DIRECTION_NAMES, DIRECTIONS, PieceBoard, PieceKind, Square, Verdict, diamond
+from contack_core.boards.grid import CORNER_OFFSETS, DIRECTION_NAMES, DIRECTIONS, PieceBoard, PieceKind, Square, Verdict, diamond_codes
 from contack_core.boards.tiles import TileSet
 from contack_core.engine.actions import Action, IllegalAction, Move
 from contack_core.engine.events import Event, Moved, make_moved
@@ -542,8 +542,8 @@ class MovePiece(TurnRule[Move]):
             found = self._short_moves(board, piece, origin, steps)
         else:
             found = self._moves(None, board, piece, origin, steps, False)
-        board.moves_cache[piece] = (endgame, board.side[board.owner[piece]], diamond(origin, steps),
-                                    diamond(origin, steps + 1), found)
+        board.moves_cache[piece] = (endgame, board.side[board.owner[piece]], diamond_codes(origin, steps),
+                                    diamond_codes(origin, steps + 1), found)
         return found
 
     # ------------------------------------------------------------------ what a bot may weigh
