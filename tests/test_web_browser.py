@@ -71,6 +71,11 @@ def tap_entry(page, line: dict) -> None:  # type: ignore[no-untyped-def, type-ar
     elif kind == "house":  # its button, the tile it returns, then the tiles it draws
         page.tap(f'#buttons [data-act="house"][data-rule="{line["rule"]}"]')
         if "tile" in line:
+            # The page answers the button by asking for the tile: that answer counted first, so that
+            # the wait below is for the entry's own (two answers in a row, on a busy machine, could
+            # otherwise pass the count waited for before the wait begins).
+            page.wait_for_selector(f'body[data-answers="{before[1] + 1}"]', state="attached")
+            before = counters(page)
             page.tap(f'#seats button.tile[data-tile="{line["tile"]}"]')
         if line["drawn"]:
             for tile in line["drawn"]:
