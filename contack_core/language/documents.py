@@ -98,13 +98,14 @@ def _is_file(path: Path) -> bool:
 
 
 # --------------------------------------------------------------------------- YAML with marks
-class _PythonParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
-    """PyYAML's own parser, in Python: it streams events with no nesting limit of its own."""
+class _PythonParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer):
+    """PyYAML's own parser and composer, in Python: it streams events with no nesting limit of its own."""
 
     def __init__(self, stream: str) -> None:
         yaml.reader.Reader.__init__(self, stream)
         yaml.scanner.Scanner.__init__(self)
         yaml.parser.Parser.__init__(self)
+        yaml.composer.Composer.__init__(self)
 
 
 try:  # libyaml's parser when PyYAML was built with it (about six times faster), else PyYAML's own
@@ -117,79 +118,99 @@ class _LimitExceeded(yaml.MarkedYAMLError):
     """One of this project's bounds (:mod:`.limits`), passed at the place it is marked."""
 
 
-class _Bounded(yaml.composer.Composer):
-    """Safe YAML composed in Python over the parser's events, refusing, at the place it
-    happens and before any of it is built, a file nested deeper than :data:`MAX_YAML_DEPTH`,
-    with more aliases than :data:`MAX_YAML_ALIASES`, or with more than :data:`MAX_YAML_NODES`
-    keys, values and items. Both bounds count every alias as the whole of what it repeats
-    (each node's size and height are kept as it is composed), so a "billion laughs" is
-    refused at the alias that passes the limit.
+def _check_bounds(parser: Any) -> None:
+    """Read ``parser``'s events through, refusing, at the place it happens and before any of it
+    is built, a file nested deeper than :data:`MAX_YAML_DEPTH`, with more aliases than
+    :data:`MAX_YAML_ALIASES`, or with more than :data:`MAX_YAML_NODES` keys, values and items.
+    Both bounds count every alias as the whole of what it repeats (each anchored node's size
+    and height are kept as it is read), so a "billion laughs" is refused at the alias that
+    passes the limit.
 
-    libyaml's scanner reads ahead (a whole flow collection may be a key) and has bounds of
-    its own that can fire before the events reach these (libyaml 0.2.5+: 1,000 levels). So a
-    file the fast parser refuses is read again by :class:`_ReferenceLoader`, whose parser
-    streams events with no bound of its own: where one of ours is passed, that is the
-    message, whichever release of PyYAML is installed."""
-
-    parser: Any  # the parser class the loader is built on
-
-    def __init__(self, text: str) -> None:
-        self.parser.__init__(self, text)
-        yaml.constructor.SafeConstructor.__init__(self)
-        yaml.resolver.Resolver.__init__(self)
-        yaml.composer.Composer.__init__(self)
-        self.aliases = 0
-        self.depth = 0  # of the node being composed (the top-level mapping is 1)
-        self.reach = 0  # the deepest level the node being composed reaches, its aliases expanded
-        self.expanded = 0  # nodes so far, aliases expanded
-        #: Each composed node's size and height, aliases expanded, by id (the node lives as long as the loader).
-        self.measures: dict[int, tuple[int, int]] = {}
-        self.flattened: set[int] = set()
-
-    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
-        event = self.peek_event()
-        if isinstance(event, yaml.AliasEvent):
-            self.aliases += 1
-            if self.aliases > MAX_YAML_ALIASES:
+    It reads events only (libyaml makes them in C) and builds nothing, so a hostile file of a
+    hundred thousand nodes is refused in a fraction of the time composing it would take; a
+    file within the bounds is then composed by the parser's own composer."""
+    aliases = 0
+    nodes = 0
+    depth = 0  # of the collection the next node is in (the top-level node is at 1)
+    deepest = 0  # the deepest level reached since the innermost open anchored collection began
+    #: Each open collection: None, or (its anchor, the node count before it, ``deepest`` outside it).
+    open_collections: list[tuple[str, int, int] | None] = []
+    #: Each anchor's (size, height), aliases expanded; None while the node it names is still open.
+    measures: dict[str, tuple[int, int] | None] = {}
+    get_event = parser.get_event
+    scalar, alias, stream_end = yaml.ScalarEvent, yaml.AliasEvent, yaml.StreamEndEvent
+    starts, ends = (yaml.MappingStartEvent, yaml.SequenceStartEvent), (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    while True:
+        event = get_event()
+        kind = type(event)
+        if kind is scalar or kind in starts:
+            nodes += 1
+            if nodes > MAX_YAML_NODES:
+                raise _too_many_nodes(event.start_mark)
+            if depth + 1 > deepest:
+                deepest = depth + 1
+                if deepest > MAX_YAML_DEPTH:
+                    raise _too_deep(event.start_mark)
+            anchor = event.anchor
+            if kind is scalar:
+                if anchor is not None:
+                    measures[anchor] = (1, 1)
+                continue
+            depth += 1
+            if anchor is None:
+                open_collections.append(None)
+            else:
+                measures[anchor] = None
+                open_collections.append((anchor, nodes - 1, deepest))
+                deepest = depth
+        elif kind in ends:
+            opened = open_collections.pop()
+            if opened is not None:
+                anchor, before, outside = opened
+                measures[anchor] = (nodes - before, deepest - depth + 1)
+                deepest = max(deepest, outside)
+            depth -= 1
+        elif kind is alias:
+            aliases += 1
+            if aliases > MAX_YAML_ALIASES:
                 raise _too_much(f"more than {MAX_YAML_ALIASES} aliases", "MAX_YAML_ALIASES", event.start_mark)
-            node = super().compose_node(parent, index)
-            measure = self.measures.get(id(node))
+            if event.anchor not in measures:
+                raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}",
+                                                  event.start_mark)
+            measure = measures[event.anchor]
             if measure is None:
                 raise yaml.MarkedYAMLError(problem=f"the alias *{event.anchor} is inside what it names: it would "
                                                    f"repeat without end", problem_mark=event.start_mark)
-            self._count(measure[0], event.start_mark)
-            self._reach(self.depth + measure[1], event.start_mark)
-            return node
-        # _count(1) and _reach(depth) spelt out, the mark read only to refuse: every node of a file
-        # comes here, and a hostile file brings a hundred thousand.
-        expanded = self.expanded = self.expanded + 1
-        if expanded > MAX_YAML_NODES:
-            self._count(0, event.start_mark)
-        outer_reach = self.reach
-        depth = self.depth = self.depth + 1
-        if depth > MAX_YAML_DEPTH:
-            self._reach(depth, event.start_mark)
-        if depth > outer_reach:
-            self.reach = depth
-        node = super().compose_node(parent, index)
-        if event.anchor is not None:  # only an anchored node can be repeated by an alias
-            self.measures[id(node)] = (self.expanded - expanded + 1, self.reach - depth + 1)
-        self.depth = depth - 1
-        if outer_reach > self.reach:
-            self.reach = outer_reach
-        return node
+            nodes += measure[0]
+            if nodes > MAX_YAML_NODES:
+                raise _too_many_nodes(event.start_mark)
+            if depth + measure[1] > deepest:
+                deepest = depth + measure[1]
+                if deepest > MAX_YAML_DEPTH:
+                    raise _too_deep(event.start_mark)
+        elif kind is stream_end:
+            return
 
-    def _count(self, nodes: int, mark: yaml.Mark | None) -> None:
-        self.expanded += nodes
-        if self.expanded > MAX_YAML_NODES:
-            raise _too_much(f"more than {MAX_YAML_NODES} keys, values and items, aliases counted as what they "
-                            f"repeat", "MAX_YAML_NODES", mark)
 
-    def _reach(self, depth: int, mark: yaml.Mark | None) -> None:
-        if depth > MAX_YAML_DEPTH:
-            raise _too_much(f"nested more than {MAX_YAML_DEPTH} levels deep, aliases counted as what they repeat",
-                            "MAX_YAML_DEPTH", mark)
-        self.reach = max(self.reach, depth)
+def _too_many_nodes(mark: yaml.Mark | None) -> _LimitExceeded:
+    return _too_much(f"more than {MAX_YAML_NODES} keys, values and items, aliases counted as what they repeat",
+                     "MAX_YAML_NODES", mark)
+
+
+def _too_deep(mark: yaml.Mark | None) -> _LimitExceeded:
+    return _too_much(f"nested more than {MAX_YAML_DEPTH} levels deep, aliases counted as what they repeat",
+                     "MAX_YAML_DEPTH", mark)
+
+
+class _BoundedLoader(_FastParser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
+    """Safe YAML on the fast parser, merge keys bounded; run only on a file
+    :func:`_check_bounds` passed."""
+
+    def __init__(self, text: str) -> None:
+        _FastParser.__init__(self, text)
+        yaml.constructor.SafeConstructor.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
+        self.flattened: set[int] = set()
 
     def flatten_mapping(self, node: yaml.MappingNode) -> None:
         """Merge keys (``<<: *defaults``), bounded before they are copied in; each mapping is
@@ -211,20 +232,6 @@ class _Bounded(yaml.composer.Composer):
         super().flatten_mapping(node)
 
 
-class _BoundedLoader(_Bounded, yaml.composer.Composer, _FastParser, yaml.constructor.SafeConstructor,
-                     yaml.resolver.Resolver):
-    """The bounds over libyaml's parser where PyYAML has it."""
-
-    parser = _FastParser
-
-
-class _ReferenceLoader(_Bounded, yaml.composer.Composer, _PythonParser, yaml.constructor.SafeConstructor,
-                       yaml.resolver.Resolver):
-    """The bounds over PyYAML's Python parser (slower): for a file the fast parser refused."""
-
-    parser = _PythonParser
-
-
 def _too_much(what: str, limit: str, mark: yaml.Mark | None) -> _LimitExceeded:
     return _LimitExceeded(problem=f"{what} (the limit {limit}; see docs/house-rules.md, Limits)",
                           problem_mark=mark)
@@ -238,19 +245,25 @@ def parse_yaml(text: str, file: str) -> tuple[Any, dict[KeyPath, Mark]]:
     """
     try:
         try:
-            return _compose(_BoundedLoader, text, file)
+            _check_bounds(_FastParser(text))
         except _LimitExceeded:
             raise
         except yaml.MarkedYAMLError as refused:
+            # libyaml's scanner reads ahead (a whole flow collection may be a key) and has bounds
+            # of its own that can fire before its events reach ours (libyaml 0.2.5+: 1,000
+            # levels). So a file it refuses is read again by PyYAML's own parser, which streams
+            # events with no bound of its own: where one of ours is passed, that is the message,
+            # whichever release of PyYAML is installed.
             if _FastParser is _PythonParser:
                 raise
-            try:  # did the fast parser's own bounds fire before one of ours would have?
-                _compose(_ReferenceLoader, text, file)
+            try:
+                _check_bounds(_PythonParser(text))
             except _LimitExceeded:
                 raise
             except (yaml.YAMLError, RecursionError):
                 pass
             raise refused from None
+        return _compose(text, file)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         where = Mark(file, mark.line + 1, mark.column + 1) if mark else None
@@ -263,11 +276,10 @@ def parse_yaml(text: str, file: str) -> tuple[Any, dict[KeyPath, Mark]]:
         raise RulesetError([Problem(f"not valid YAML: {error}", (), Mark(file, 1, 1))]) from None
 
 
-def _compose(loader_class: type[_BoundedLoader] | type[_ReferenceLoader], text: str,
-             file: str) -> tuple[Any, dict[KeyPath, Mark]]:
-    """The data and its marks as ``loader_class`` reads them; YAML's errors and ours raised."""
+def _compose(text: str, file: str) -> tuple[Any, dict[KeyPath, Mark]]:
+    """The data and its marks of a file within the bounds; YAML's errors and ours (merge keys) raised."""
     marks: dict[KeyPath, Mark] = {}
-    loader = loader_class(text)
+    loader = _BoundedLoader(text)
     built = 0
     try:
         node = loader.get_single_node()
