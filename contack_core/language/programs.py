@@ -5,7 +5,8 @@ A primitive on the hot path spells its part out as Python source over ``_state``
 ``_event``), with the objects it uses bound by name; a primitive that does not falls back
 to a call of its own method. The ruleset's own text only ever enters as a ``when``
 condition, and then as a tree the expression whitelist has checked (see
-:func:`contack_core.language.expressions.checked_tree`), never as text. So a turn costs the
+:func:`contack_core.language.expressions.checked_tree`), written back as code by
+:func:`ast.unparse`: never the ruleset's text itself. So a turn costs the
 interpreter two calls (the turn program and the placement's generator) where calling each
 rule, value and ending in turn cost a dozen.
 """
@@ -13,7 +14,7 @@ rule, value and ending in turn cost a dozen.
 from __future__ import annotations
 
 import ast
-import copy
+import re
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
@@ -26,7 +27,6 @@ from contack_core.language.expressions import (
     bounded_figure,
     bounded_pow,
     checked_tree,
-    place_formula,
 )
 from contack_core.language.limits import MAX_FIGURE
 
@@ -35,8 +35,8 @@ from contack_core.language.limits import MAX_FIGURE
 class Source:
     """Python source an engine primitive contributes, and the objects it names. ``trees``
     holds a ruleset's formulas as checked trees (see :func:`formula`): the code names each by
-    its placeholder, and the compiler puts the tree in its place, so a ruleset's text never
-    enters a program as text."""
+    its placeholder, and the compiler puts the tree's own code in its place, so a ruleset's
+    text never enters a program."""
 
     code: str
     bindings: Mapping[str, Any] = attrs.field(factory=dict)
@@ -122,30 +122,29 @@ def define_from(name: str, parameters: Sequence[str], body: Source) -> Callable[
 def _build(lines: list[str], trees: Mapping[str, ast.expr], namespace: dict[str, Any], name: str,
            texts: Mapping[str, str]) -> Callable[..., Any]:
     """Compile ``lines`` with each placeholder name in ``trees`` replaced by its tree, noting
-    on which line each formula's text (``texts``) is evaluated (:data:`FORMULAS_GLOBAL`)."""
-    putter = _PutTrees(trees, texts)
-    module = putter.visit(ast.parse("\n".join(lines)))
-    ast.fix_missing_locations(module)
-    namespace[FORMULAS_GLOBAL] = putter.lines
-    exec(compile(module, f"<ruleset {name}>", "exec"), namespace)  # noqa: S102 - checked formulas only
+    on which line each formula's text (``texts``) is evaluated (:data:`FORMULAS_GLOBAL`).
+
+    A tree goes in as the code :func:`ast.unparse` writes for it, in parentheses: that code
+    parses back to the same tree (the whitelist checked that tree, not the ruleset's text),
+    and splicing it into the program's lines lets CPython's own parser build the whole
+    function, where putting trees into a parsed module and fixing its locations in Python
+    cost three times as much (docs/performance.md, "Compiling a ruleset's state")."""
+    formulas: dict[int, str] = {}
+    if trees:
+        code_of = {key: f"({ast.unparse(tree)})" for key, tree in trees.items()}
+        placeholder = re.compile(r"(?<![\w.])(" + "|".join(sorted(map(re.escape, trees), key=len, reverse=True))
+                                 + r")(?!\w)")
+        placed = []
+        for number, line in enumerate(lines, 1):
+            for found in placeholder.findall(line):
+                if found in texts:
+                    formulas[number] = texts[found]
+            placed.append(placeholder.sub(lambda match: code_of[match.group(1)], line))
+        lines = placed
+    namespace[FORMULAS_GLOBAL] = formulas
+    exec(compile("\n".join(lines), f"<ruleset {name}>", "exec"), namespace)  # noqa: S102 - checked formulas only
     built: Callable[..., Any] = namespace[name]
     return built
-
-
-class _PutTrees(ast.NodeTransformer):
-    def __init__(self, trees: Mapping[str, ast.expr], texts: Mapping[str, str]) -> None:
-        self.trees = trees
-        self.texts = texts
-        self.lines: dict[int, str] = {}  # line of the program -> the formula evaluated there
-
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        tree = self.trees.get(node.id)
-        if tree is None:
-            return node
-        if node.id in self.texts:
-            self.lines[node.lineno] = self.texts[node.id]
-        # A fresh copy each time: the compiler must not share nodes between places.
-        return place_formula(copy.deepcopy(tree), node.lineno)
 
 
 def _reads_seat(trees: Iterable[ast.expr]) -> bool:
