@@ -12,6 +12,7 @@ and [x+1, y] gold.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -53,7 +54,9 @@ PARKER = load_rules("parker-1939")
 PROPERTY = settings(max_examples=15, deadline=None)
 
 
+@functools.cache
 def rules(example: str, **options: object) -> Rules:
+    """A shipped example with ``options``, loaded once for every test and example that plays it."""
     return load_rules(example, options)
 
 
