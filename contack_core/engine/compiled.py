@@ -87,6 +87,21 @@ def _after(rules: Rules, kind: type, fired: list[str]) -> tuple[list[str], list[
     return ([], []) if body is None else (list(body.lines), [body])
 
 
+def _turn_over(rules: Rules, after: list[str]) -> list[str]:
+    """The readable ``_turn_over`` spelt out after a pass or a move: what follows the event
+    (``after``, which returns when it ends the hand), then the turn to the next seat."""
+    return ["_state = self", *after,
+            "self.current = self._next_seat()", "self.drawn = 0", "self._legal = None",
+            *(["self._check_stuck()"] if rules.endings_when_stuck else []),
+            "return _event"]
+
+
+def _in_play(condition: str, body: list[str]) -> list[str]:
+    """``body`` run for an action meeting ``condition`` once the set-up is done and while the game
+    goes on (the readable ``apply`` takes every other case)."""
+    return [f"if {condition} and self.setup_step is None and not self.over:", *("    " + line for line in body)]
+
+
 def _compile_apply(rules: Rules) -> Any:
     """``apply`` with a play, a draw, a pass and a move each done in its own frame where the rules
     allow it: the play and draw rules' statements, what follows the event and the turn passing on,
@@ -120,8 +135,7 @@ def _compile_apply(rules: Rules) -> Any:
         play = [*listed, "_state = self", *statements.code.splitlines(),
                 "self.turns += 1", "self.passes = 0", *after, *_following_seat(rules),
                 "self.drawn = 0", "self._legal = None", *stuck, "return _event"]
-        lines += ["if _kind is _Play and self.setup_step is None and not self.over:",
-                  *("    " + line for line in play)]
+        lines += _in_play("_kind is _Play", play)
     if any(rule.action_type in (Draw, Discard) for rule in rules.turn):
         ending = ["ended = _after_event(self, _event) if (_after_event := _consequences[_type(_event)]) else None",
                   "if ended is not None:", "    self._finish_hand(ended)"]
@@ -144,26 +158,20 @@ def _compile_apply(rules: Rules) -> Any:
                 "self.turns += 1",
                 "if _kind is _Draw:", "    self.drawn += 1",
                 "self.passed_unchanged = 0", "self._legal = None", *ending, "return _event"]
-        lines += ["if (_kind is _Draw or _kind is _Discard) and self.setup_step is None and not self.over:",
-                  *("    " + line for line in draw)]
+        lines += _in_play("(_kind is _Draw or _kind is _Discard)", draw)
     if any(rule.action_type is Pass for rule in rules.turn) and not rules.turn_order:
         after, parts = _after(rules, Passed, ["return _event"])
         programs += parts
-        stuck = ["self._check_stuck()"] if rules.endings_when_stuck else []
         passing = ["if self._legal is None:", "    self.legal_actions()",
                    "if _Pass not in self._allowed:", "    raise _refused(self, _PASS)",
                    "self.turns += 1",
                    "_event = _make_passed(self.current)",
                    "self.passes += 1",
-                   "_state = self", *after,
-                   "self.current = self._next_seat()", "self.drawn = 0", "self._legal = None", *stuck,
-                   "return _event"]
-        lines += ["if _kind is _Pass and self.setup_step is None and not self.over:",
-                  *("    " + line for line in passing)]
+                   *_turn_over(rules, after)]
+        lines += _in_play("_kind is _Pass", passing)
     if any(rule.action_type is Move for rule in rules.turn):
         after, parts = _after(rules, Moved, ["return _event"])
         programs += parts
-        stuck = ["self._check_stuck()"] if rules.endings_when_stuck else []
         move = ["if self._legal is None:", "    self.legal_actions()",
                 "_rule = self._allowed.get(_Move)",
                 "if _rule is None:", "    raise _refused(self, _action)",
@@ -171,10 +179,7 @@ def _compile_apply(rules: Rules) -> Any:
                 "if _event is None:", "    raise _refused(self, _action)",
                 "self.turns += 1", "self.passes = 0",
                 "if _type(_event) is not _Moved:", "    self._turn_over(_event)", "    return _event",
-                "_state = self", *after,
-                "self.current = self._next_seat()", "self.drawn = 0", "self._legal = None", *stuck,
-                "return _event"]
-        lines += ["if _kind is _Move and self.setup_step is None and not self.over:",
-                  *("    " + line for line in move)]
+                *_turn_over(rules, after)]
+        lines += _in_play("_kind is _Move", move)
     lines.append("return _readable_apply(self, _action)")
     return build_function("apply", ["self", "_action"], lines, programs, bindings)
