@@ -10,6 +10,7 @@ tiles). Tests compare the engine against it.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Iterable, Sequence
@@ -21,10 +22,18 @@ from typer.testing import CliRunner, Result
 from contack_core import CHANCE, Deal, GameState, Play, Shuffle, load_rules
 from contack_core.cli import app
 from contack_core.engine.events import Played
+from contack_core.engine.rules import Rules
 
 RULES = load_rules("parker-1939", options={})
 TILES = RULES.tiles
 ORIGIN = (0, 0)
+
+
+@functools.cache
+def loaded_rules(reference: str, **options: object) -> Rules:
+    """A ruleset with ``options``, loaded once for every test of a worker that plays it: a load
+    costs about 20 ms, more than most checks, and play never changes a ruleset."""
+    return load_rules(reference, options)
 
 
 def tile(name: str) -> int:

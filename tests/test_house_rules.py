@@ -12,7 +12,6 @@ and [x+1, y] gold.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import random
@@ -23,6 +22,7 @@ import pytest
 import yaml
 from helpers import (
     hand_of,
+    loaded_rules,
     name,
     new_game,
     play,
@@ -54,10 +54,8 @@ PARKER = load_rules("parker-1939")
 PROPERTY = settings(max_examples=15, deadline=None)
 
 
-@functools.cache
 def rules(example: str, **options: object) -> Rules:
-    """A shipped example with ``options``, loaded once for every test and example that plays it."""
-    return load_rules(example, options)
+    return loaded_rules(example, **options)
 
 
 def example_file(example: str) -> Path:

@@ -5,11 +5,10 @@ one-ply bot that looks ahead on a plain clone would be caught by the same check.
 
 from __future__ import annotations
 
-import functools
 import random
 
 import pytest
-from helpers import permute_hidden
+from helpers import loaded_rules, permute_hidden
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -50,16 +49,9 @@ def installed_bot_specs() -> list[object]:
 BOTS = installed_bot_specs()
 
 
-@functools.cache
-def rules_of(ruleset: str) -> Rules:
-    """Each ruleset loaded once for all of this module's examples: a load costs more than the
-    check itself."""
-    return load_rules(ruleset)
-
-
 def hiding_rulesets() -> list[str]:
     """Every shipped ruleset and example in which some seat cannot see some tile."""
-    return [r for r in [*shipped_ruleset_ids(), *shipped_example_ids()] if Visibility.of(rules_of(r)).hides_anything]
+    return [r for r in [*shipped_ruleset_ids(), *shipped_example_ids()] if Visibility.of(loaded_rules(r)).hides_anything]
 
 
 def test_the_rulesets_that_hide_something_are_found() -> None:
@@ -111,7 +103,7 @@ def choice(spec: str, rules: Rules, state: GameState, seed: int) -> object:
 @given(seed=SEEDS, shuffle=SEEDS)
 def test_a_bots_choice_does_not_depend_on_what_its_seat_cannot_see(ruleset: str, spec: str, seed: int,
                                                                    shuffle: int) -> None:
-    rules = rules_of(ruleset)
+    rules = loaded_rules(ruleset)
     why = load_player_class(spec.partition(":")[0]).cannot_play(rules)
     if why is not None:
         pytest.skip(f"{spec} does not play {ruleset} ({why})")
@@ -128,7 +120,7 @@ def test_what_an_exec_bot_is_sent_does_not_depend_on_what_its_seat_cannot_see(ru
                                                                             shuffle: int) -> None:
     """An exec bot sees only the "position" message (and the observations of decisions, which are
     public): the position and its legal actions, as sent, are the same whatever the hidden order."""
-    rules = rules_of(ruleset)
+    rules = loaded_rules(ruleset)
     state = decision_point(rules, seed)
     other = permute_hidden(state, state.current, random.Random(shuffle))
     assert position_json(other) == position_json(state)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import play_recorded_game, random_playout, read_lines
+from helpers import loaded_rules, play_recorded_game, random_playout, read_lines
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,7 +22,6 @@ from contack_core import Draw, GameState, IllegalAction, Pass, Play
 from contack_core.engine.actions import Discard
 from contack_core.engine.rules import Rules
 from contack_core.language.documents import shipped_example_ids, shipped_ruleset_ids
-from contack_core.primitives.loading import load_rules
 from contack_core.primitives.scoring import CollectFromOthers
 from contack_core.records.audit import audit_record
 
@@ -37,14 +36,8 @@ EXTRA_OPTIONS: dict[str, list[dict[str, str]]] = {
                      {"timed": "on", "lender": "players", "chips_per_player": "2", "tile_penalty_chips": "2",
                       "timed_hands": "2"}],
 }
-_RULES: dict[tuple[str, tuple[tuple[str, str], ...]], Rules] = {}
-
-
 def rules_for(ruleset_id: str, options: dict[str, str]) -> Rules:
-    key = (ruleset_id, tuple(sorted(options.items())))
-    if key not in _RULES:
-        _RULES[key] = load_rules(ruleset_id, options)
-    return _RULES[key]
+    return loaded_rules(ruleset_id, **options)
 
 
 #: Every shipped ruleset and house-rule example.
