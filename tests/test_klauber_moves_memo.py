@@ -105,3 +105,31 @@ def test_the_tabled_moves_are_the_walks_and_the_board_counts_its_sides_right(sea
                         rule._moves(None, board, piece, origin, steps, False), f"seed {seed}, turn {state.turns}"
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
+
+
+def test_the_memo_is_emptied_when_the_endgame_begins():
+    """Worked out for a piece's own steps, a memo kept into the seven-step endgame would offer the
+    wrong moves: the turns after the endgame begins in random games are checked against a fresh
+    board, until it has begun three times. (Out of the endgame again, the seven-step moves' wide
+    memo is dropped by the move that ends it, but for pieces far apart: the board empties it then too.)"""
+    rules = load_rules("klauber-1937", {"move_cap": "0", "endgame_lasts": "while-alike"})
+    changes = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        state = GameState(rules, 3)
+        in_endgame = False
+        following = 0  # turns still to check after a change
+        while not state.is_over() and state.turns < 3000:
+            legal = state.legal_actions()
+            if following:
+                assert legal == afresh(state), f"seed {seed}, turn {state.turns}"
+                following -= 1
+            state.apply(legal[rng.randrange(len(legal))])
+            now = state.figure.endgame_moves is not None
+            if now and not in_endgame:
+                changes += 1
+                following = 3
+            in_endgame = now
+        if changes >= 3:
+            return
+    pytest.fail(f"the endgame began only {changes} times in 60 games")

@@ -53,6 +53,14 @@ def diamond_codes(point: Square, reach: int) -> frozenset[int]:
 
 
 @functools.lru_cache(maxsize=16)
+def corner_neighbours(size: int) -> dict[Square, tuple[Square, ...]]:
+    """For every point of a ``size`` board, the four points touching it corner to corner (on the
+    board or off it), in :data:`CORNER_OFFSETS` order: worked out once a board size, read at every
+    contact settled."""
+    return {(x, y): tuple((x + dx, y + dy) for dx, dy in CORNER_OFFSETS) for x in range(size) for y in range(size)}
+
+
+@functools.lru_cache(maxsize=16)
 def side_neighbours(size: int) -> dict[Square, tuple[Square, ...]]:
     """For every point of a ``size`` board, the four points side by side with it (on the board or
     off it), in :data:`DIRECTIONS` order: worked out once a board size, read on every move."""
@@ -120,7 +128,7 @@ class PieceBoard:
 
     __slots__ = ("size", "kinds", "owner", "colour", "kind", "side", "tile_at", "square", "turn", "flipped",
                  "alive", "endgame_moves", "last", "ringed", "home_edge", "moves_cache", "_owned", "beside",
-                 "beside_others", "neighbours")
+                 "beside_others", "neighbours", "touching")
 
     def __init__(self, size: int, kinds: Sequence[PieceKind], side: Sequence[int]) -> None:
         self.size = size
@@ -140,8 +148,8 @@ class PieceBoard:
         self.ringed: list[frozenset[Square]] = [frozenset()] * len(side)
         #: Per seat, the edge it starts from (a direction name of the edge), or None.
         self.home_edge: list[str | None] = [None] * len(side)
-        #: The move rule's memo of each piece's moves: piece -> (endgame, side, near, far, moves), where
-        #: ``endgame`` says whether they were worked out for an endgame's moves. An
+        #: The move rule's memo of each piece's moves: piece -> (side, near, far, moves), emptied when a
+        #: ruleset's endgame (with its own steps) begins or ends. An
         #: entry holds while no piece of its own ``side`` comes to or leaves a point of ``near`` (the
         #: points its moves pass and end on) and no other piece one of ``far`` (those and the points
         #: beside them, where an opponent forbids ending), both as :func:`point_code` codes (an int
@@ -149,7 +157,7 @@ class PieceBoard:
         #: :meth:`move` and :meth:`remove` drop the entries a change could touch. Between two turns
         #: of a seat most of its pieces stand where nothing changed, so their moves are not worked
         #: out again.
-        self.moves_cache: dict[int, tuple[bool, int, frozenset[int], frozenset[int], list[Any]]] = {}
+        self.moves_cache: dict[int, tuple[int, frozenset[int], frozenset[int], list[Any]]] = {}
         #: Each seat's pieces on the board (None: to be listed again, after a piece came or went).
         self._owned: list[list[int]] | None = None
         #: Per side, how many of its pieces stand side by side with each point (kept by :meth:`add`,
@@ -158,13 +166,15 @@ class PieceBoard:
         self.beside: dict[int, dict[Square, int]] = {s: {} for s in self.side}
         self.beside_others = self._others_of(self.beside)
         self.neighbours = side_neighbours(size)
+        self.touching = corner_neighbours(size)
 
     def _others_of(self, beside: dict[int, dict[Square, int]]) -> dict[int, list[dict[Square, int]]]:
         return {s: [counts for other, counts in beside.items() if other != s] for s in beside}
 
     def clone(self) -> PieceBoard:
         other = PieceBoard.__new__(PieceBoard)
-        other.size, other.kinds, other.side, other.neighbours = self.size, self.kinds, self.side, self.neighbours
+        other.size, other.kinds, other.side = self.size, self.kinds, self.side
+        other.neighbours, other.touching = self.neighbours, self.touching
         other.owner, other.colour, other.kind = self.owner, self.colour, self.kind  # fixed once laid out
         other.ringed, other.home_edge = self.ringed, self.home_edge
         other.tile_at = dict(self.tile_at)
@@ -475,15 +485,17 @@ class PieceBoard:
         sums every opponent together against the mover's touching numbers; otherwise each
         opponent seat is settled apart, and the mover goes if it goes against any of them.
         """
-        x, y = square
         tile_at = self.tile_at
         mine_side = self.side[self.owner[piece]]
         contacts = []
-        for corner, (dx, dy) in enumerate(CORNER_OFFSETS):
-            other = tile_at.get((x + dx, y + dy))
+        points = self.touching.get(square)  # worked out here only for a point off the board, or not a tuple
+        if points is None:
+            points = tuple((square[0] + dx, square[1] + dy) for dx, dy in CORNER_OFFSETS)
+        for corner, point in enumerate(points):
+            other = tile_at.get(point)
             if other is None or other == piece or self.side[self.owner[other]] == mine_side:
                 continue
-            contacts.append(Contact(other, (x + dx, y + dy), self.corner_value(piece, corner, turn),
+            contacts.append(Contact(other, point, self.corner_value(piece, corner, turn),
                                     self.corner_value(other, (corner + 2) % 4)))
         if not contacts:
             return _NO_CONTACT
@@ -530,7 +542,7 @@ class PieceBoard:
         if cache:  # one pass for both points (what a move changes)
             side = self.side[self.owner[piece]]
             gone, come = old[0] * 1024 + old[1], square[0] * 1024 + square[1]  # point_code, spelt out
-            stale = [p for p, (_, own_side, near, far, _) in cache.items()
+            stale = [p for p, (own_side, near, far, _) in cache.items()
                      if ((gone in near or come in near) if own_side == side else (gone in far or come in far))]
             for p in stale:
                 del cache[p]
@@ -552,7 +564,7 @@ class PieceBoard:
         if not cache:
             return
         code = point_code(*point)
-        stale = [piece for piece, (_, _, _, far, _) in cache.items() if code in far]
+        stale = [piece for piece, (_, _, far, _) in cache.items() if code in far]
         for piece in stale:
             del cache[piece]
 

@@ -70,8 +70,9 @@ def pieces_of(position: object) -> PieceBoard:
     return position
 
 
-#: One end of a walk: the point and the move.
-_End = tuple[Square, Move]
+#: One end of a walk: the point, the move, and whether the walk comes back to where it began (its
+#: point is then the piece's own, free to end on).
+_End = tuple[Square, Move, bool]
 
 
 class _WalkTable:
@@ -101,14 +102,14 @@ class _WalkTable:
                 continue
             first = (origin[0] + dx, origin[1] + dy)
             if self.steps == 1:
-                found[first] = (first, Move(origin, (first,)))
+                found[first] = (first, Move(origin, (first,)), False)
                 continue
             for ex, ey in DIRECTIONS:
                 if self.straight and (ex == 0) != (dx == 0):
                     continue
                 second = (first[0] + ex, first[1] + ey)
                 if self.on(second) and second not in found:
-                    found[second] = (second, Move(origin, (first, second)))
+                    found[second] = (second, Move(origin, (first, second)), second == origin)
         return list(found.values())
 
 
@@ -508,22 +509,21 @@ class MovePiece(TurnRule[Move]):
         board = pieces_of(state.figure)
         cache = board.moves_cache
         moves: list[Action] = []
-        endgame = board.endgame_moves is not None
         seat = state.current
         if self.partners_move == "never":  # the seat's own pieces only: the loop below, without partners
             for piece in board.pieces_of(seat):
                 entry = cache.get(piece)
-                moves.extend(entry[4] if entry is not None and entry[0] is endgame else self.own_moves(board, piece))
+                moves.extend(entry[3] if entry is not None else self.own_moves(board, piece))
             return moves
         for piece, partners in self.movable(board, seat):
             if not partners:
                 entry = cache.get(piece)
-                if entry is not None and entry[0] is endgame:
-                    moves.extend(entry[4])
+                if entry is not None:
+                    moves.extend(entry[3])
                 else:
                     moves.extend(self.own_moves(board, piece))
                 continue
-            steps = self.endgame_steps if endgame else board.kinds[board.kind[piece]].steps
+            steps = self.endgame_steps if board.endgame_moves is not None else board.kinds[board.kind[piece]].steps
             origin = board.square[piece]
             assert origin is not None
             moves.extend(self._moves(state, board, piece, origin, steps, partners))
@@ -531,10 +531,10 @@ class MovePiece(TurnRule[Move]):
 
     def own_moves(self, board: PieceBoard, piece: int) -> list[Move]:
         """The moves of ``piece`` by its owner, from the board's memo or worked out and kept there."""
-        endgame = board.endgame_moves is not None
         entry = board.moves_cache.get(piece)
-        if entry is not None and entry[0] is endgame:
-            return entry[4]
+        if entry is not None:
+            return entry[3]
+        endgame = board.endgame_moves is not None
         steps = self.endgame_steps if endgame else board.kinds[board.kind[piece]].steps
         origin = board.square[piece]
         assert origin is not None
@@ -542,7 +542,7 @@ class MovePiece(TurnRule[Move]):
             found = self._short_moves(board, piece, origin, steps)
         else:
             found = self._moves(None, board, piece, origin, steps, False)
-        board.moves_cache[piece] = (endgame, board.side[board.owner[piece]], diamond_codes(origin, steps),
+        board.moves_cache[piece] = (board.side[board.owner[piece]], diamond_codes(origin, steps),
                                     diamond_codes(origin, steps + 1), found)
         return found
 
@@ -618,12 +618,12 @@ class MovePiece(TurnRule[Move]):
         found = []
         if len(others) == 1:  # one other side (two seats, or partners): one look-up an end
             forbidden = others[0]
-            for end, move in ends:
-                if (end == origin or end not in tile_at) and end not in forbidden:
+            for end, move, back in ends:
+                if (back or end not in tile_at) and end not in forbidden:
                     found.append(move)
             return found
-        for end, move in ends:
-            if end != origin and end in tile_at:
+        for end, move, back in ends:
+            if not back and end in tile_at:
                 continue
             for counts in others:
                 if end in counts:
@@ -727,7 +727,7 @@ class MovePiece(TurnRule[Move]):
         entry = board.moves_cache.get(piece) if piece is not None and board.owner[piece] == state.current else None
         # A move taken from the memo of the mover's own piece (the very object: what legal_actions
         # offered) is legal as it stands; any other is checked rule by rule.
-        offered = entry[4] if entry is not None and entry[0] is (board.endgame_moves is not None) else ()
+        offered = entry[3] if entry is not None else ()
         for move in offered:
             if move is action:
                 break
@@ -783,8 +783,10 @@ class MovePiece(TurnRule[Move]):
                 board.endgame_moves = (board.endgame_moves or 0) + 1
             else:  # one of the two is turned over: the endgame's moves and count are over
                 board.endgame_moves = None
+                board.moves_cache.clear()  # worked out for the endgame's steps
         elif self.endgame_steps and sum(board.alive) == 2 and self._endgame_begins(board):
             board.endgame_moves = 0
+            board.moves_cache.clear()  # worked out for the usual steps
         return make_moved(state.current, piece, action.origin, tuple(action.path), turn, settlement.contacts,
                           removed, flipped)
 
