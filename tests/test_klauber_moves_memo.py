@@ -111,7 +111,7 @@ def test_the_memo_is_emptied_when_the_endgame_begins():
     """Worked out for a piece's own steps, a memo kept into the seven-step endgame would offer the
     wrong moves: the turns after the endgame begins in random games are checked against a fresh
     board, until it has begun three times. (Out of the endgame again, the seven-step moves' wide
-    memo is dropped by the move that ends it, but for pieces far apart: the board empties it then too.)"""
+    memo is dropped by the move that ends it, but for pieces far apart: the rule empties it then too.)"""
     rules = load_rules("klauber-1937", {"move_cap": "0", "endgame_lasts": "while-alike"})
     changes = 0
     for seed in range(60):
