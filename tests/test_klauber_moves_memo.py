@@ -107,29 +107,34 @@ def test_the_tabled_moves_are_the_walks_and_the_board_counts_its_sides_right(sea
             state.apply(legal[rng.randrange(len(legal))])
 
 
-def test_the_memo_is_emptied_when_the_endgame_begins():
+@pytest.mark.parametrize("change", ["begins", "ends"])
+def test_the_memo_is_emptied_when_the_endgame_changes_the_steps(change):
     """Worked out for a piece's own steps, a memo kept into the seven-step endgame would offer the
-    wrong moves: the turns after the endgame begins in random games are checked against a fresh
-    board, until it has begun three times. (Out of the endgame again, the seven-step moves' wide
-    memo is dropped by the move that ends it, but for pieces far apart: the rule empties it then too.)"""
+    wrong moves, and one worked out for seven steps kept after it ends (once a piece is turned over):
+    the turns after it begins (or ends) in random games are checked against a fresh board, six times.
+    In the endgame every piece's moves are worked out each turn (``features``, as a bot that weighs
+    the position asks), so that the other side's are kept when it ends."""
     rules = load_rules("klauber-1937", {"move_cap": "0", "endgame_lasts": "while-alike"})
+    rule = next(r for r in rules.turn if isinstance(r, MovePiece))
     changes = 0
-    for seed in range(60):
+    for seed in range(300):
         rng = random.Random(seed)
         state = GameState(rules, 3)
         in_endgame = False
         following = 0  # turns still to check after a change
         while not state.is_over() and state.turns < 3000:
+            if in_endgame:
+                rule.features(state)
             legal = state.legal_actions()
             if following:
                 assert legal == afresh(state), f"seed {seed}, turn {state.turns}"
                 following -= 1
             state.apply(legal[rng.randrange(len(legal))])
             now = state.figure.endgame_moves is not None
-            if now and not in_endgame:
+            if now != in_endgame and now == (change == "begins") and not state.is_over():
                 changes += 1
                 following = 3
             in_endgame = now
-        if changes >= 3:
+        if changes >= 6:
             return
-    pytest.fail(f"the endgame began only {changes} times in 60 games")
+    pytest.fail(f"the endgame {change} only {changes} times in 300 games")

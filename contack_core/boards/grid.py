@@ -488,7 +488,7 @@ class PieceBoard:
         tile_at = self.tile_at
         mine_side = self.side[self.owner[piece]]
         contacts = []
-        points = self.touching.get(square)  # worked out here only for a point off the board, or not a tuple
+        points = self.touching.get(square)  # worked out here only for a point off the board
         if points is None:
             points = tuple((square[0] + dx, square[1] + dy) for dx, dy in CORNER_OFFSETS)
         for corner, point in enumerate(points):
