@@ -36,6 +36,8 @@ EXTRA_OPTIONS: dict[str, list[dict[str, str]]] = {
                      {"timed": "on", "lender": "players", "chips_per_player": "2", "tile_penalty_chips": "2",
                       "timed_hands": "2"}],
 }
+
+
 def rules_for(ruleset_id: str, options: dict[str, str]) -> Rules:
     return loaded_rules(ruleset_id, **options)
 

@@ -52,12 +52,17 @@ def diamond_codes(point: Square, reach: int) -> frozenset[int]:
     return frozenset(point_code(x, y) for x, y in diamond(point, reach))
 
 
+def corner_points(x: int, y: int) -> tuple[Square, ...]:
+    """The four points touching ``(x, y)`` corner to corner (on the board or off it), in
+    :data:`CORNER_OFFSETS` order."""
+    return tuple((x + dx, y + dy) for dx, dy in CORNER_OFFSETS)
+
+
 @functools.lru_cache(maxsize=16)
 def corner_neighbours(size: int) -> dict[Square, tuple[Square, ...]]:
-    """For every point of a ``size`` board, the four points touching it corner to corner (on the
-    board or off it), in :data:`CORNER_OFFSETS` order: worked out once a board size, read at every
-    contact settled."""
-    return {(x, y): tuple((x + dx, y + dy) for dx, dy in CORNER_OFFSETS) for x in range(size) for y in range(size)}
+    """:func:`corner_points` of every point of a ``size`` board: worked out once a board size, read
+    at every contact settled."""
+    return {(x, y): corner_points(x, y) for x in range(size) for y in range(size)}
 
 
 @functools.lru_cache(maxsize=16)
@@ -488,10 +493,7 @@ class PieceBoard:
         tile_at = self.tile_at
         mine_side = self.side[self.owner[piece]]
         contacts = []
-        points = self.touching.get(square)  # worked out here only for a point off the board
-        if points is None:
-            points = tuple((square[0] + dx, square[1] + dy) for dx, dy in CORNER_OFFSETS)
-        for corner, point in enumerate(points):
+        for corner, point in enumerate(self.touching.get(square) or corner_points(*square)):  # or a point off the board
             other = tile_at.get(point)
             if other is None or other == piece or self.side[self.owner[other]] == mine_side:
                 continue

@@ -14,6 +14,7 @@ rule, value and ending in turn cost a dozen.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -134,13 +135,12 @@ def _build(lines: list[str], trees: Mapping[str, ast.expr], namespace: dict[str,
         code_of = {key: f"({ast.unparse(tree)})" for key, tree in trees.items()}
         placeholder = re.compile(r"(?<![\w.])(" + "|".join(sorted(map(re.escape, trees), key=len, reverse=True))
                                  + r")(?!\w)")
-        placed = []
-        for number, line in enumerate(lines, 1):
-            for found in placeholder.findall(line):
-                if found in texts:
-                    formulas[number] = texts[found]
-            placed.append(placeholder.sub(lambda match: code_of[match.group(1)], line))
-        lines = placed
+        def put(match: re.Match[str], number: int) -> str:
+            if match.group(1) in texts:
+                formulas[number] = texts[match.group(1)]
+            return code_of[match.group(1)]
+
+        lines = [placeholder.sub(functools.partial(put, number=number), line) for number, line in enumerate(lines, 1)]
     namespace[FORMULAS_GLOBAL] = formulas
     exec(compile("\n".join(lines), f"<ruleset {name}>", "exec"), namespace)  # noqa: S102 - checked formulas only
     built: Callable[..., Any] = namespace[name]
