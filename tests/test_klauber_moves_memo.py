@@ -8,7 +8,7 @@ import random
 import pytest
 
 from contack_core import GameState, load_rules
-from contack_core.boards.grid import DIRECTIONS
+from contack_core.boards.grid import DIRECTIONS, point_code
 from contack_core.engine.actions import IllegalAction, Move
 from contack_core.primitives.pieces import MovePiece
 
@@ -73,14 +73,16 @@ def test_a_move_the_memo_does_not_offer_is_checked_rule_by_rule():
 
 
 def counted_afresh(board) -> dict[int, dict]:
-    """How many pieces of each side stand side by side with each point, counted round the board."""
+    """How many pieces of each side stand side by side with each point of the board (by its code),
+    counted round the board."""
     counts: dict[int, dict] = {side: {} for side in board.side}
     for piece, square in enumerate(board.square):
         if square is not None:
             side_counts = counts[board.side[board.owner[piece]]]
             for dx, dy in DIRECTIONS:
                 near = (square[0] + dx, square[1] + dy)
-                side_counts[near] = side_counts.get(near, 0) + 1
+                if board.on_board(near):
+                    side_counts[point_code(*near)] = side_counts.get(point_code(*near), 0) + 1
     return counts
 
 
@@ -96,7 +98,10 @@ def test_the_tabled_moves_are_the_walks_and_the_board_counts_its_sides_right(sea
         while not state.is_over() and state.turns < 600:
             board = state.figure
             assert board.beside == counted_afresh(board), f"seed {seed}, turn {state.turns}"
+            assert board.piece_at == {point_code(*point): piece for point, piece in board.tile_at.items()}, \
+                f"seed {seed}, turn {state.turns}"
             assert board.clone().beside == board.beside
+            assert board.clone().piece_at == board.piece_at
             for piece in board.pieces_of(state.current):
                 steps = rule.steps(board, piece)
                 origin = board.square[piece]

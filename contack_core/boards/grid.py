@@ -52,24 +52,32 @@ def diamond_codes(point: Square, reach: int) -> frozenset[int]:
     return frozenset(point_code(x, y) for x, y in diamond(point, reach))
 
 
-def corner_points(x: int, y: int) -> tuple[Square, ...]:
-    """The four points touching ``(x, y)`` corner to corner (on the board or off it), in
-    :data:`CORNER_OFFSETS` order."""
-    return tuple((x + dx, y + dy) for dx, dy in CORNER_OFFSETS)
+def corner_codes(x: int, y: int) -> tuple[int, ...]:
+    """The :func:`point_code` codes of the four points touching ``(x, y)`` corner to corner (on the
+    board or off it), in :data:`CORNER_OFFSETS` order."""
+    return tuple(point_code(x + dx, y + dy) for dx, dy in CORNER_OFFSETS)
 
 
 @functools.lru_cache(maxsize=16)
-def corner_neighbours(size: int) -> dict[Square, tuple[Square, ...]]:
-    """:func:`corner_points` of every point of a ``size`` board: worked out once a board size, read
+def corner_neighbour_codes(size: int) -> dict[Square, tuple[int, ...]]:
+    """:func:`corner_codes` of every point of a ``size`` board: worked out once a board size, read
     at every contact settled."""
-    return {(x, y): corner_points(x, y) for x in range(size) for y in range(size)}
+    return {(x, y): corner_codes(x, y) for x in range(size) for y in range(size)}
 
 
 @functools.lru_cache(maxsize=16)
-def side_neighbours(size: int) -> dict[Square, tuple[Square, ...]]:
-    """For every point of a ``size`` board, the four points side by side with it (on the board or
-    off it), in :data:`DIRECTIONS` order: worked out once a board size, read on every move."""
-    return {(x, y): tuple((x + dx, y + dy) for dx, dy in DIRECTIONS) for x in range(size) for y in range(size)}
+def side_neighbour_codes(size: int) -> dict[int, tuple[int, ...]]:
+    """For every point of a ``size`` board by its :func:`point_code`, the codes of the points on the
+    board side by side with it, in :data:`DIRECTIONS` order: worked out once a board size, read on
+    every move."""
+    return {point_code(x, y): tuple(point_code(x + dx, y + dy) for dx, dy in DIRECTIONS
+                                    if 0 <= x + dx < size and 0 <= y + dy < size)
+            for x in range(size) for y in range(size)}
+
+
+def code_point(code: int) -> Square:
+    """The point of a :func:`point_code` on a board (both coordinates from 0 to 1023)."""
+    return (code >> 10, code & 1023)
 
 
 def parse_square(value: object) -> Square:
@@ -133,7 +141,7 @@ class PieceBoard:
 
     __slots__ = ("size", "kinds", "owner", "colour", "kind", "side", "tile_at", "square", "turn", "flipped",
                  "alive", "endgame_moves", "last", "ringed", "home_edge", "moves_cache", "_owned", "beside",
-                 "beside_others", "neighbours", "touching")
+                 "beside_others", "piece_at", "neighbours", "touching")
 
     def __init__(self, size: int, kinds: Sequence[PieceKind], side: Sequence[int]) -> None:
         self.size = size
@@ -165,15 +173,19 @@ class PieceBoard:
         self.moves_cache: dict[int, tuple[int, frozenset[int], frozenset[int], list[Any]]] = {}
         #: Each seat's pieces on the board (None: to be listed again, after a piece came or went).
         self._owned: list[list[int]] | None = None
-        #: Per side, how many of its pieces stand side by side with each point (kept by :meth:`add`,
-        #: :meth:`move` and :meth:`remove`), and per side the counts of every other side: where a
-        #: piece may not end its move is then a look-up, not a look round the point.
-        self.beside: dict[int, dict[Square, int]] = {s: {} for s in self.side}
+        #: What a move reads, by :func:`point_code` (an int hashes at once, where a tuple is hashed item
+        #: by item at every look-up), kept by :meth:`add`, :meth:`move` and :meth:`remove`: the piece on
+        #: each point (``tile_at`` by code); per side, how many of its pieces stand side by side with
+        #: each point of the board, and per side the counts of every other side (where a piece may not
+        #: end its move is then a look-up, not a look round the point).
+        self.piece_at: dict[int, int] = {}
+        self.beside: dict[int, dict[int, int]] = {s: {} for s in self.side}
         self.beside_others = self._others_of(self.beside)
-        self.neighbours = side_neighbours(size)
-        self.touching = corner_neighbours(size)
+        #: The codes of the points side by side with each point's code, and corner to corner with each point.
+        self.neighbours = side_neighbour_codes(size)
+        self.touching = corner_neighbour_codes(size)
 
-    def _others_of(self, beside: dict[int, dict[Square, int]]) -> dict[int, list[dict[Square, int]]]:
+    def _others_of(self, beside: dict[int, dict[int, int]]) -> dict[int, list[dict[int, int]]]:
         return {s: [counts for other, counts in beside.items() if other != s] for s in beside}
 
     def clone(self) -> PieceBoard:
@@ -193,6 +205,7 @@ class PieceBoard:
         other._owned = self._owned  # never changed in place: dropped when a piece comes or goes
         other.beside = {s: dict(counts) for s, counts in self.beside.items()}
         other.beside_others = other._others_of(other.beside)
+        other.piece_at = dict(self.piece_at)
         return other
 
     # ------------------------------------------------------------------ setting out
@@ -210,15 +223,17 @@ class PieceBoard:
         self.turn.append(turn % 4)
         self.flipped.append(False)
         self.tile_at[square] = piece
+        code = point_code(*square)
+        self.piece_at[code] = piece
         self.alive[owner] += 1
         self._owned = None
-        self._count_beside(self.beside[self.side[owner]], square, 1)
-        self._forget_near(square)
+        self._count_beside(self.beside[self.side[owner]], code, 1)
+        self._forget_near(code)
         return piece
 
-    def _count_beside(self, counts: dict[Square, int], point: Square, change: int) -> None:
-        """A piece of the side counted in ``counts`` came to (``change`` 1) or left (-1) ``point``."""
-        for near in self.neighbours[point]:
+    def _count_beside(self, counts: dict[int, int], code: int, change: int) -> None:
+        """A piece of the side counted in ``counts`` came to (``change`` 1) or left (-1) the point of ``code``."""
+        for near in self.neighbours[code]:
             left = counts.get(near, 0) + change
             if left:
                 counts[near] = left
@@ -301,6 +316,10 @@ class PieceBoard:
 
     def side_points(self, piece: int) -> frozenset[Square]:
         """The points where ``piece`` would lie side by side with an opponent's piece."""
+        return frozenset(map(code_point, self.side_codes(piece)))
+
+    def side_codes(self, piece: int) -> frozenset[int]:
+        """:meth:`side_points` as :func:`point_code` codes."""
         return frozenset().union(*self.beside_others[self.side[self.owner[piece]]])
 
     def contact_distances(self) -> tuple[list[int], list[int]]:
@@ -490,14 +509,14 @@ class PieceBoard:
         sums every opponent together against the mover's touching numbers; otherwise each
         opponent seat is settled apart, and the mover goes if it goes against any of them.
         """
-        tile_at = self.tile_at
+        piece_at = self.piece_at
         mine_side = self.side[self.owner[piece]]
         contacts = []
-        for corner, point in enumerate(self.touching.get(square) or corner_points(*square)):  # or a point off the board
-            other = tile_at.get(point)
+        for corner, code in enumerate(self.touching.get(square) or corner_codes(*square)):  # or a point off the board
+            other = piece_at.get(code)
             if other is None or other == piece or self.side[self.owner[other]] == mine_side:
                 continue
-            contacts.append(Contact(other, point, self.corner_value(piece, corner, turn),
+            contacts.append(Contact(other, code_point(code), self.corner_value(piece, corner, turn),
                                     self.corner_value(other, (corner + 2) % 4)))
         if not contacts:
             return _NO_CONTACT
@@ -530,20 +549,23 @@ class PieceBoard:
         self.square[piece] = square
         self.turn[piece] = turn % 4
         self.last = piece
-        counts = self.beside[self.side[self.owner[piece]]]  # _count_beside for both points, spelt out
+        gone, come = old[0] * 1024 + old[1], square[0] * 1024 + square[1]  # point_code, spelt out
+        piece_at = self.piece_at
+        del piece_at[gone]
+        piece_at[come] = piece
+        side = self.side[self.owner[piece]]
+        counts = self.beside[side]  # _count_beside for both points, spelt out
         neighbours = self.neighbours
-        for near in neighbours[old]:
+        for near in neighbours[gone]:
             left = counts[near] - 1
             if left:
                 counts[near] = left
             else:
                 del counts[near]
-        for near in neighbours[square]:
+        for near in neighbours[come]:
             counts[near] = counts.get(near, 0) + 1
         cache = self.moves_cache
         if cache:  # one pass for both points (what a move changes)
-            side = self.side[self.owner[piece]]
-            gone, come = old[0] * 1024 + old[1], square[0] * 1024 + square[1]  # point_code, spelt out
             stale = [p for p, (own_side, near, far, _) in cache.items()
                      if ((gone in near or come in near) if own_side == side else (gone in far or come in far))]
             for p in stale:
@@ -554,18 +576,19 @@ class PieceBoard:
         if square is None:
             return
         del self.tile_at[square]
+        code = point_code(*square)
+        del self.piece_at[code]
         self.square[piece] = None
         self.alive[self.owner[piece]] -= 1
         self._owned = None
-        self._count_beside(self.beside[self.side[self.owner[piece]]], square, -1)
-        self._forget_near(square)
+        self._count_beside(self.beside[self.side[self.owner[piece]]], code, -1)
+        self._forget_near(code)
 
-    def _forget_near(self, point: Square) -> None:
-        """Drop the memo of every piece whose moves a change on ``point`` could alter."""
+    def _forget_near(self, code: int) -> None:
+        """Drop the memo of every piece whose moves a change on the point of ``code`` could alter."""
         cache = self.moves_cache
         if not cache:
             return
-        code = point_code(*point)
         stale = [piece for piece, (_, _, far, _) in cache.items() if code in far]
         for piece in stale:
             del cache[piece]

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from contack_core.boards.grid import CORNER_OFFSETS, DIRECTION_NAMES, DIRECTIONS, PieceBoard, PieceKind, Square, Verdict, diamond_codes
+from contack_core.boards.grid import (DIRECTION_NAMES, DIRECTIONS, PieceBoard, PieceKind, Square, Verdict,
+                                       diamond_codes, point_code)
 from contack_core.boards.tiles import TileSet
 from contack_core.engine.actions import Action, IllegalAction, Move
 from contack_core.engine.events import Event, Moved, make_moved
@@ -37,6 +38,7 @@ _EDGES = ("south", "west", "north", "east")
 _FACING = {"south": 0, "west": 1, "north": 2, "east": 3}
 _OPPOSITE = {"south": "north", "north": "south", "west": "east", "east": "west"}
 _NOWHERE: frozenset[Square] = frozenset()
+_NO_CODES: frozenset[int] = frozenset()
 
 
 def edge_points(edge: str, size: int, start: int, count: int) -> list[Square]:
@@ -70,25 +72,32 @@ def pieces_of(position: object) -> PieceBoard:
     return position
 
 
-#: One end of a walk: the point, the move, and whether the walk comes back to where it began (its
-#: point is then the piece's own, free to end on).
-_End = tuple[Square, Move, bool]
+#: One end of a walk: its point's :func:`point_code`, the move, and whether the walk comes back to
+#: where it began (its point is then the piece's own, free to end on).
+_End = tuple[int, Move, bool]
 
 
 class _WalkTable:
     """Every one- or two-step walk from every point of a ``size`` board, worked out once per
     rule and board size: for a point and the set of its first steps that are blocked (off the
     board, taken, or to be avoided on the way), the ends in the order :meth:`PieceBoard.walks`
-    finds them, each with its move and the points beside it (where an opponent forbids ending)."""
+    finds them, each with its move; points by :func:`point_code`, as the board's :attr:`PieceBoard.piece_at`
+    and side counts are keyed."""
 
     def __init__(self, size: int, steps: int, straight: bool) -> None:
         self.size, self.steps, self.straight = size, steps, straight
-        #: point -> (its four first steps, None off the board; blocked mask -> ends)
-        self.points: dict[Square, tuple[tuple[Square | None, ...], dict[int, list[_End]]]] = {}
+        #: point -> (the bits of the directions whose first step leaves the board; each first step on
+        #: the board as (its code, its direction's bit); blocked mask -> ends)
+        self.points: dict[Square, tuple[int, tuple[tuple[int, int], ...], dict[int, list[_End]]]] = {}
         for x in range(size):
             for y in range(size):
-                firsts = tuple((x + dx, y + dy) if self.on((x + dx, y + dy)) else None for dx, dy in DIRECTIONS)
-                self.points[(x, y)] = (firsts, {})
+                off, firsts = 0, []
+                for direction, (dx, dy) in enumerate(DIRECTIONS):
+                    if self.on((x + dx, y + dy)):
+                        firsts.append((point_code(x + dx, y + dy), 1 << direction))
+                    else:
+                        off |= 1 << direction
+                self.points[(x, y)] = (off, tuple(firsts), {})
 
     def on(self, point: Square) -> bool:
         return 0 <= point[0] < self.size and 0 <= point[1] < self.size
@@ -102,14 +111,14 @@ class _WalkTable:
                 continue
             first = (origin[0] + dx, origin[1] + dy)
             if self.steps == 1:
-                found[first] = (first, Move(origin, (first,)), False)
+                found[first] = (point_code(*first), Move(origin, (first,)), False)
                 continue
             for ex, ey in DIRECTIONS:
                 if self.straight and (ex == 0) != (dx == 0):
                     continue
                 second = (first[0] + ex, first[1] + ey)
                 if self.on(second) and second not in found:
-                    found[second] = (second, Move(origin, (first, second)), second == origin)
+                    found[second] = (point_code(*second), Move(origin, (first, second)), second == origin)
         return list(found.values())
 
 
@@ -551,20 +560,20 @@ class MovePiece(TurnRule[Move]):
         """``under_attack``: each seat's pieces that a piece of another side could take with one
         move of its own now (whoever moves next; a partner's moves are not counted)."""
         board = pieces_of(state.figure)
-        tile_at, sides, owner, square = board.tile_at, board.side, board.owner, board.square
+        piece_at, touching, sides, owner, square = board.piece_at, board.touching, board.side, board.owner, board.square
         taken: set[int] = set()
         for piece in board.on_board_pieces():
             mine = sides[owner[piece]]
             turn = board.turn[piece] + self.turn_after
             for move in self.own_moves(board, piece):
-                x, y = move.path[-1]
-                for dx, dy in CORNER_OFFSETS:
-                    other = tile_at.get((x + dx, y + dy))
+                end = move.path[-1]
+                for code in touching[end]:  # a move ends on the board
+                    other = piece_at.get(code)
                     if other is not None and other != piece and sides[owner[other]] != mine:
                         break
                 else:
                     continue  # touches no opponent there: takes nothing
-                for gone in board.settle(piece, (x, y), turn, self.pooled, self.verdict).removed:
+                for gone in board.settle(piece, end, turn, self.pooled, self.verdict).removed:
                     if gone != piece:
                         taken.add(gone)
         attacked = [0] * state.seat_count
@@ -601,15 +610,12 @@ class MovePiece(TurnRule[Move]):
         table = self._walk_tables.get((board.size, steps))
         if table is None:
             table = self._walk_tables[(board.size, steps)] = _WalkTable(board.size, steps, self.straight)
-        tile_at, sides, owner = board.tile_at, board.side, board.owner
-        avoid = board.side_points(piece) if steps > 1 and self.no_side_contact_on_the_way else _NOWHERE  # avoid()
-        firsts, by_blocked = table.points[origin]
-        blocked = 0
-        bit = 1
-        for first in firsts:
-            if first is None or first in tile_at or first in avoid:
+        taken, sides, owner = board.piece_at, board.side, board.owner
+        avoid = board.side_codes(piece) if steps > 1 and self.no_side_contact_on_the_way else _NO_CODES  # avoid()
+        blocked, firsts, by_blocked = table.points[origin]
+        for first, bit in firsts:
+            if first in taken or first in avoid:
                 blocked |= bit
-            bit <<= 1
         ends = by_blocked.get(blocked)
         if ends is None:
             ends = by_blocked[blocked] = table.ends(origin, blocked)
@@ -619,11 +625,11 @@ class MovePiece(TurnRule[Move]):
         if len(others) == 1:  # one other side (two seats, or partners): one look-up an end
             forbidden = others[0]
             for end, move, back in ends:
-                if (back or end not in tile_at) and end not in forbidden:
+                if (back or end not in taken) and end not in forbidden:
                     found.append(move)
             return found
         for end, move, back in ends:
-            if not back and end in tile_at:
+            if not back and end in taken:
                 continue
             for counts in others:
                 if end in counts:
