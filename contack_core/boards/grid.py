@@ -316,11 +316,7 @@ class PieceBoard:
 
     def side_points(self, piece: int) -> frozenset[Square]:
         """The points where ``piece`` would lie side by side with an opponent's piece."""
-        return frozenset(map(code_point, self.side_codes(piece)))
-
-    def side_codes(self, piece: int) -> frozenset[int]:
-        """:meth:`side_points` as :func:`point_code` codes."""
-        return frozenset().union(*self.beside_others[self.side[self.owner[piece]]])
+        return frozenset(map(code_point, frozenset().union(*self.beside_others[self.side[self.owner[piece]]])))
 
     def contact_distances(self) -> tuple[list[int], list[int]]:
         """Per seat: the fewest single steps along the lines between a piece of its side and a piece

@@ -38,7 +38,6 @@ _EDGES = ("south", "west", "north", "east")
 _FACING = {"south": 0, "west": 1, "north": 2, "east": 3}
 _OPPOSITE = {"south": "north", "north": "south", "west": "east", "east": "west"}
 _NOWHERE: frozenset[Square] = frozenset()
-_NO_CODES: frozenset[int] = frozenset()
 
 
 def edge_points(edge: str, size: int, start: int, count: int) -> list[Square]:
@@ -610,17 +609,28 @@ class MovePiece(TurnRule[Move]):
         table = self._walk_tables.get((board.size, steps))
         if table is None:
             table = self._walk_tables[(board.size, steps)] = _WalkTable(board.size, steps, self.straight)
-        taken, sides, owner = board.piece_at, board.side, board.owner
-        avoid = board.side_codes(piece) if steps > 1 and self.no_side_contact_on_the_way else _NO_CODES  # avoid()
+        taken = board.piece_at
+        # Where an opponent stands side by side with a point, the other sides' counts say.
+        others = board.beside_others[board.side[board.owner[piece]]]
         blocked, firsts, by_blocked = table.points[origin]
-        for first, bit in firsts:
-            if first in taken or first in avoid:
-                blocked |= bit
+        if steps > 1 and self.no_side_contact_on_the_way:  # a first step beside an opponent is blocked too: avoid()
+            for first, bit in firsts:
+                if first in taken:
+                    blocked |= bit
+                    continue
+                for counts in others:
+                    if first in counts:
+                        blocked |= bit
+                        break
+        else:
+            for first, bit in firsts:
+                if first in taken:
+                    blocked |= bit
         ends = by_blocked.get(blocked)
         if ends is None:
             ends = by_blocked[blocked] = table.ends(origin, blocked)
-        # Where an opponent stands side by side, the move may not end: the other sides' counts say where.
-        others = board.beside_others[sides[owner[piece]]] if self.no_side_contact else []
+        if not self.no_side_contact:  # a move may end beside an opponent
+            others = []
         found = []
         if len(others) == 1:  # one other side (two seats, or partners): one look-up an end
             forbidden = others[0]
