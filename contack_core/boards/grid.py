@@ -76,7 +76,7 @@ def side_neighbour_codes(size: int) -> dict[int, tuple[int, ...]]:
 
 
 def code_point(code: int) -> Square:
-    """The point of a :func:`point_code` on a board (both coordinates from 0 to 1023)."""
+    """The point of a :func:`point_code`, for a point on a board only (``y`` from 0 to 1023)."""
     return (code >> 10, code & 1023)
 
 
@@ -181,7 +181,8 @@ class PieceBoard:
         self.piece_at: dict[int, int] = {}
         self.beside: dict[int, dict[int, int]] = {s: {} for s in self.side}
         self.beside_others = self._others_of(self.beside)
-        #: The codes of the points side by side with each point's code, and corner to corner with each point.
+        #: The codes of the points side by side with each point (keyed by the point's code), and of
+        #: those corner to corner with it (keyed by the point, as ``settle`` is given it).
         self.neighbours = side_neighbour_codes(size)
         self.touching = corner_neighbour_codes(size)
 
