@@ -82,7 +82,8 @@ def counted_afresh(board) -> dict[int, dict]:
             for dx, dy in DIRECTIONS:
                 near = (square[0] + dx, square[1] + dy)
                 if board.on_board(near):
-                    side_counts[point_code(*near)] = side_counts.get(point_code(*near), 0) + 1
+                    code = point_code(*near)
+                    side_counts[code] = side_counts.get(code, 0) + 1
     return counts
 
 

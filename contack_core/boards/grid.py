@@ -317,7 +317,8 @@ class PieceBoard:
 
     def side_points(self, piece: int) -> frozenset[Square]:
         """The points where ``piece`` would lie side by side with an opponent's piece."""
-        return frozenset(map(code_point, frozenset().union(*self.beside_others[self.side[self.owner[piece]]])))
+        others = self.beside_others[self.side[self.owner[piece]]]
+        return frozenset(code_point(code) for counts in others for code in counts)
 
     def contact_distances(self) -> tuple[list[int], list[int]]:
         """Per seat: the fewest single steps along the lines between a piece of its side and a piece
