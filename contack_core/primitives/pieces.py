@@ -751,7 +751,7 @@ class MovePiece(TurnRule[Move]):
             why = self.fault(state, action)
             if why is not None:
                 raise IllegalAction(why)
-        return self._moved(state, action)
+        return self._moved(state, board, action)
 
     def apply_agreed(self, state: GameState, action: Move) -> Moved:
         """A move the table let stand although the rules refuse it: how many steps it takes and which
@@ -773,12 +773,11 @@ class MovePiece(TurnRule[Move]):
         why = board.path_fault(piece, action.path)
         if why is not None:
             raise IllegalAction(why)
-        return self._moved(state, action)
+        return self._moved(state, board, action)
 
-    def _moved(self, state: GameState, action: Move) -> Moved:
-        """Make the move ``action`` (checked already): turn the piece, settle its contacts, turn it over
-        on a ringed point, count the endgame."""
-        board = pieces_of(state.figure)
+    def _moved(self, state: GameState, board: PieceBoard, action: Move) -> Moved:
+        """Make the move ``action`` (checked already) on ``board``, the state's: turn the piece, settle
+        its contacts, turn it over on a ringed point, count the endgame."""
         piece = board.tile_at[action.origin]
         endgame_move = board.endgame_moves is not None
         end = action.path[-1]
