@@ -31,6 +31,11 @@ CORNER_OFFSETS: tuple[Square, ...] = ((-1, 1), (1, 1), (1, -1), (-1, -1))
 CORNER_NAMES = ("north-west", "north-east", "south-east", "south-west")
 
 
+def on_grid(size: int, square: Square) -> bool:
+    """Whether ``square`` is a point of a ``size`` by ``size`` board."""
+    return 0 <= square[0] < size and 0 <= square[1] < size
+
+
 @functools.lru_cache(maxsize=4096)
 def diamond(point: Square, reach: int) -> frozenset[Square]:
     """The points at most ``reach`` single steps from ``point`` (on the board or off it)."""
@@ -243,7 +248,7 @@ class PieceBoard:
 
     # ------------------------------------------------------------------ questions
     def on_board(self, square: Square) -> bool:
-        return 0 <= square[0] < self.size and 0 <= square[1] < self.size
+        return on_grid(self.size, square)
 
     def values(self, piece: int) -> tuple[int, int, int, int]:
         kind = self.kinds[self.kind[piece]]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from contack_core.boards.grid import (DIRECTION_NAMES, DIRECTIONS, PieceBoard, PieceKind, Square, Verdict,
-                                       diamond_codes, point_code)
+                                       diamond_codes, on_grid, point_code)
 from contack_core.boards.tiles import TileSet
 from contack_core.engine.actions import Action, IllegalAction, Move
 from contack_core.engine.events import Event, Moved, make_moved
@@ -92,14 +92,11 @@ class _WalkTable:
             for y in range(size):
                 off, firsts = 0, []
                 for direction, (dx, dy) in enumerate(DIRECTIONS):
-                    if self.on((x + dx, y + dy)):
+                    if on_grid(size, (x + dx, y + dy)):
                         firsts.append((point_code(x + dx, y + dy), 1 << direction))
                     else:
                         off |= 1 << direction
                 self.points[(x, y)] = (off, tuple(firsts), {})
-
-    def on(self, point: Square) -> bool:
-        return 0 <= point[0] < self.size and 0 <= point[1] < self.size
 
     def ends(self, origin: Square, blocked: int) -> list[_End]:
         """The ends of the walks from ``origin`` whose first step is not in ``blocked`` (a bit a
@@ -116,7 +113,7 @@ class _WalkTable:
                 if self.straight and (ex == 0) != (dx == 0):
                     continue
                 second = (first[0] + ex, first[1] + ey)
-                if self.on(second) and second not in found:
+                if on_grid(self.size, second) and second not in found:
                     found[second] = (point_code(*second), Move(origin, (first, second)), second == origin)
         return list(found.values())
 
