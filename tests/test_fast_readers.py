@@ -1,12 +1,15 @@
-"""The compiled JSON Schema check agrees with jsonschema, which it stands in front of: on
-record lines, on rulesets and on every keyword it covers."""
+"""The fast readers agree with the slow ones they stand in front of: the compiled JSON Schema
+check with jsonschema (on record lines, on rulesets and on every keyword it covers), and orjson's
+reading of a record line with the standard library's."""
 
 from __future__ import annotations
 
 import copy
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
+from unittest import mock
 
 import jsonschema
 import pytest
@@ -92,6 +95,43 @@ def test_the_played_lines_are_valid_and_of_every_kind() -> None:
     for line in PLAYED_LINES:
         kind = line.get("event", "header")
         assert RECORD_CHECKS.definitions[kind](line) and RECORD_VALIDATORS[kind].is_valid(line), line
+
+
+def _refuse_every_line(text: str) -> Any:
+    raise ValueError("the slow path, for the comparison")
+
+
+#: Ways a line's text may be unusual, each applied to a line of JSON text.
+_LINE_CHANGES = [
+    lambda text: text,
+    lambda text: f"  {text}\t\r",
+    lambda text: text + " x",
+    lambda text: text[:-1] + ', "event": "pass"}' if text.endswith("}") else text,  # a key named twice, perhaps
+    lambda text: text.replace(": ", ":", 1),
+    lambda text: text.replace("1", "NaN", 1),
+    lambda text: text.replace("0", "18446744073709551616", 1),  # 2 ** 64, over what a record may hold
+    lambda text: text.replace('"', "'", 1),
+    lambda text: text[: len(text) // 2],
+    lambda text: "",
+    lambda text: "\0",
+]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_fast_line_reader_reads_every_line_as_the_slow_one(data: st.DataObject) -> None:
+    """orjson reads the usual line; whatever it reads must be what the standard library's slow
+    path reads (or words) for the same text, and what it refuses goes to that path."""
+    from contack_core.records import format as record_format
+
+    values = data.draw(st.lists(st.sampled_from(PLAYED_LINES) | JSON_VALUES, min_size=1, max_size=6))
+    texts = [data.draw(st.sampled_from(_LINE_CHANGES))(json.dumps(value, allow_nan=True)) for value in values]
+    rest = "\n".join(texts).encode()
+    schema = record_format.RecordSchema()
+    fast = list(record_format._events(rest, schema))
+    with mock.patch.object(record_format, "orjson", SimpleNamespace(loads=_refuse_every_line)):
+        slow = list(record_format._events(rest, schema))
+    assert fast == slow, texts
 
 
 def _rulesets() -> list[dict[str, Any]]:

@@ -17,9 +17,11 @@ from __future__ import annotations
 import json
 import os
 import stat
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, NamedTuple, NoReturn, Protocol, cast
+from typing import IO, Any, NamedTuple, NoReturn
+
+import orjson
 
 from contack_core.engine.events import Event, HandResult
 from contack_core.engine.notation import event_to_record, hand_end_record
@@ -202,15 +204,6 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 #: JSON as the standard has it: Python's NaN, Infinity and -Infinity are refused; and, as
 #: RFC 8259 leaves to the reader, an object naming a key twice is refused.
-_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
-
-
-class _Scanning(Protocol):
-    """A JSONDecoder's scanner, which its ``__init__`` sets (the standard library's stubs leave it out)."""
-
-    scan_once: Callable[[str, int], tuple[Any, int]]
-
-
 _STRICT_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
 
 
@@ -309,16 +302,19 @@ def _texts(rest: bytes, unreadable: dict[int, str]) -> Iterator[str]:
 def _events(rest: bytes, schema: RecordSchema) -> Iterator[RecordLine]:
     """The event lines, numbered from 2, each read and checked as the audit reaches it.
 
-    The common case runs first and leanest (every line of a sound record): the decoder's
-    own scanner reads the line (what ``json.loads`` calls after two whitespace matches and
-    two frames of its own), and anything unusual, a blank line included, takes the slow
-    path that words it. A record under :data:`MAX_LINE_BYTES` is decoded at once (one call,
-    not one a line); a longer one, or one not all UTF-8, line by line (:func:`_texts`). A line whose colons are as many as its object's keys names no key
+    The common case runs first and leanest (every line of a sound record): orjson reads the
+    line, in about half the time of the standard library's scanner, and the compiled schema
+    check accepts it; anything else, a blank line included, takes the slow path, which reads
+    the line again with the standard library and words what is wrong. A line the check accepts
+    holds only strings, booleans and integers that fit 64 bits, which orjson reads as the
+    standard library does. A line whose colons are as many as its object's keys names no key
     twice (each key takes a colon; a nested object, or a colon in a string, adds some); any
-    other takes the slow path too, whose decoder refuses a key named twice.
+    other takes the slow path too, whose decoder refuses a key named twice. A record under
+    :data:`MAX_LINE_BYTES` is decoded at once (one call, not one a line); a longer one, or one
+    not all UTF-8, line by line (:func:`_texts`).
     """
     checks = schema.event_checks
-    scan = cast(_Scanning, _DECODER).scan_once
+    loads = orjson.loads
     line = tuple.__new__
     unreadable: dict[int, str] = {}  # line number -> why it is not text (such a line reads as "\0")
     texts: Iterable[str] | None = None
@@ -329,20 +325,25 @@ def _events(rest: bytes, schema: RecordSchema) -> Iterator[RecordLine]:
             pass
     for number, text in enumerate(_texts(rest, unreadable) if texts is None else texts, start=2):
         try:
-            data, end = scan(text, 0)
-            if end != len(text) and text[end:].strip(_BLANK_TEXT) or text.count(":") != len(data):
-                raise ValueError("extra data, or perhaps a key named twice")
-        except Exception:  # not JSON, or not only JSON, or blank, or not an object: the slow path
-            if unreadable and number in unreadable:
-                yield RecordLine(number, None, unreadable[number])
-                continue
-            if not text.strip(_BLANK_TEXT):
-                continue
-            data, fault = _parse(text)
-            if fault is not None:
-                yield RecordLine(number, None, fault if fault.startswith(("not JSON", "the key")) else
-                                 f"not an event: {fault}")
-                continue
+            data = loads(text)
+            sound = text.count(":") == len(data) and data.__class__ is dict and checks[data["event"]](data)
+        except Exception:  # not JSON, or not only JSON, or blank, or not an event object
+            sound = False
+        if sound:
+            yield line(RecordLine, (number, data, None))
+            continue
+        # The slow path, which words what is wrong: the standard library reads the line again (orjson
+        # reads an integer over 64 bits as a float, which the check refuses, where a message must quote it).
+        if unreadable and number in unreadable:
+            yield RecordLine(number, None, unreadable[number])
+            continue
+        if not text.strip(_BLANK_TEXT):
+            continue
+        data, fault = _parse(text)
+        if fault is not None:
+            yield RecordLine(number, None, fault if fault.startswith(("not JSON", "the key")) else
+                             f"not an event: {fault}")
+            continue
         if data.__class__ is not dict:
             yield RecordLine(number, None, "an event is a JSON object")
             continue
