@@ -723,7 +723,11 @@ def _house_from_record(tiles: TileSet, line: dict[str, Any]) -> Action:
 
 
 def _deal_from_record(tiles: TileSet, line: dict[str, Any]) -> Action:
-    return _make_deal(line.get("seat"), tuple([_tile(tiles, name) for name in line["tiles"]]), line.get("zone"))
+    names = line["tiles"]  # names, as the schema says: each looked up in C, and told by _tile if one is unknown
+    dealt = tuple(map(tiles.by_name.get, names))
+    if None in dealt:
+        dealt = tuple([_tile(tiles, name) for name in names])
+    return _make_deal(line.get("seat"), dealt, line.get("zone"))
 
 
 #: The action each kind of record line states (a line the schema has checked).

@@ -772,21 +772,21 @@ class GameState:
     def _take_named(self, source: str, tiles: tuple[int, ...]) -> None:
         """Remove ``tiles`` from the pile ``source`` wherever they lie (its order is hidden)."""
         pile = self.zones[source]
-        here = set(pile)
-        for tile in tiles:
-            if tile not in here:
-                raise IllegalAction(
-                    f"tile {self.rules.tiles.names[tile]} cannot be dealt: it is in {self.locate(tile)}, not in {source}"
-                )
         named = set(tiles)
-        if len(named) != len(tiles):
+        rest = list(filterfalse(named.__contains__, pile))  # in their order, as removing each would leave them
+        if len(rest) != len(pile) - len(tiles):  # a tile not in the pile, or one named twice (a pile holds each once)
+            here = set(pile)
+            for tile in tiles:
+                if tile not in here:
+                    raise IllegalAction(f"tile {self.rules.tiles.names[tile]} cannot be dealt: it is in "
+                                        f"{self.locate(tile)}, not in {source}")
             twice = next(tile for tile in tiles if tiles.count(tile) > 1)
             raise IllegalAction(f"tile {self.rules.tiles.names[twice]} is dealt twice")
-        pile[:] = filterfalse(named.__contains__, pile)  # the rest in their order, as removing each would leave them
+        pile[:] = rest
 
     def _shuffle(self, zone: str, order: tuple[int, ...], checked: bool = True) -> Shuffled:
         """Put ``zone`` in ``order``; ``checked=False`` for an order known to hold its tiles."""
-        if checked and sorted(order) != sorted(self.zones[zone]):
+        if checked and order != tuple(self.zones[zone]) and sorted(order) != sorted(self.zones[zone]):
             raise IllegalAction(f"a shuffle of {zone} must hold exactly its tiles")
         self.zones[zone] = list(order)
         return make_shuffled(zone)

@@ -661,31 +661,34 @@ def _load_named_ruleset(reference: str, options: dict[str, Any], record: Path, g
         except RulesetError:
             raise RulesetUnavailable(f"no ruleset file {given}, nor a shipped ruleset of that id") from None
     else:
-        # One message whether the file is missing or is no ruleset: a record must not tell
-        # its reader which files exist (nor quote them).
-        unavailable = RulesetUnavailable(
-            f"cannot find or load the ruleset {reference!r} the header names (a shipped ruleset id, or a ruleset "
-            f"file relative to the record's folder, {record.parent.absolute()}); `contack rulesets validate` on the "
-            f"file says why, or point at one with --ruleset FILE")
         try:
             source = rulesets.locate(reference, record.parent)
         except RulesetError:
-            raise unavailable from None
+            raise _unavailable(reference, record) from None
     try:
         return rulesets.load(source, options)
     except RulesetError as error:
         located = [problem.mark for problem in error.problems if problem.mark is not None]
         if not located:  # the header's options, or reading the file: nothing of the file's text
             if given is None and not _is_ruleset(source):
-                raise unavailable from None
+                raise _unavailable(reference, record) from None
             raise _Unsound(1, f"ruleset {reference if given is None else str(given)!r}: {error}") from None
         if given is None:
-            raise unavailable from None
+            raise _unavailable(reference, record) from None
         first = min(located, key=lambda mark: (mark.file != located[0].file, mark.line, mark.column))
         raise RulesetUnavailable(
             f"cannot load the ruleset {given}: it is not a valid ruleset ({len(located)} "
             f"problem{'s' if len(located) > 1 else ''}, the first at {first.file}:{first.line}:{first.column}; "
             f"`contack rulesets validate {given}` lists them)") from None
+
+
+def _unavailable(reference: str, record: Path) -> RulesetUnavailable:
+    """One message whether the file a header names is missing or is no ruleset: a record must
+    not tell its reader which files exist (nor quote them)."""
+    return RulesetUnavailable(
+        f"cannot find or load the ruleset {reference!r} the header names (a shipped ruleset id, or a ruleset "
+        f"file relative to the record's folder, {record.parent.absolute()}); `contack rulesets validate` on the "
+        f"file says why, or point at one with --ruleset FILE")
 
 
 def _is_ruleset(path: Path) -> bool:
