@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable
+from functools import partial
 from itertools import repeat, starmap
 from typing import TYPE_CHECKING, TypeVar
 
@@ -27,10 +28,11 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def shuffled(items: Sequence[T], rng: random.Random) -> list[T]:
-    """A uniformly random permutation of ``items``, reproducible from ``rng``'s state."""
-    keys = list(starmap(rng.random, repeat((), len(items))))
-    return list(map(items.__getitem__, sorted(range(len(items)), key=keys.__getitem__)))
+def shuffled(items: Iterable[T], rng: random.Random) -> list[T]:
+    """A uniformly random permutation of ``items``, reproducible from ``rng``'s state: the i-th
+    item is sorted by the i-th key drawn (the sort works out every key, in order, before it
+    compares any), each key handed over by ``next`` on the stream of draws."""
+    return sorted(items, key=partial(next, starmap(rng.random, repeat(()))))
 
 
 def derived_seed(kind: str, *parts: object) -> int:

@@ -752,12 +752,13 @@ class GameState:
             if not -MAX_FIGURE <= min(totals) <= max(totals) <= MAX_FIGURE:  # a game has a seat at least
                 raise figure_fault(self.rules, name, max(totals, key=abs))
 
-    def _deal_to(self, seat: int, zone: str, tiles: tuple[int, ...], source: str) -> Dealt:
-        """Move named ``tiles`` from ``source`` to ``seat``'s ``zone`` (a set-up deal)."""
+    def _deal_to(self, seat: int, zone: str, tiles: tuple[int, ...], source: str, on_top: bool = False) -> Dealt:
+        """Move named ``tiles`` from ``source`` to ``seat``'s ``zone`` (a set-up deal); ``on_top``
+        for tiles known to be the pile's top ones, top first (a deal as the state's RNG drew it)."""
         pile = self.zones[source]
         n = len(tiles)
-        if n and tuple(pile[: -n - 1 : -1]) == tiles:  # the top of the pile, as sampled: fast path
-            del pile[-n:]
+        if on_top or tuple(pile[: -n - 1 : -1]) == tiles:  # the top of the pile (a recorded deal seldom is)
+            del pile[len(pile) - n :]
         else:
             self._take_named(source, tiles)
         self.seat_zones[zone][seat].extend(tiles)

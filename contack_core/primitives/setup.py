@@ -257,10 +257,13 @@ class DealTiles(SetupStep[Deal]):
             if self.count_of is not None:
                 raise IllegalAction(f"{state.who(action.seat)} is dealt {n} tiles this hand; {len(action.tiles)} given")
             raise IllegalAction(f"each seat is dealt {n} tiles; {len(action.tiles)} given")
-        return self.apply_sampled(state, action)
+        return self._dealt(state, state._deal_to(action.seat, self.target, action.tiles, self.source))
 
     def apply_sampled(self, state: GameState, action: Deal) -> Dealt:
-        event = state._deal_to(state.deal_seat, self.target, action.tiles, self.source)  # the deal's seat: sample's, apply's check
+        return self._dealt(state, state._deal_to(state.deal_seat, self.target, action.tiles, self.source, True))
+
+    def _dealt(self, state: GameState, event: Dealt) -> Dealt:
+        """The deal done: the next seat's turn to be dealt to, or the next step once every seat has been."""
         state.deal_seat += 1
         if state.deal_seat == state.seat_count:
             state._setup_step_done()
