@@ -36,7 +36,7 @@ def _refused(state: GameState, action: Any) -> IllegalAction:
 _COMMON: dict[str, Any] = {
     "_readable_legal": GameState.legal_actions, "_readable_apply": GameState.apply, "_refused": _refused,
     "_Play": Play, "_Draw": Draw, "_Discard": Discard, "_Pass": Pass, "_PASS": PASS, "_Drew": Drew,
-    "_make_passed": make_passed, "_type": type, "_Move": Move, "_Moved": Moved,
+    "_make_passed": make_passed, "_type": type, "_Move": Move, "_Moved": Moved, "_IllegalAction": IllegalAction,
 }
 
 
@@ -181,5 +181,13 @@ def _compile_apply(rules: Rules) -> Any:
                 "if _type(_event) is not _Moved:", "    self._turn_over(_event)", "    return _event",
                 *_turn_over(rules, after)]
         lines += _in_play("_kind is _Move", move)
-    lines.append("return _readable_apply(self, _action)")
+    # A chance outcome this state's own RNG drew at this very position (sample_chance keeps it until
+    # the next action): applied unchecked, as the readable apply does, without its other tests.
+    lines += ["if _action is self._sampled:", "    self._sampled = None",
+              "    _event = self.setup_step.apply_sampled(self, _action)",
+              "    if _event is None:", "        raise _IllegalAction(self.setup_step.explain(self))",
+              "    self._legal = None",
+              *(["    if self.setup_step is None:", "        self._check_stuck()"] if rules.endings_when_stuck else []),
+              "    return _event",
+              "return _readable_apply(self, _action)"]
     return build_function("apply", ["self", "_action"], lines, programs, bindings)
