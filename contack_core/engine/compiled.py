@@ -8,9 +8,10 @@ compiled class spells the ruleset's answers out at load: the turn program's stat
 ``legal_actions``, and in ``apply`` the play rule's statements, then what follows a play or a pass
 (the counters' scoring, the hand endings), then the turn passing on, each as the ruleset's
 primitives offer it as source (the trees of its formulas checked by the expression whitelist, never
-its text). Whatever the compiled methods do not spell out (the set-up, a replayed action, a rule
-that offers no statements, an action that is refused) they hand to the readable methods, which
-also word every refusal. Tests hold the two to each other at every step of random games of every
+its text), and a chance outcome the state drew itself is applied at once. Whatever the compiled
+methods do not spell out (the rest of the set-up, a replayed action, a rule that offers no
+statements, an action that is refused) they hand to the readable methods, which also word every
+refusal. Tests hold the two to each other at every step of random games of every
 shipped ruleset and example (``tests/test_compiled_state.py``); docs/performance.md says what it saves.
 """
 
