@@ -207,21 +207,15 @@ def report(
     bootstrap: Annotated[int, typer.Option(min=0, help="Bootstrap resamples for the intervals.")] = 100,
 ) -> None:
     """Standings with ratings and 95% intervals, seat effects, head-to-head and faults."""
-    from tournaments.plot import PlotError, check_plotting, plot_report
+    from tournaments.plot import PlotError, output_problem, plot_report
     from tournaments.render import print_report, standings_csv
     from tournaments.report import build_report
     from tournaments.store import Store, StoreError
 
     if as_json and as_csv:
         fail("choose one of --json and --csv", 2)
-    if plot is not None:  # not after the report is printed (as contack analyze --plot)
-        try:
-            check_plotting()
-        except PlotError as error:
-            fail(str(error))
-    for path in (html, plot):
-        if path is not None and not path.parent.is_dir():
-            fail(f"cannot write {path}: no folder {path.parent}")
+    if (problem := output_problem(plot, html)) is not None:  # not after the report is printed
+        fail(problem)
     if directory.is_file():
         directory = directory.parent
     try:

@@ -34,6 +34,20 @@ def check_plotting() -> None:
         raise PlotError(MISSING)
 
 
+def output_problem(plot: Path | None, html: Path | None) -> str | None:
+    """Why a report's ``--plot`` or ``--html`` file could not be written here (matplotlib missing,
+    no such folder), or None: checked before a run spends its time or a report is printed."""
+    if plot is not None:
+        try:
+            check_plotting()
+        except PlotError as error:
+            return str(error)
+    for path in (html, plot):
+        if path is not None and not path.parent.is_dir():
+            return f"cannot write {path}: no folder {path.parent}"
+    return None
+
+
 def pyplot() -> Any:
     """matplotlib's pyplot, drawing off-screen (Agg), or PlotError."""
     try:

@@ -106,16 +106,10 @@ def analyze_command(
         workers=workers, backend=backend, address=address, output=output, resamples=bootstrap, quiet=quiet,
         opening=opening, null=null, ideal=_ideal(ideal_decisions))
     resume = shlex.join(["contack", *sys.argv[1:]]) if output is not None else None
-    if plot is not None:
-        from tournaments.analysis.plot import PlotError, check_plotting
+    from tournaments.plot import output_problem
 
-        try:
-            check_plotting()
-        except PlotError as error:
-            fail(str(error))
-    for path in (html, plot):
-        if path is not None and not path.parent.is_dir():
-            fail(f"cannot write {path}: no folder {path.parent}")
+    if (problem := output_problem(plot, html)) is not None:  # before any game is played
+        fail(problem)
     try:
         with signals_stop():
             result = analyze(request, resume, Console(stderr=True))
