@@ -339,6 +339,23 @@ def test_bench_is_deterministic_in_its_counts() -> None:
     assert counts[0] == counts[1]
 
 
+def test_bench_counts_alike_when_it_counts_as_it_goes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kinds of action noted are counted (the clocks stopped) whenever more than NOTED_AT_MOST
+    wait, so a long run's list stays short: counted after every game, a run's figures are those
+    of one counted at its end."""
+    from contack_core.engine import bench
+    from contack_core.primitives.loading import load_rules
+
+    rules = load_rules("parker-1939")
+    keys = ("hands", "actions", "plays", "draws", "passes", "moves", "chance")
+    at_the_end = bench.run_bench(rules, 12, 3, 4)
+    assert at_the_end["actions"] < bench.NOTED_AT_MOST
+    monkeypatch.setattr(bench, "NOTED_AT_MOST", 5)  # fewer than any game's decisions
+    every_game = bench.run_bench(rules, 12, 3, 4)
+    assert {key: every_game[key] for key in keys} == {key: at_the_end[key] for key in keys}
+    assert every_game["seconds"] > 0
+
+
 def test_bench_compare_reports_best_and_total_ratios(tmp_path: Path) -> None:
     # A stand-in yardstick that always reports 0.5 s for the games asked of it.
     script = tmp_path / "yardstick.py"

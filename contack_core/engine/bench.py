@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,11 @@ from contack_core.engine.rules import Rules
 from contack_core.engine.state import GameState
 
 
+#: How many decisions' kinds the bench notes before it counts them, its clocks stopped meanwhile: the
+#: list stays small however many games a run plays.
+NOTED_AT_MOST = 1 << 16
+
+
 def run_bench(rules: Rules, games: int, players: int, seed: int) -> dict[str, float]:
     """Play ``games`` random games of ``players`` seats; return counts and rates."""
     available = installed_players()
@@ -30,11 +36,13 @@ def run_bench(rules: Rules, games: int, players: int, seed: int) -> dict[str, fl
     # the figures measure the interpreter, not the seeding of fresh generators per game.
     rng = random.Random(seed)
     bots = [random_bot(seed=seat_seed(seed, s)) for s in range(players)]
-    # What each decision was, noted as it is taken and counted once the clock has stopped: the
+    # What each decision was is noted as it is taken and counted while the clocks are stopped: the
     # bench's own tally is not the interpreter's work.
     kinds: list[type] = []
     noted = kinds.append
+    tally: Counter[type] = Counter()
     hands = chance = 0
+    paused = paused_cpu = 0.0
     start, cpu_start = time.perf_counter(), time.process_time()
     for _ in range(games):
         state = GameState(rules, players)
@@ -46,11 +54,18 @@ def run_bench(rules: Rules, games: int, players: int, seed: int) -> dict[str, fl
                 continue
             noted(type(apply(bots[state.current].choose(state))))
         hands += len(state.hand_results)
-    seconds = time.perf_counter() - start
-    cpu_seconds = time.process_time() - cpu_start
+        if len(kinds) > NOTED_AT_MOST:
+            stopped, cpu_stopped = time.perf_counter(), time.process_time()
+            tally.update(kinds)
+            kinds.clear()
+            paused += time.perf_counter() - stopped
+            paused_cpu += time.process_time() - cpu_stopped
+    seconds = time.perf_counter() - start - paused
+    cpu_seconds = time.process_time() - cpu_start - paused_cpu
+    tally.update(kinds)
     counts: dict[str, float] = {"games": games, "players": players, "seed": seed, "hands": hands,
-                                "actions": len(kinds), "plays": kinds.count(Played), "draws": kinds.count(Drew),
-                                "passes": kinds.count(Passed), "moves": kinds.count(Moved), "chance": chance}
+                                "actions": tally.total(), "plays": tally[Played], "draws": tally[Drew],
+                                "passes": tally[Passed], "moves": tally[Moved], "chance": chance}
     counts["seconds"] = round(seconds, 4)
     counts["cpu_seconds"] = round(cpu_seconds, 4)
     counts["games_per_s"] = round(games / seconds, 1)
