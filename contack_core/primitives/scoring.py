@@ -169,11 +169,14 @@ class Counter(ScoreKeeper):
         #: ``initial`` given the number of seats (checked at load for every count the ruleset allows).
         self._initial = context.expression(initial, ["seats"], "initial", whole_number=True)
         low, high = context.players or (1, 1)
+        #: ``initial`` worked out for each number of seats the ruleset allows (every new game reads it).
+        self._starting: dict[int, int] = {}
         for seats in range(low, high + 1):
             start = context.evaluate(self._initial, {"seats": seats}, "initial")
             if isinstance(start, int) and not -MAX_FIGURE <= start <= MAX_FIGURE:
                 raise PrimitiveError(f"initial is {shown_number(start)} for {seats} seats: a total stays within "
                                      f"{MAX_FIGURE:,} either way (MAX_FIGURE)", "initial")
+            self._starting[seats] = start
         self.constants = context.constants
         values = {kind: {**context.state_values(), **context.event_values(kind)} for kind in EVENT_KINDS}
         values["hand_end"] = {**context.state_values(), **HAND_END_VALUES}
@@ -209,7 +212,9 @@ class Counter(ScoreKeeper):
         self._gain_is_points = str(self.gains.get("play", "")).strip() == "points"
 
     def starting_total(self, seats: int) -> int:
-        total: int = self._initial.evaluate({"seats": seats})  # a whole number, checked at load
+        total = self._starting.get(seats)
+        if total is None:  # a number of seats the ruleset does not allow, asked by a tool
+            total = self._initial.evaluate({"seats": seats})  # a whole number, checked at load
         return total
 
     @property
