@@ -733,7 +733,9 @@ class GameState:
             for counter in rules.counters.values():
                 counter.on_game_end(self)
             #: What the end of the game added to each counter's totals, by seat.
-            self.final_gains = {name: list(gains) for name, gains in self.hand_gains.items()}
+            self.final_gains = {}
+            for name, gains in self.hand_gains.items():
+                self.final_gains[name] = list(gains)
             self._fold_gains()
             self.over = True
             self.chance = False
@@ -743,13 +745,18 @@ class GameState:
             self._start_hand()
 
     def _fold_gains(self) -> None:
-        """Add the gains so far to the totals and start the gains again from zero."""
-        zeros = [0] * self.seat_count
+        """Add the gains so far to the totals and start the gains again from zero. (Loops over the
+        seats: on lists this short, ``map`` and ``min``/``max`` run more instructions.)"""
+        seats = range(self.seat_count)
         for name, gains in self.hand_gains.items():
             totals = self.totals[name]
-            totals[:] = map(add, totals, gains)
-            gains[:] = zeros
-            if not -MAX_FIGURE <= min(totals) <= max(totals) <= MAX_FIGURE:  # a game has a seat at least
+            within = True
+            for seat in seats:
+                total = totals[seat] = totals[seat] + gains[seat]
+                gains[seat] = 0
+                if not -MAX_FIGURE <= total <= MAX_FIGURE:
+                    within = False
+            if not within:
                 raise figure_fault(self.rules, name, max(totals, key=abs))
 
     def _deal_to(self, seat: int, zone: str, tiles: tuple[int, ...], source: str, on_top: bool = False) -> Dealt:

@@ -267,15 +267,31 @@ def compile_per_seat(name: str, source: str | int | float | bool, values: Mappin
     ruleset's expression (whitelisted here); ``values`` gives, for every name it may read,
     the engine's expression over ``_state`` and ``_seat``, inlined where it is read. Each
     value is a figure (a counter's change), refused beyond ``MAX_FIGURE`` on the formula's line."""
+    function: Callable[[Any], list[Any]] = _per_seat(name, source, values, constants, bindings, into=False)
+    return function
+
+
+def compile_added_per_seat(name: str, source: str | int | float | bool, values: Mapping[str, str],
+                           constants: Mapping[str, Any], bindings: Mapping[str, Any] | None = None
+                           ) -> Callable[[Any, list[int]], None]:
+    """:func:`compile_per_seat`'s values added where they go: ``name(state, into)`` adds each
+    seat's value to ``into[seat]`` (a hand's gains), with no list of values made on the way."""
+    function: Callable[[Any, list[int]], None] = _per_seat(name, source, values, constants, bindings, into=True)
+    return function
+
+
+def _per_seat(name: str, source: str | int | float | bool, values: Mapping[str, str], constants: Mapping[str, Any],
+              bindings: Mapping[str, Any] | None, into: bool) -> Callable[..., Any]:
     value = formula("_value", source, values, constants, bindings)
     # A loop, not a comprehension (a call of its own in CPython 3.11), and the bound checked in
     # line for a whole number (what bounded_figure is called for otherwise, to word the refusal).
-    lines = [f"def {name}(_state):",
-             "    _values = []",
+    # One line, the formula's: an error in it or in its bound names the formula.
+    bounded = "_v if (_v := _value).__class__ is _int and -_most <= _v <= _most else _bounded(_v)"
+    lines = [f"def {name}(_state, _into):" if into else f"def {name}(_state):",
+             *([] if into else ["    _values = []"]),
              "    for _seat in _range(_state.seat_count):",
-             # One line, the formula's: an error in it or in its bound names the formula.
-             "        _values.append(_v if (_v := _value).__class__ is _int and -_most <= _v <= _most else _bounded(_v))",
-             "    return _values"]
+             f"        _into[_seat] += {bounded}" if into else f"        _values.append({bounded})",
+             *([] if into else ["    return _values"])]
     return _build(lines, value.trees, {**_namespace([value], constants), "_range": range, "_int": int,
                                        "_most": MAX_FIGURE}, name, value.texts)
 

@@ -29,7 +29,7 @@ from contack_core.engine.ruleset_faults import figure_fault
 from contack_core.engine.slots import Transfer
 from contack_core.language.expressions import Expression, ExpressionError, check_over_domain
 from contack_core.language.limits import MAX_FIGURE, shown_number
-from contack_core.language.programs import Source, compile_per_seat, formula
+from contack_core.language.programs import Source, compile_added_per_seat, compile_per_seat, formula
 from contack_core.primitives.registry import BuildContext, Primitive, PrimitiveError
 
 if TYPE_CHECKING:
@@ -47,6 +47,10 @@ _ORDER = {"type": "array", "items": {"type": "string"}, "uniqueItems": True,
 #: When a counter may change, in the words of an error message.
 PHASE_WORDS = {"play": "after a play", "draw": "after a draw", "pass": "after a pass", "discard": "after a discard",
                "move": "after a move", "hand_end": "at the end of a hand", "game_end": "at the end of the game"}
+
+
+#: What a counter's formulas may call.
+_FORMULA_BINDINGS = {**VALUE_BINDINGS, **EVENT_BINDINGS}
 
 
 class ScoreKeeper(Primitive):
@@ -204,6 +208,9 @@ class Counter(ScoreKeeper):
         #: ``hand_end_values(state)``: what ``on_hand_end`` gives each seat as the hand stands
         #: (compiled: one call and no dict of values per seat, in place of the method).
         self.hand_end_values = self._per_seat("hand_end", self.gains.get("hand_end", 0))  # type: ignore[assignment]
+        #: ``_add_hand_end(state, gains)``: those values added to the hand's gains, as the hand ends.
+        self._add_hand_end = compile_added_per_seat(f"{self.key}_hand_end", self.gains.get("hand_end", 0),
+                                                    self.values["hand_end"], self.constants, _FORMULA_BINDINGS)
         self._game_end_values = self._per_seat("game_end", self.gains["game_end"]) if "game_end" in self.gains else None
         self._end_transfers = {
             when: [(self._per_seat(when, item.amount), item) for item in self.transfers if item.when == when]
@@ -223,8 +230,7 @@ class Counter(ScoreKeeper):
             all(item.when in ("hand_end", "game_end") for item in self.transfers)
 
     def _per_seat(self, when: str, source: str | int) -> Callable[[GameState], list[int]]:
-        return compile_per_seat(f"{self.key}_{when}", source, self.values[when], self.constants,
-                                {**VALUE_BINDINGS, **EVENT_BINDINGS})
+        return compile_per_seat(f"{self.key}_{when}", source, self.values[when], self.constants, _FORMULA_BINDINGS)
 
     def effect_source(self, kind: str, prefix: str) -> Source:
         gains = f"_state.hand_gains[{self.key!r}]"
@@ -249,11 +255,11 @@ class Counter(ScoreKeeper):
         return Source("\n".join(lines), bindings, trees, texts)
 
     def _formula(self, placeholder: str, kind: str, source: str | int) -> Source:
-        return formula(placeholder, source, self.values[kind], self.constants, {**VALUE_BINDINGS, **EVENT_BINDINGS})
+        return formula(placeholder, source, self.values[kind], self.constants, _FORMULA_BINDINGS)
 
     def on_hand_end(self, state: GameState) -> None:
         gains = state.hand_gains[self.key]
-        gains[:] = map(add, gains, self.hand_end_values(state))
+        self._add_hand_end(state, gains)
         if self._end_transfers["hand_end"]:
             self._settle(state, "hand_end", gains)
 
