@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 from helpers import run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from contack_core import GameState, load_rules
-from contack_core.engine.actions import Action, Pass, Play
+from contack_core.engine.actions import Action, IllegalAction, Pass, Play
 from contack_core.engine.rules import Rules
 
 PARKER = load_rules("parker-1939")
@@ -115,6 +117,41 @@ def test_opener_ties_next_lowest_or_first_seat() -> None:
             assert other.current_seat() == holders[0]
             return
     pytest.fail("no deal where the next-lowest tiles decide against the first seat")
+
+
+_HIGH_OPENS = """format: contack-ruleset/1
+extends: parker-1939
+setup:
+  open: {primitive: lowest-tile-opens, from: hand, order: ["-max(blue, red, gold)", "blue"], ties: first-seat}
+"""
+
+
+@pytest.mark.parametrize("reading", ["next-lowest", "first-seat", "house rule"])
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_the_opener_found_lowest_tile_first_is_the_one_a_pass_over_every_hand_finds(reading, data, tmp_path_factory):
+    """The opener is found by walking the tiles lowest first to the first one dealt; the pass over
+    every tile dealt (which settles a tie between seats) must agree, whoever holds what."""
+    if reading == "house rule":
+        path = tmp_path_factory.mktemp("opens") / "high-opens.yaml"
+        path.write_text(_HIGH_OPENS, encoding="utf-8")
+        rules = load_rules(path)
+    else:
+        rules = load_rules("parker-1939", {"opener_ties": reading})
+    step = rules.setup[-1]
+    seats = data.draw(st.integers(2, 7))
+    tiles = data.draw(st.permutations(range(36)))
+    sizes = data.draw(st.lists(st.integers(0, 6), min_size=seats, max_size=seats).filter(lambda n: sum(n) <= 36))
+    state = GameState(rules, seats)
+    hands, start = state.seat_zones["hand"], 0
+    for seat, size in enumerate(sizes):
+        hands[seat][:] = tiles[start:start + size]
+        start += size
+    if not any(sizes):
+        with pytest.raises(IllegalAction, match="nobody holds a tile"):
+            step._find_opener(state)
+        return
+    assert step._find_opener(state) == step._find_tied_opener(state)
 
 
 # ------------------------------------------------------------------------- Club Contack's chips

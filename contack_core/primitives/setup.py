@@ -365,18 +365,42 @@ class LowestTileOpens(SetupStep[Play]):
         self.position = [0] * len(tiles)
         for place, tile in enumerate(order):
             self.position[tile] = place
+        #: The tiles lowest first, each with the other tiles of its lowest value (a tie between seats).
+        alike: dict[object, list[int]] = {}
+        for tile in order:
+            alike.setdefault(self.primary[tile], []).append(tile)
+        self.lowest_first = [(tile, tuple(other for other in alike[self.primary[tile]] if other != tile))
+                             for tile in order]
 
     def opener(self, state: GameState) -> tuple[int, int]:
         """(seat, tile) of the opening play (worked out once per hand)."""
         return state.once_a_hand(self.key, self._find_opener)
 
     def _find_opener(self, state: GameState) -> tuple[int, int]:
-        """One pass over the tiles dealt finds the lowest value and its holder; only when
-        another seat holds that value too are whole hands compared. (Plain loops: every hand
-        opens, and sorting each hand through ``map`` ran twice the instructions.)"""
-        primary, hands = self.primary, state.seat_zones[self.zone]
+        """The tiles walked lowest first: the first one a seat holds opens, unless another seat
+        holds a tile of the same value (a tie, which :meth:`_find_tied_opener` settles). Two
+        tiles or so are looked for before one is found where 36 are dealt 20; plain loops, since
+        every hand opens and sorting each hand through ``map`` ran twice the instructions."""
+        hands = state.seat_zones[self.zone]
         if self.leader:
             return self._find_leader(state)
+        for tile, alike in self.lowest_first:
+            seat = 0
+            for hand in hands:
+                if tile in hand:
+                    for other in alike:
+                        if other not in hand:
+                            for held in hands:
+                                if other in held:
+                                    return self._find_tied_opener(state)
+                    return seat, tile
+                seat += 1
+        return self._find_tied_opener(state)  # nobody holds a tile: refused there
+
+    def _find_tied_opener(self, state: GameState) -> tuple[int, int]:
+        """One pass over the tiles dealt finds the lowest value and its holder; when another seat
+        holds that value too, whole hands are compared (or the first such seat opens)."""
+        primary, hands = self.primary, state.seat_zones[self.zone]
         low, seat, shared = None, -1, False
         for holder, hand in enumerate(hands):
             for tile in hand:
