@@ -378,8 +378,8 @@ class LowestTileOpens(SetupStep[Play]):
 
     def _find_opener(self, state: GameState) -> tuple[int, int]:
         """The tiles walked lowest first: the first one a seat holds opens, unless another seat
-        holds a tile of the same value (a tie, which :meth:`_find_tied_opener` settles). Two
-        tiles or so are looked for before one is found where 36 are dealt 20; plain loops, since
+        holds a tile of the same value (a tie, which :meth:`_find_tied_opener` settles). Where 20
+        of 36 tiles are dealt, the first or second tile walked is usually held. Plain loops, since
         every hand opens and sorting each hand through ``map`` ran twice the instructions."""
         hands = state.seat_zones[self.zone]
         if self.leader:
