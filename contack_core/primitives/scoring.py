@@ -50,7 +50,7 @@ PHASE_WORDS = {"play": "after a play", "draw": "after a draw", "pass": "after a 
 
 
 #: What a counter's formulas may call.
-_FORMULA_BINDINGS = {**VALUE_BINDINGS, **EVENT_BINDINGS}
+_FORMULA_BINDINGS: Mapping[str, Callable[..., object]] = {**VALUE_BINDINGS, **EVENT_BINDINGS}
 
 
 class ScoreKeeper(Primitive):
