@@ -287,11 +287,12 @@ def _per_seat(name: str, source: str | int | float | bool, values: Mapping[str, 
     # line for a whole number (what bounded_figure is called for otherwise, to word the refusal).
     # One line, the formula's: an error in it or in its bound names the formula.
     bounded = "_v if (_v := _value).__class__ is _int and -_most <= _v <= _most else _bounded(_v)"
-    lines = [f"def {name}(_state, _into):" if into else f"def {name}(_state):",
-             *([] if into else ["    _values = []"]),
-             "    for _seat in _range(_state.seat_count):",
-             f"        _into[_seat] += {bounded}" if into else f"        _values.append({bounded})",
-             *([] if into else ["    return _values"])]
+    loop = "    for _seat in _range(_state.seat_count):"
+    if into:
+        lines = [f"def {name}(_state, _into):", loop, f"        _into[_seat] += {bounded}"]
+    else:
+        lines = [f"def {name}(_state):", "    _values = []", loop, f"        _values.append({bounded})",
+                 "    return _values"]
     return _build(lines, value.trees, {**_namespace([value], constants), "_range": range, "_int": int,
                                        "_most": MAX_FIGURE}, name, value.texts)
 
