@@ -81,13 +81,17 @@ class _WalkTable:
     rule and board size: for a point and the set of its first steps that are blocked (off the
     board, taken, or to be avoided on the way), the ends in the order :meth:`PieceBoard.walks`
     finds them, each with its move; points by :func:`point_code`, as the board's :attr:`PieceBoard.piece_at`
-    and side counts are keyed."""
+    and side counts are keyed. Each point also carries the two reaches a piece's memo entry is
+    checked against (:attr:`PieceBoard.moves_cache`), so that making an entry asks no cache of its
+    own for them."""
 
     def __init__(self, size: int, steps: int, straight: bool) -> None:
         self.size, self.steps, self.straight = size, steps, straight
         #: point -> (the bits of the directions whose first step leaves the board; each first step on
-        #: the board as (its code, its direction's bit); blocked mask -> ends)
-        self.points: dict[Square, tuple[int, tuple[tuple[int, int], ...], dict[int, list[_End]]]] = {}
+        #: the board as (its code, its direction's bit); blocked mask -> ends; the codes of the points
+        #: within ``steps`` and within ``steps + 1`` single steps)
+        self.points: dict[Square, tuple[int, tuple[tuple[int, int], ...], dict[int, list[_End]],
+                                        frozenset[int], frozenset[int]]] = {}
         for x in range(size):
             for y in range(size):
                 off, firsts = 0, []
@@ -96,7 +100,8 @@ class _WalkTable:
                         firsts.append((point_code(x + dx, y + dy), 1 << direction))
                     else:
                         off |= 1 << direction
-                self.points[(x, y)] = (off, tuple(firsts), {})
+                self.points[(x, y)] = (off, tuple(firsts), {}, diamond_codes((x, y), steps),
+                                       diamond_codes((x, y), steps + 1))
 
     def ends(self, origin: Square, blocked: int) -> list[_End]:
         """The ends of the walks from ``origin`` whose first step is not in ``blocked`` (a bit a
@@ -544,9 +549,8 @@ class MovePiece(TurnRule[Move]):
         origin = board.square[piece]
         assert origin is not None
         if steps <= 2:
-            found = self._short_moves(board, piece, origin, steps)
-        else:
-            found = self._moves(None, board, piece, origin, steps, False)
+            return self._short_moves(board, piece, origin, steps)
+        found = self._moves(None, board, piece, origin, steps, False)
         board.moves_cache[piece] = (board.side[board.owner[piece]], diamond_codes(origin, steps),
                                     diamond_codes(origin, steps + 1), found)
         return found
@@ -602,14 +606,16 @@ class MovePiece(TurnRule[Move]):
 
     def _short_moves(self, board: PieceBoard, piece: int, origin: Square, steps: int) -> list[Move]:
         """:meth:`_moves` of a piece's own one- or two-step moves, from a table of every walk from
-        every point built once (the same moves in the same order, no walk searched, no move built)."""
+        every point built once (the same moves in the same order, no walk searched, no move built),
+        kept in the board's memo as :meth:`own_moves` keeps them."""
         table = self._walk_tables.get((board.size, steps))
         if table is None:
             table = self._walk_tables[(board.size, steps)] = _WalkTable(board.size, steps, self.straight)
         taken = board.piece_at
         # Where an opponent stands side by side with a point, the other sides' counts say.
-        others = board.beside_others[board.side[board.owner[piece]]]
-        blocked, firsts, by_blocked = table.points[origin]
+        side = board.side[board.owner[piece]]
+        others = board.beside_others[side]
+        blocked, firsts, by_blocked, near, far = table.points[origin]
         if steps > 1 and self.no_side_contact_on_the_way:  # a first step beside an opponent is blocked too: avoid()
             for first, bit in firsts:
                 if first in taken:
@@ -634,15 +640,16 @@ class MovePiece(TurnRule[Move]):
             for end, move, back in ends:
                 if (back or end not in taken) and end not in forbidden:
                     found.append(move)
-            return found
-        for end, move, back in ends:
-            if not back and end in taken:
-                continue
-            for counts in others:
-                if end in counts:
-                    break
-            else:
-                found.append(move)
+        else:
+            for end, move, back in ends:
+                if not back and end in taken:
+                    continue
+                for counts in others:
+                    if end in counts:
+                        break
+                else:
+                    found.append(move)
+        board.moves_cache[piece] = (side, near, far, found)
         return found
 
     def avoid(self, board: PieceBoard, piece: int) -> frozenset[Square]:
