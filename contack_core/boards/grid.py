@@ -268,15 +268,16 @@ class PieceBoard:
         """Whether pieces ``a`` and ``b`` belong to different sides."""
         return self.side[self.owner[a]] != self.side[self.owner[b]]
 
-    def pieces_of(self, seat: int) -> list[int]:
-        """``seat``'s pieces on the board, in piece order."""
+    def pieces_of(self, seat: int) -> Sequence[int]:
+        """``seat``'s pieces on the board, in piece order: the board's own list (clones share it,
+        and it is listed again, never changed, when a piece comes or goes), so not to be changed."""
         owned = self._owned
         if owned is None:
             owned = self._owned = [[] for _ in self.side]
             for p, square in enumerate(self.square):
                 if square is not None:
                     owned[self.owner[p]].append(p)
-        return list(owned[seat])
+        return owned[seat]
 
     def on_board_pieces(self) -> list[int]:
         return [p for p, square in enumerate(self.square) if square is not None]
