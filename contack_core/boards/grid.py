@@ -560,18 +560,20 @@ class PieceBoard:
         side = self.side[self.owner[piece]]
         counts = self.beside[side]  # _count_beside for both points, spelt out
         neighbours = self.neighbours
-        for near in neighbours[gone]:
-            left = counts[near] - 1
+        for beside in neighbours[gone]:
+            left = counts[beside] - 1
             if left:
-                counts[near] = left
+                counts[beside] = left
             else:
-                del counts[near]
-        for near in neighbours[come]:
-            counts[near] = counts.get(near, 0) + 1
+                del counts[beside]
+        for beside in neighbours[come]:
+            counts[beside] = counts.get(beside, 0) + 1
         cache = self.moves_cache
         if cache:  # one pass for both points (what a move changes)
-            stale = [p for p, (own_side, near, far, _) in cache.items()
-                     if ((gone in near or come in near) if own_side == side else (gone in far or come in far))]
+            stale = []
+            for p, (own_side, near, far, _) in cache.items():
+                if (gone in near or come in near) if own_side == side else (gone in far or come in far):
+                    stale.append(p)
             for p in stale:
                 del cache[p]
 
