@@ -755,7 +755,8 @@ class MovePiece(TurnRule[Move]):
             why = self.fault(state, action)
             if why is not None:
                 raise IllegalAction(why)
-        return self._moved(state, board, action)
+        assert piece is not None  # an offered move's piece stands on its point; fault() refuses an empty one
+        return self._moved(state, board, action, piece)
 
     def apply_agreed(self, state: GameState, action: Move) -> Moved:
         """A move the table let stand although the rules refuse it: how many steps it takes and which
@@ -777,12 +778,11 @@ class MovePiece(TurnRule[Move]):
         why = board.path_fault(piece, action.path)
         if why is not None:
             raise IllegalAction(why)
-        return self._moved(state, board, action)
+        return self._moved(state, board, action, piece)
 
-    def _moved(self, state: GameState, board: PieceBoard, action: Move) -> Moved:
-        """Make the move ``action`` (checked already) on ``board``, the state's: turn the piece, settle
-        its contacts, turn it over on a ringed point, count the endgame."""
-        piece = board.tile_at[action.origin]
+    def _moved(self, state: GameState, board: PieceBoard, action: Move, piece: int) -> Moved:
+        """Make the move ``action`` (checked already) of ``piece`` on ``board``, the state's: turn the piece,
+        settle its contacts, turn it over on a ringed point, count the endgame."""
         endgame_move = board.endgame_moves is not None
         end = action.path[-1]
         turn = (board.turn[piece] + self.turn_after) % 4
