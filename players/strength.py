@@ -9,7 +9,9 @@ and how the games ended (each hand-end reason of the last hand: ended by the rul
 cap). For a ruleset of one seat (``--ruleset solitaire-1``) each bot plays every deal alone and the
 table gives its completion rate (games won) with its Wilson interval and the mean of the counter the
 match is decided on (Triangles placed) with its 95% interval. Games run in worker processes; the
-figures depend only on the seeds and the bots' iteration limits, not on the machine.
+table depends only on the seeds and the bots' iteration limits, not on the machine. The line after
+it gives what does depend on the machine: each bot's CPU time a decision, the mean over every game
+it played (the clock of the process playing the game, so an exec bot's own process is not counted).
 """
 
 from __future__ import annotations
@@ -19,15 +21,21 @@ import itertools
 import math
 import statistics
 import sys
+import time
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING
 
 import attrs
 
 from contack_core import RulesetError, load_rules
-from contack_core.engine.bots import PlayerSpecError, make_player, split_seats
+from contack_core.engine.bots import Player, PlayerSpecError, make_player, split_seats
 from contack_core.engine.referee import play_game, seat_seed
+
+if TYPE_CHECKING:
+    from contack_core.engine.actions import Action
+    from contack_core.engine.state import GameState
 
 Z_95 = 1.959964
 
@@ -39,6 +47,27 @@ class Game:
     winners: tuple[int, ...]
     reason: str
     totals: tuple[int, ...]
+    #: Each seat's decisions and the CPU seconds its bot's ``choose`` took over them.
+    thinking: tuple[tuple[int, float], ...] = ()
+
+
+@attrs.define
+class Thinking:
+    """A bot's decisions and the CPU seconds they took, summed over games."""
+
+    decisions: int = 0
+    seconds: float = 0.0
+
+    def add(self, decisions: int, seconds: float) -> None:
+        self.decisions += decisions
+        self.seconds += seconds
+
+    def __str__(self) -> str:
+        if not self.decisions:
+            return "no decision"
+        mean = self.seconds / self.decisions
+        shown = f"{1000 * mean:.1f} ms" if mean >= 0.001 else f"{1_000_000 * mean:.1f} µs"
+        return f"{shown} ({self.decisions} decisions)"
 
 
 @attrs.frozen
@@ -99,22 +128,44 @@ def wilson(successes: float, trials: float, z: float = Z_95) -> tuple[float, flo
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def clocked(player: Player) -> Thinking:
+    """Time ``player``'s decisions: its ``choose`` is wrapped on the instance (the referee reads the
+    class's own, so how a clock would treat the bot is unchanged); what is returned counts the
+    decisions and sums their CPU seconds as the game goes."""
+    tally = Thinking()
+    choose = player.choose
+
+    def timed(state: GameState) -> Action:
+        start = time.process_time()
+        try:
+            return choose(state)
+        finally:
+            tally.add(1, time.process_time() - start)
+
+    player.choose = timed  # type: ignore[method-assign]
+    return tally
+
+
 def play_one(ruleset: str, specs: Sequence[str], seed: int) -> Game:
     """One game of ``specs`` in seat order."""
     rules = load_rules(ruleset)
     players = [make_player(spec, seat_seed(seed, seat), rules=rules) for seat, spec in enumerate(specs)]
+    tallies = [clocked(player) for player in players]
     try:
         state = play_game(rules, players, seed)
     finally:
         for player in players:
             player.close()
     reason = state.hand_results[-1].reason if state.hand_results else "forfeit"
-    return Game(tuple(state.winners()), reason, tuple(state.scores()))
+    return Game(tuple(state.winners()), reason, tuple(state.scores()),
+                tuple((tally.decisions, tally.seconds) for tally in tallies))
 
 
-def play_pair(ruleset: str, a: str, b: str, deals: int, seed: int, pool: ProcessPoolExecutor) -> PairResult:
+def play_pair(ruleset: str, a: str, b: str, deals: int, seed: int, pool: ProcessPoolExecutor,
+              thinking: dict[str, Thinking]) -> PairResult:
     """Each deal twice, seats swapped: the same shuffles for both bots (the two games of a deal run
-    one after the other, so the progress printed on the way is always balanced between the seats)."""
+    one after the other, so the progress printed on the way is always balanced between the seats).
+    Each bot's decisions and their CPU time are added to ``thinking``."""
     seeds = [seed * 100_003 + deal for deal in range(deals)]
     games = pool.map(play_one, [ruleset] * (2 * deals), [(a, b), (b, a)] * deals,
                      [deal for deal in seeds for _ in range(2)])
@@ -122,6 +173,8 @@ def play_pair(ruleset: str, a: str, b: str, deals: int, seed: int, pool: Process
     endings: Counter[str] = Counter()
     for played, game in enumerate(games, 1):
         a_seat = (played - 1) % 2
+        for seat, (decisions, seconds) in enumerate(game.thinking):
+            thinking.setdefault(a if seat == a_seat else b, Thinking()).add(decisions, seconds)
         endings[game.reason] += 1
         if not game.winners:
             undecided += 1
@@ -137,10 +190,13 @@ def play_pair(ruleset: str, a: str, b: str, deals: int, seed: int, pool: Process
     return PairResult(a, b, 2 * deals, a_wins, b_wins, shared, undecided, tuple(endings.most_common()))
 
 
-def play_alone(ruleset: str, bot: str, deals: int, seed: int, pool: ProcessPoolExecutor) -> SoloResult:
-    """Every deal of a one-seat ruleset, played by ``bot``."""
+def play_alone(ruleset: str, bot: str, deals: int, seed: int, pool: ProcessPoolExecutor,
+               thinking: dict[str, Thinking]) -> SoloResult:
+    """Every deal of a one-seat ruleset, played by ``bot`` (its decisions added to ``thinking``)."""
     seeds = [seed * 100_003 + deal for deal in range(deals)]
     games = list(pool.map(play_one, [ruleset] * deals, [(bot,)] * deals, seeds))
+    for game in games:
+        thinking.setdefault(bot, Thinking()).add(*game.thinking[0])
     return SoloResult(bot, deals, sum(1 for game in games if game.winners), tuple(game.totals[0] for game in games))
 
 
@@ -181,6 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not alone and not rules.players[0] <= 2 <= rules.players[1]:
         print(f"error: {args.ruleset} is not for two players (nor one)", file=sys.stderr)
         return 2
+    thinking: dict[str, Thinking] = {}
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         if alone:
             print(f"{args.ruleset}, each bot alone on the same {args.deals} deals, seed {args.seed}; "
@@ -188,15 +245,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("| bot | deals | completed | completion rate | 95% Wilson | mean count | 95% interval |")
             print("|---|---|---|---|---|---|---|")
             for bot in bots:
-                print(format_solo_row(play_alone(args.ruleset, bot, args.deals, args.seed, pool)), flush=True)
-            return 0
-        print(f"{args.ruleset}, 2 seats, {args.deals} deals per pair, each played with seats swapped, "
-              f"seed {args.seed}")
-        print("| A | B | games | A wins | B wins | shared or nobody | A score rate | 95% Wilson "
-              "| A's share of decided | how the games ended |")
-        print("|---|---|---|---|---|---|---|---|---|---|")
-        for a, b in itertools.combinations(bots, 2):
-            print(format_row(play_pair(args.ruleset, a, b, args.deals, args.seed, pool)), flush=True)
+                print(format_solo_row(play_alone(args.ruleset, bot, args.deals, args.seed, pool, thinking)),
+                      flush=True)
+        else:
+            print(f"{args.ruleset}, 2 seats, {args.deals} deals per pair, each played with seats swapped, "
+                  f"seed {args.seed}")
+            print("| A | B | games | A wins | B wins | shared or nobody | A score rate | 95% Wilson "
+                  "| A's share of decided | how the games ended |")
+            print("|---|---|---|---|---|---|---|---|---|---|")
+            for a, b in itertools.combinations(bots, 2):
+                print(format_row(play_pair(args.ruleset, a, b, args.deals, args.seed, pool, thinking)), flush=True)
+    print("CPU time a decision, on this machine: " + "; ".join(f"{bot} {spent}" for bot, spent in thinking.items()))
     return 0
 
 
